@@ -1,0 +1,107 @@
+#pragma once
+// The loop: send, check the reply's status, parse, validate against the original rules, and on
+// failure send the issues back (one correction by default) before giving up loudly.
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "accord/error.hpp"
+#include "accord/providers/provider.hpp"
+#include "accord/schema.hpp"
+#include "accord/trace.hpp"
+#include "accord/transport.hpp"
+#include "accord/validate.hpp"
+
+namespace accord {
+
+struct ClientOptions {
+  std::string provider = "openai-chat";
+  std::string model;     // empty: the provider profile's default
+  std::string base_url;  // empty: the provider's base-URL variable, else its public endpoint
+  std::string api_key;   // empty: the provider's key variable (may stay empty for local servers)
+  int max_tokens = 1024;
+  int corrections = 1;   // corrective retries after an invalid reply; 0 allowed
+  RetryPolicy retry;
+  TransportOptions transport;
+  std::shared_ptr<Transport> custom_transport;  // instead of a CurlTransport
+};
+
+// A schema made ready for one provider: emitted, lowered and compiled once, then reused.
+class Contract {
+ public:
+  Contract(const Schema& schema, std::string name, const Provider& provider);
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const WireSchema& wire() const { return wire_; }
+  [[nodiscard]] const Report& report() const { return wire_.report; }
+  [[nodiscard]] const Validator& validator() const { return validator_; }
+
+ private:
+  std::string name_;
+  WireSchema wire_;
+  Validator validator_;
+};
+
+struct ExtractRequest {
+  Schema schema;
+  std::string prompt;          // the user turn: the text to extract from, with instructions
+  std::string system;          // optional system instructions
+  std::string name = "result";  // the schema's name on the wire ([A-Za-z0-9_-], <= 64)
+  OutputMode mode = OutputMode::response_format;
+  std::optional<int> corrections;  // overrides ClientOptions::corrections
+};
+
+template <class T>
+struct Extraction {
+  T value;
+  Trace trace;
+};
+
+template <class T>
+class Result {
+ public:
+  Result(Extraction<T> ok) : state_(std::move(ok)) {}  // NOLINT: implicit by design
+  Result(Error error) : state_(std::move(error)) {}     // NOLINT
+  [[nodiscard]] bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  [[nodiscard]] const T& value() const { return std::get<0>(state_).value; }
+  [[nodiscard]] const Error& error() const { return std::get<1>(state_); }
+  [[nodiscard]] const Trace& trace() const {
+    return ok() ? std::get<0>(state_).trace : std::get<1>(state_).trace;
+  }
+
+ private:
+  std::variant<Extraction<T>, Error> state_;
+};
+
+class Client {
+ public:
+  explicit Client(ClientOptions options);
+  ~Client();
+  Client(Client&&) noexcept;
+  Client& operator=(Client&&) noexcept;
+
+  [[nodiscard]] const Provider& provider() const;
+  // The contract for a schema under this client's provider, built once per schema and cached.
+  [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema, const std::string& name) const;
+
+  [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
+  // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
+  [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
+
+  // The value converted with nlohmann's from_json into the user's type.
+  template <class T>
+  [[nodiscard]] Result<T> extract(const ExtractRequest& request) const {
+    auto result = extract(request);
+    if (!result.ok()) return result.error();
+    return Extraction<T>{result.value().template get<T>(), result.trace()};
+  }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace accord

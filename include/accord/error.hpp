@@ -1,0 +1,37 @@
+#pragma once
+// A failed call: what kind of failure, one line saying why, and every attempt.
+
+#include <stdexcept>
+#include <string>
+
+#include "accord/trace.hpp"
+
+namespace accord {
+
+enum class ErrorKind {
+  refused,                // the model declined
+  truncated,              // the output hit a token limit
+  content_filtered,       // the provider's filter stopped the output
+  invalid_after_retries,  // still invalid after every correction
+  http,                   // the provider answered with an error status
+  transport,              // no usable answer: connection, timeout, size limit
+  bad_reply,              // an answer that is not the provider's shape, or empty output
+};
+[[nodiscard]] std::string_view to_string(ErrorKind kind);
+
+struct Error {
+  ErrorKind kind = ErrorKind::bad_reply;
+  std::string message;  // one line
+  Trace trace;
+};
+
+class ExtractError : public std::runtime_error {
+ public:
+  explicit ExtractError(Error error);
+  [[nodiscard]] const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+};
+
+}  // namespace accord

@@ -1,0 +1,30 @@
+#pragma once
+// Schema -> JSON Schema, with a Report entry for every rule.
+
+#include <nlohmann/json.hpp>
+
+#include "accord/report.hpp"
+#include "accord/schema.hpp"
+
+namespace accord {
+
+enum class Dialect { draft07, draft2020_12 };
+
+struct EmitOptions {
+  Dialect dialect = Dialect::draft2020_12;
+  // Fail with SchemaError when any rule would be enforced only locally (fate local_only).
+  bool strict = false;
+};
+
+struct EmittedSchema {
+  nlohmann::ordered_json json;  // deterministic key order: snapshot-testable, and the order models see
+  Report report;
+};
+
+// Throws SchemaError for a schema with build mistakes, or (strict) with rules the model cannot see.
+[[nodiscard]] EmittedSchema emit(const Schema& schema, EmitOptions options = {});
+
+// The description the model reads for a node: the user's text, then each described refinement.
+[[nodiscard]] std::string model_description(const SchemaNode& node);
+
+}  // namespace accord

@@ -1,0 +1,76 @@
+#pragma once
+// A provider profile: lower a JSON Schema to what the provider accepts, encode a request, decode
+// a reply. One implementation per file beside this one.
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accord/reply.hpp"
+#include "accord/report.hpp"
+#include "accord/transport.hpp"
+
+namespace accord {
+
+// How the wire schema differs from the original, so a reply can be mapped back before validation.
+struct Lowering {
+  std::vector<Path> nulled_optionals;  // optional fields made required+nullable: null means absent
+  bool wrapped_root = false;           // a non-object root sent as {"value": ...}
+};
+
+struct WireSchema {
+  nlohmann::ordered_json schema;
+  Report report;  // the emit Report, with the provider's changes recorded
+  Lowering lowering;
+};
+
+// Undo lowering on a reply value so the user's original rules apply.
+[[nodiscard]] nlohmann::json unlower(nlohmann::json value, const Lowering& lowering);
+
+struct ToolSpec {
+  std::string name;
+  std::string description;
+  WireSchema input;
+};
+
+enum class OutputMode {
+  response_format,  // the provider's structured-output field
+  forced_tool,      // a single tool the model must call; its input is the output
+};
+
+struct CallSpec {
+  std::string base_url;  // e.g. https://api.openai.com/v1 (no trailing slash)
+  std::string api_key;   // may be empty (local servers, accord-mock)
+  std::string model;
+  int max_tokens = 1024;
+  std::vector<Turn> turns;
+  // Structured output (optional): name + wire schema + how to ask for it.
+  std::optional<std::string> output_name;
+  const WireSchema* output = nullptr;
+  OutputMode mode = OutputMode::response_format;
+  // Tools (optional).
+  std::vector<ToolSpec> tools;
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  // Environment variables for the key and base URL, and the default base URL.
+  [[nodiscard]] virtual std::string_view api_key_env() const = 0;
+  [[nodiscard]] virtual std::string_view base_url_env() const = 0;
+  [[nodiscard]] virtual std::string_view default_base_url() const = 0;
+
+  [[nodiscard]] virtual WireSchema lower(const nlohmann::ordered_json& emitted, Report report) const = 0;
+  [[nodiscard]] virtual HttpRequest encode(const CallSpec& call) const = 0;
+  [[nodiscard]] virtual Reply decode(const HttpResponse& response, OutputMode mode) const = 0;
+};
+
+// "openai-chat", "openai-responses", "anthropic", "generic"; nullptr for an unknown name.
+[[nodiscard]] std::unique_ptr<Provider> make_provider(std::string_view name);
+[[nodiscard]] std::vector<std::string> provider_names();
+
+}  // namespace accord

@@ -1,0 +1,51 @@
+#pragma once
+// The Report: where every rule the user wrote went on its way to the model.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "accord/path.hpp"
+
+namespace accord {
+
+enum class Fate {
+  keyword,      // sent as a JSON Schema keyword the provider enforces or reads
+  description,  // stated in words in the description; still enforced locally
+  local_only,   // the model never sees it; only the local Validator enforces it
+  dropped,      // neither sent nor enforced; only allowed for rules that cannot be checked
+};
+
+[[nodiscard]] std::string_view to_string(Fate fate);
+
+struct ReportEntry {
+  Path path;            // where the rule sits in the schema (value path: `items[]` for array items)
+  std::string rule;     // the rule as the user wrote it: `regex /^ORD-\d{6}$/`, `refine: no links`
+  std::string keyword;  // the JSON Schema keyword it became (empty for refinements)
+  Fate fate = Fate::keyword;
+  std::string why;  // one sentence: why this fate (empty for plain keywords)
+  std::string stage = "emit";  // who decided the fate: `emit`, or the provider that lowered it
+
+  friend bool operator==(const ReportEntry&, const ReportEntry&) = default;
+};
+
+class Report {
+ public:
+  void add(ReportEntry entry) { entries_.push_back(std::move(entry)); }
+  [[nodiscard]] const std::vector<ReportEntry>& entries() const { return entries_; }
+  [[nodiscard]] std::vector<ReportEntry>& entries() { return entries_; }
+
+  // Entries whose rule the model will not see as an enforced keyword.
+  [[nodiscard]] std::vector<ReportEntry> not_keywords() const;
+  [[nodiscard]] std::vector<ReportEntry> with_fate(Fate fate) const;
+
+  // [{"path": "...", "rule": "...", "keyword": "...", "fate": "...", "why": "...", "stage": "..."}]
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+  // A fixed-width table a person reads on a terminal.
+  [[nodiscard]] std::string to_table() const;
+
+ private:
+  std::vector<ReportEntry> entries_;
+};
+
+}  // namespace accord

@@ -1,0 +1,178 @@
+#pragma once
+// The schema DSL: a value type that reads like the JSON it describes.
+//
+//   auto refund = object({
+//       {"orderId", string().regex(R"(^ORD-\d{6}$)")},
+//       {"amount", number().positive()},
+//       {"note", string().refine(no_links, "note must not contain links")},
+//   }).refine(dates_in_order, "refundDate is before orderDate", {.path = {"refundDate"}});
+//
+// Every builder returns a new Schema; a Schema is immutable and cheap to copy. Mistakes (min > max,
+// a regex that does not compile, an empty enum, a duplicate field, a rule on the wrong kind) are
+// collected with their path as the schema is put together; `check()`, `emit()` and `Validator`
+// throw SchemaError listing every one of them.
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "accord/path.hpp"
+
+namespace accord {
+
+class Schema;
+
+enum class Kind { object, string, number, integer, boolean, null, array, tuple, enumeration, literal, union_, any };
+enum class StringFormat { email, uri, uuid, date, date_time, time };
+
+[[nodiscard]] std::string_view to_string(Kind kind);
+[[nodiscard]] std::string_view to_string(StringFormat format);  // the JSON Schema `format` value
+
+// One declarative rule; each has a JSON Schema keyword.
+struct Check {
+  enum class Op {
+    min_length, max_length, length,                  // strings
+    regex, starts_with, ends_with, includes, format,  // strings
+    gt, gte, lt, lte, multiple_of,                   // numbers
+    min_items, max_items,                            // arrays
+  };
+  Op op;
+  double number = 0;  // bound, length, count or divisor
+  std::string text;   // regex source, prefix, suffix or substring
+  StringFormat format = StringFormat::email;
+};
+
+struct RefineOptions {
+  Path path;                  // where the issue points, relative to the refined node
+  bool describe = true;       // state the message in the node's description for the model
+};
+
+using Predicate = std::function<bool(const nlohmann::json&)>;
+
+struct Refinement {
+  Predicate predicate;
+  std::string message;
+  RefineOptions options;
+};
+
+struct SchemaProblem {
+  Path path;
+  std::string message;
+};
+
+class SchemaError : public std::invalid_argument {
+ public:
+  explicit SchemaError(std::vector<SchemaProblem> problems);
+  [[nodiscard]] const std::vector<SchemaProblem>& problems() const { return problems_; }
+
+ private:
+  std::vector<SchemaProblem> problems_;
+};
+
+struct Field;
+
+// What a Schema is made of; emitters and validators read it, users build it with the functions below.
+struct SchemaNode {
+  Kind kind = Kind::any;
+  std::vector<Check> checks;
+  std::vector<Refinement> refinements;
+  std::vector<Field> fields;            // object, in the order written
+  bool closed = true;                   // object: unknown keys are an issue (additionalProperties false)
+  std::vector<Schema> elements;         // array: [item]; tuple: the positions; union: the options
+  std::vector<std::string> options;     // enumeration
+  nlohmann::json literal;               // literal
+  std::string discriminator;            // discriminated union: the tag field
+  bool optional = false;                // may be absent from its object
+  bool nullable = false;                // null is accepted too
+  std::optional<nlohmann::json> default_value;
+  std::string description;
+  std::vector<nlohmann::json> examples;
+  std::vector<SchemaProblem> problems;  // mistakes found while building, paths relative to this node
+};
+
+class Schema {
+ public:
+  explicit Schema(Kind kind);
+
+  [[nodiscard]] const SchemaNode& node() const { return *node_; }
+  [[nodiscard]] Kind kind() const { return node_->kind; }
+  // Throws SchemaError when any mistake was made building this schema or its parts.
+  const Schema& check() const;
+
+  // Any kind.
+  [[nodiscard]] Schema describe(std::string text) const;
+  [[nodiscard]] Schema examples(std::vector<nlohmann::json> values) const;
+  [[nodiscard]] Schema optional() const;
+  [[nodiscard]] Schema nullable() const;
+  [[nodiscard]] Schema default_(nlohmann::json value) const;  // implies optional
+  [[nodiscard]] Schema refine(Predicate predicate, std::string message, RefineOptions options = {}) const;
+
+  // Strings: lengths in characters (code points); arrays: item counts.
+  [[nodiscard]] Schema min(double value) const;  // strings, arrays; numbers: >=
+  [[nodiscard]] Schema max(double value) const;  // strings, arrays; numbers: <=
+  [[nodiscard]] Schema length(std::size_t value) const;
+  [[nodiscard]] Schema nonempty() const;
+
+  // Strings.
+  [[nodiscard]] Schema regex(std::string pattern) const;  // ECMA-262 syntax, as in JSON Schema
+  [[nodiscard]] Schema starts_with(std::string prefix) const;
+  [[nodiscard]] Schema ends_with(std::string suffix) const;
+  [[nodiscard]] Schema includes(std::string part) const;
+  [[nodiscard]] Schema format(StringFormat format) const;
+  [[nodiscard]] Schema email() const { return format(StringFormat::email); }
+  [[nodiscard]] Schema uri() const { return format(StringFormat::uri); }
+  [[nodiscard]] Schema uuid() const { return format(StringFormat::uuid); }
+  [[nodiscard]] Schema date() const { return format(StringFormat::date); }
+  [[nodiscard]] Schema date_time() const { return format(StringFormat::date_time); }
+  [[nodiscard]] Schema time() const { return format(StringFormat::time); }
+
+  // Numbers and integers.
+  [[nodiscard]] Schema gt(double value) const;
+  [[nodiscard]] Schema gte(double value) const;
+  [[nodiscard]] Schema lt(double value) const;
+  [[nodiscard]] Schema lte(double value) const;
+  [[nodiscard]] Schema positive() const { return gt(0); }
+  [[nodiscard]] Schema negative() const { return lt(0); }
+  [[nodiscard]] Schema nonnegative() const { return gte(0); }
+  [[nodiscard]] Schema nonpositive() const { return lte(0); }
+  [[nodiscard]] Schema multiple_of(double value) const;
+
+  // Objects.
+  [[nodiscard]] Schema passthrough() const;  // accept unknown keys
+
+ private:
+  explicit Schema(std::shared_ptr<const SchemaNode> node) : node_(std::move(node)) {}
+  [[nodiscard]] Schema with(const std::function<void(SchemaNode&)>& change) const;
+  friend Schema make_schema(SchemaNode node);
+
+  std::shared_ptr<const SchemaNode> node_;
+};
+
+struct Field {
+  std::string name;
+  Schema schema;
+};
+
+[[nodiscard]] Schema make_schema(SchemaNode node);
+
+[[nodiscard]] Schema object(std::vector<Field> fields);
+[[nodiscard]] Schema string();
+[[nodiscard]] Schema number();
+[[nodiscard]] Schema integer();
+[[nodiscard]] Schema boolean();
+[[nodiscard]] Schema null_();
+[[nodiscard]] Schema any();
+[[nodiscard]] Schema array(Schema items);
+[[nodiscard]] Schema tuple(std::vector<Schema> positions);
+[[nodiscard]] Schema enumeration(std::vector<std::string> options);
+[[nodiscard]] Schema literal(nlohmann::json value);
+[[nodiscard]] Schema union_(std::vector<Schema> options);
+// Each option must be an object whose `tag` field is a literal; the tags must differ.
+[[nodiscard]] Schema discriminated_union(std::string tag, std::vector<Schema> options);
+
+}  // namespace accord

@@ -1,0 +1,35 @@
+#pragma once
+// Every attempt of a call, as it happened: what was sent (credentials redacted), what came back.
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "accord/issue.hpp"
+#include "accord/reply.hpp"
+
+namespace accord {
+
+struct Attempt {
+  nlohmann::json request_body;           // the JSON body sent (carries no credentials)
+  std::vector<std::string> transport_log;  // one line per transport try: "503, retried after 500 ms"
+  long http_status = 0;                  // 0 when no response arrived
+  std::string raw_reply;                 // the HTTP body as received (truncated to 64 KiB)
+  ReplyStatus status = ReplyStatus::bad_reply;
+  std::string content;                   // the model's output text (or refusal / partial text)
+  Issues issues;                         // parse and validation issues of `content`
+  Usage usage;
+  std::chrono::milliseconds elapsed{0};
+};
+
+struct Trace {
+  std::vector<Attempt> attempts;
+  Usage usage;  // summed over attempts
+
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+  // Readable, for stderr: one block per attempt.
+  [[nodiscard]] std::string to_text() const;
+};
+
+}  // namespace accord

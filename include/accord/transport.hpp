@@ -1,0 +1,111 @@
+#pragma once
+// HTTP for provider calls: one POST per attempt through a Transport, and transport retries
+// (429, 5xx, dropped connections) kept apart from the loop's corrective retries.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace accord {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+struct HttpRequest {
+  std::string url;
+  Headers headers;  // may carry credentials: never log them; see redacted_headers()
+  std::string body;
+};
+
+struct HttpResponse {
+  long status = 0;
+  Headers headers;  // names lower-cased
+  std::string body;
+  [[nodiscard]] std::optional<std::string> header(std::string_view name) const;
+};
+
+enum class TransportFailure { connect, timeout, dropped, too_large, tls, other };
+[[nodiscard]] std::string_view to_string(TransportFailure failure);
+
+struct TransportError {
+  TransportFailure failure = TransportFailure::other;
+  std::string message;  // never contains credentials
+};
+
+// Exactly one of response / error is set.
+struct TransportResult {
+  std::optional<HttpResponse> response;
+  std::optional<TransportError> error;
+  std::chrono::milliseconds elapsed{0};
+};
+
+struct TransportOptions {
+  std::chrono::milliseconds connect_timeout{10'000};
+  std::chrono::milliseconds total_timeout{120'000};
+  std::size_t max_response_bytes = 16 * 1024 * 1024;  // a bigger body is a too_large error
+  std::string ca_bundle;                              // PEM file for corporate proxies; empty: system
+  bool insecure_skip_tls_verification = false;        // never on by default; named to be noticed
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // One attempt, no retries. Must be safe to call from several threads at once.
+  [[nodiscard]] virtual TransportResult post(const HttpRequest& request) = 0;
+};
+
+// libcurl: a pool of easy handles, so connections are kept alive and reused across calls and
+// threads; proxy variables (https_proxy, no_proxy, ...) honoured as curl does.
+class CurlTransport final : public Transport {
+ public:
+  explicit CurlTransport(TransportOptions options = {});
+  ~CurlTransport() override;
+  CurlTransport(const CurlTransport&) = delete;
+  CurlTransport& operator=(const CurlTransport&) = delete;
+  [[nodiscard]] TransportResult post(const HttpRequest& request) override;
+
+ private:
+  struct Pool;
+  std::unique_ptr<Pool> pool_;
+};
+
+struct RetryPolicy {
+  int max_retries = 2;
+  std::chrono::milliseconds initial_backoff{500};
+  std::chrono::milliseconds max_backoff{8'000};
+  double jitter = 0.25;                         // up to this fraction is taken off each wait
+  std::chrono::milliseconds max_retry_after{60'000};  // longer server-asked waits are not honoured
+};
+
+// Why a result is (not) retried; `wait` is how long before the next attempt.
+struct RetryDecision {
+  bool retry = false;
+  std::chrono::milliseconds wait{0};
+  std::string reason;  // "429 with retry-after: 2", "insufficient_quota is not retried", ...
+};
+
+// 408, 409, 429, 5xx (529 included) and connection failures are retried; `x-should-retry`
+// overrides; OpenAI's `insufficient_quota` never is. Waits honour retry-after-ms, then retry-after
+// (seconds or an HTTP date), else exponential backoff with jitter.
+[[nodiscard]] RetryDecision decide_retry(const TransportResult& result, int retries_done,
+                                         const RetryPolicy& policy);
+
+struct Delivery {
+  std::vector<TransportResult> tries;  // every try, in order; the last one is the outcome
+  std::vector<RetryDecision> decisions;  // one per try
+  [[nodiscard]] const TransportResult& last() const { return tries.back(); }
+};
+
+using Sleeper = std::function<void(std::chrono::milliseconds)>;
+
+// Sends with transport retries. `sleep` defaults to std::this_thread::sleep_for.
+[[nodiscard]] Delivery deliver(Transport& transport, const HttpRequest& request,
+                               const RetryPolicy& policy, const Sleeper& sleep = {});
+
+// Header list with credential values (authorization, x-api-key, api-key, cookies) replaced by "[redacted]".
+[[nodiscard]] Headers redacted_headers(const Headers& headers);
+
+}  // namespace accord
