@@ -65,7 +65,8 @@ TEST_P(FinalStatus, IsNotRetried) {
 
 INSTANTIATE_TEST_SUITE_P(Retry, FinalStatus,
                          testing::Values(200L, 201L, 204L, 301L, 400L, 401L, 402L, 403L, 404L, 413L,
-                                         422L));
+                                         422L),
+                         status_name);
 
 class RetriedFailure : public testing::TestWithParam<TransportFailure> {};
 
