@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -105,7 +106,8 @@ using Sleeper = std::function<void(std::chrono::milliseconds)>;
 [[nodiscard]] Delivery deliver(Transport& transport, const HttpRequest& request,
                                const RetryPolicy& policy, const Sleeper& sleep = {});
 
-// Header list with credential values (authorization, x-api-key, api-key, cookies) replaced by "[redacted]".
+// Header list with credential values (authorization, x-api-key, api-key, cookies, and any name
+// containing "key", "token" or "secret") replaced by "[redacted]".
 [[nodiscard]] Headers redacted_headers(const Headers& headers);
 
 }  // namespace accord

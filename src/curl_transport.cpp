@@ -1,0 +1,299 @@
+// CurlTransport: libcurl easy handles kept in a pool. An easy handle keeps its connection cache
+// across transfers, so taking the most recently returned handle reuses a kept-alive connection,
+// and several threads can each take their own handle at once.
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accord/transport.hpp"
+
+namespace accord {
+namespace {
+
+void global_init_once() {
+  static std::once_flag once;
+  // Never cleaned up: other libraries in the process may still use curl at exit.
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+struct Transfer {
+  HttpResponse response;
+  std::size_t max_bytes = 0;
+  bool too_large = false;
+};
+
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const size_t bytes = size * count;
+  if (transfer->response.body.size() + bytes > transfer->max_bytes) {
+    transfer->too_large = true;
+    return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
+  }
+  transfer->response.body.append(data, bytes);
+  return bytes;
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const size_t bytes = size * count;
+  const std::string_view line = trim(std::string_view(data, bytes));
+  if (line.starts_with("HTTP/")) {
+    // A new status line (after 100 Continue, or a proxy's CONNECT reply): keep only the last.
+    transfer->response.headers.clear();
+  } else if (const auto colon = line.find(':'); colon != std::string_view::npos && colon > 0) {
+    transfer->response.headers.emplace_back(lower(trim(line.substr(0, colon))),
+                                            std::string(trim(line.substr(colon + 1))));
+  }
+  return bytes;
+}
+
+TransportFailure classify(CURLcode code, bool too_large) {
+  if (too_large) return TransportFailure::too_large;
+  switch (code) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return TransportFailure::connect;
+    case CURLE_OPERATION_TIMEDOUT:
+      return TransportFailure::timeout;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return TransportFailure::dropped;
+    case CURLE_FILESIZE_EXCEEDED:
+      return TransportFailure::too_large;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CLIENTCERT:
+    case CURLE_USE_SSL_FAILED:
+      return TransportFailure::tls;
+    default:
+      return TransportFailure::other;
+  }
+}
+
+// "scheme://host:port" of a URL: enough to say where a failure happened, never the user info,
+// path or query (which may carry keys).
+std::string origin_of(const std::string& url) {
+  CURLU* parsed = curl_url();
+  if (parsed == nullptr) return "unknown URL";
+  std::string out = "invalid URL";
+  if (curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    char* scheme = nullptr;
+    char* host = nullptr;
+    char* port = nullptr;
+    if (curl_url_get(parsed, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+        curl_url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        curl_url_get(parsed, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+      out = std::string(scheme) + "://" + host + ":" + port;
+    }
+    curl_free(scheme);
+    curl_free(host);
+    curl_free(port);
+  }
+  curl_url_cleanup(parsed);
+  return out;
+}
+
+// Every piece of the request that could be a credential: values of credential headers (and the
+// token after "Bearer "), and the URL's user info and query.
+std::vector<std::string> secrets_of(const HttpRequest& request) {
+  std::vector<std::string> secrets;
+  const Headers redacted = redacted_headers(request.headers);
+  for (std::size_t i = 0; i < request.headers.size(); ++i) {
+    if (redacted[i].second == request.headers[i].second) continue;
+    const std::string& value = request.headers[i].second;
+    secrets.push_back(value);
+    if (const auto space = value.rfind(' '); space != std::string::npos) {
+      secrets.push_back(value.substr(space + 1));
+    }
+  }
+  if (CURLU* parsed = curl_url()) {
+    if (curl_url_set(parsed, CURLUPART_URL, request.url.c_str(), 0) == CURLUE_OK) {
+      for (CURLUPart part : {CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_QUERY}) {
+        char* text = nullptr;
+        if (curl_url_get(parsed, part, &text, 0) == CURLUE_OK && text != nullptr) {
+          secrets.emplace_back(text);
+        }
+        curl_free(text);
+      }
+    }
+    curl_url_cleanup(parsed);
+  }
+  secrets.erase(std::remove_if(secrets.begin(), secrets.end(),
+                               [](const std::string& s) { return s.size() < 4; }),
+                secrets.end());
+  // Longest first, so a whole value is replaced before the token inside it.
+  std::sort(secrets.begin(), secrets.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return secrets;
+}
+
+// curl's messages name hosts, not headers; scrubbing anyway keeps that true whatever curl does.
+std::string scrub(std::string message, const std::vector<std::string>& secrets) {
+  for (const std::string& secret : secrets) {
+    for (auto at = message.find(secret); at != std::string::npos;
+         at = message.find(secret, at + 10)) {
+      message.replace(at, secret.size(), "[redacted]");
+    }
+  }
+  return message;
+}
+
+}  // namespace
+
+struct CurlTransport::Pool {
+  TransportOptions options;
+  std::mutex mutex;
+  std::vector<CURL*> idle;  // LIFO: the last handle returned holds the warmest connection
+
+  CURL* take() {
+    {
+      std::lock_guard lock(mutex);
+      if (!idle.empty()) {
+        CURL* handle = idle.back();
+        idle.pop_back();
+        return handle;
+      }
+    }
+    return curl_easy_init();
+  }
+
+  void give_back(CURL* handle) {
+    std::lock_guard lock(mutex);
+    idle.push_back(handle);
+  }
+
+  ~Pool() {
+    for (CURL* handle : idle) curl_easy_cleanup(handle);
+  }
+};
+
+CurlTransport::CurlTransport(TransportOptions options) : pool_(std::make_unique<Pool>()) {
+  global_init_once();
+  pool_->options = std::move(options);
+}
+
+CurlTransport::~CurlTransport() = default;
+
+TransportResult CurlTransport::post(const HttpRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
+  TransportResult result;
+  const auto fail = [&](TransportFailure failure, std::string message) {
+    result.error = TransportError{failure, scrub(std::move(message), secrets_of(request)) + " (" +
+                                               origin_of(request.url) + ")"};
+    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    return result;
+  };
+
+  CURL* handle = pool_->take();
+  if (handle == nullptr) return fail(TransportFailure::other, "curl_easy_init failed");
+  // reset() clears the previous request's options but keeps live connections and caches.
+  curl_easy_reset(handle);
+
+  const TransportOptions& options = pool_->options;
+  Transfer transfer;
+  transfer.max_bytes = options.max_response_bytes;
+  char error_text[CURL_ERROR_SIZE] = {};
+
+  curl_slist* header_list = nullptr;
+  bool has_expect = false;
+  for (const auto& [name, value] : request.headers) {
+    if (lower(name) == "expect") has_expect = true;
+    // "Name;" is curl's way to send a header with an empty value ("Name:" would remove it).
+    const std::string line = value.empty() ? name + ";" : name + ": " + value;
+    header_list = curl_slist_append(header_list, line.c_str());
+  }
+  // No "Expect: 100-continue" round trip for large bodies; providers answer directly.
+  if (!has_expect) header_list = curl_slist_append(header_list, "Expect:");
+
+  curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(handle, CURLOPT_POST, 1L);
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                   static_cast<curl_off_t>(request.body.size()));
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, header_list);
+  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // signals are not thread-safe
+  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(options.connect_timeout.count()));
+  curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(options.total_timeout.count()));
+  curl_easy_setopt(handle, CURLOPT_TCP_KEEPALIVE, 1L);
+  // No Accept-Encoding: the body arrives as sent, and the size cap counts real bytes.
+  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, nullptr);
+  const bool verify = !options.insecure_skip_tls_verification;
+  curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, verify ? 1L : 0L);
+  curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, verify ? 2L : 0L);
+  if (!options.ca_bundle.empty()) {
+    curl_easy_setopt(handle, CURLOPT_CAINFO, options.ca_bundle.c_str());
+  }
+  // Rejects early when Content-Length already says the body is too big.
+  curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
+                   static_cast<curl_off_t>(options.max_response_bytes));
+  curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
+
+  const CURLcode code = curl_easy_perform(handle);
+  long status = 0;
+  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+  // Detach pointers into this stack frame before the handle goes back to the pool.
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
+  pool_->give_back(handle);
+  curl_slist_free_all(header_list);
+
+  if (code != CURLE_OK) {
+    const TransportFailure failure = classify(code, transfer.too_large);
+    std::string message(trim(error_text[0] != '\0' ? error_text : curl_easy_strerror(code)));
+    if (failure == TransportFailure::too_large) {
+      message = "response body exceeds " + std::to_string(options.max_response_bytes) +
+                " bytes: " + message;
+    }
+    return fail(failure, std::move(message));
+  }
+
+  transfer.response.status = status;
+  result.response = std::move(transfer.response);
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  return result;
+}
+
+}  // namespace accord

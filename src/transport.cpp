@@ -1,0 +1,71 @@
+// Small transport helpers shared by CurlTransport, the retry loop and the client's Trace.
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "accord/transport.hpp"
+
+namespace accord {
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_credential_header(std::string_view name) {
+  static constexpr std::array<std::string_view, 6> kExact = {
+      "authorization", "proxy-authorization", "x-api-key", "api-key", "cookie", "set-cookie"};
+  // Substrings catch vendor-specific names (x-goog-api-key, x-auth-token, client-secret, ...);
+  // redacting a harmless header now and then is cheaper than leaking one key.
+  static constexpr std::array<std::string_view, 3> kParts = {"key", "token", "secret"};
+  const std::string name_lower = lower(name);
+  if (std::find(kExact.begin(), kExact.end(), name_lower) != kExact.end()) return true;
+  return std::any_of(kParts.begin(), kParts.end(), [&](std::string_view part) {
+    return name_lower.find(part) != std::string::npos;
+  });
+}
+
+}  // namespace
+
+std::string_view to_string(TransportFailure failure) {
+  switch (failure) {
+    case TransportFailure::connect:
+      return "connect";
+    case TransportFailure::timeout:
+      return "timeout";
+    case TransportFailure::dropped:
+      return "dropped";
+    case TransportFailure::too_large:
+      return "too_large";
+    case TransportFailure::tls:
+      return "tls";
+    case TransportFailure::other:
+      return "other";
+  }
+  return "other";
+}
+
+std::optional<std::string> HttpResponse::header(std::string_view name) const {
+  const std::string wanted = lower(name);
+  for (const auto& [key, value] : headers) {
+    if (lower(key) == wanted) return value;
+  }
+  return std::nullopt;
+}
+
+Headers redacted_headers(const Headers& headers) {
+  Headers out;
+  out.reserve(headers.size());
+  for (const auto& [name, value] : headers) {
+    out.emplace_back(name, is_credential_header(name) ? std::string("[redacted]") : value);
+  }
+  return out;
+}
+
+}  // namespace accord
