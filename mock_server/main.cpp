@@ -180,6 +180,7 @@ class MockServer {
     server_.new_task_queue = [] { return new httplib::ThreadPool(64); };
     server_.set_payload_max_length(256u * 1024u * 1024u);
     server_.set_keep_alive_timeout(5);
+    server_.set_keep_alive_max_count(1000);  // like a real API: reuse is the client's choice
 
     server_.Get("/_accord/health", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"status":"ok"})", "application/json");

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -505,6 +507,27 @@ TEST(MockQueue, PostingAnInvalidScenarioIsA400NamingTheProblem) {
   EXPECT_EQ(set.status, 400);
   EXPECT_NE(set.body.find("replies[0]"), std::string::npos);
   EXPECT_EQ(chat(mock)["choices"][0]["message"]["content"], "kept");
+}
+
+TEST(MockQueue, ConcurrentRequestsEachTakeTheirOwnReply) {
+  REQUIRE_MOCK();
+  constexpr int kClients = 8;
+  json replies = json::array();
+  for (int i = 0; i < kClients; ++i) replies.push_back({{"text", "r" + std::to_string(i)}});
+  MockProcess mock(scenario(replies));
+  std::vector<std::string> contents(kClients);
+  std::vector<std::thread> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.emplace_back([&, i] {
+      const auto result = post(mock, "/chat/completions", kChatRequest);
+      if (result.status == 200)
+        contents[i] = json::parse(result.body)["choices"][0]["message"]["content"];
+    });
+  }
+  for (auto& c : clients) c.join();
+  std::sort(contents.begin(), contents.end());
+  for (int i = 0; i < kClients; ++i) EXPECT_EQ(contents[i], "r" + std::to_string(i));
+  EXPECT_EQ(mock.requests().size(), static_cast<std::size_t>(kClients));
 }
 
 // ---------------------------------------------------------------------------------------------
