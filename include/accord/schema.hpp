@@ -48,8 +48,11 @@ struct Check {
 };
 
 struct RefineOptions {
-  Path path;                  // where the issue points, relative to the refined node
+  Path path{};                // where the issue points, relative to the refined node
   bool describe = true;       // state the message in the node's description for the model
+  // The rule as the model should read it ("Rule: <rule_text>."); empty: the message. For messages
+  // that name the violation ("refundDate is before orderDate") rather than the rule.
+  std::string rule_text{};
 };
 
 using Predicate = std::function<bool(const nlohmann::json&)>;

@@ -1,0 +1,87 @@
+#include "accord/report.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace accord {
+
+std::string_view to_string(Fate fate) {
+  switch (fate) {
+    case Fate::keyword:
+      return "keyword";
+    case Fate::description:
+      return "description";
+    case Fate::local_only:
+      return "local-only";
+    case Fate::dropped:
+      return "dropped";
+  }
+  return "?";
+}
+
+std::vector<ReportEntry> Report::not_keywords() const {
+  std::vector<ReportEntry> out;
+  std::copy_if(entries_.begin(), entries_.end(), std::back_inserter(out),
+               [](const ReportEntry& e) { return e.fate != Fate::keyword; });
+  return out;
+}
+
+std::vector<ReportEntry> Report::with_fate(Fate fate) const {
+  std::vector<ReportEntry> out;
+  std::copy_if(entries_.begin(), entries_.end(), std::back_inserter(out),
+               [fate](const ReportEntry& e) { return e.fate == fate; });
+  return out;
+}
+
+nlohmann::ordered_json Report::to_json() const {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& e : entries_) {
+    out.push_back({{"path", e.path.to_string()},
+                   {"rule", e.rule},
+                   {"keyword", e.keyword},
+                   {"fate", to_string(e.fate)},
+                   {"why", e.why},
+                   {"stage", e.stage}});
+  }
+  return out;
+}
+
+namespace {
+
+// Display width in code points, so a non-ASCII rule does not push its row out of line.
+std::size_t width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+}  // namespace
+
+std::string Report::to_table() const {
+  using Row = std::array<std::string, 5>;
+  std::vector<Row> rows{{"PATH", "RULE", "KEYWORD", "FATE", "WHY"}};
+  for (const auto& e : entries_) {
+    const auto path = e.path.to_string();
+    // A fate decided after emit says who decided it; emit's own is the common case.
+    const auto why = e.stage == "emit" || e.stage.empty() ? e.why : e.stage + ": " + e.why;
+    rows.push_back({path.empty() ? "(root)" : path, e.rule, e.keyword.empty() ? "-" : e.keyword,
+                    std::string(to_string(e.fate)), why});
+  }
+  std::array<std::size_t, 4> widths{};
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < widths.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+      line += row[i] + std::string(widths[i] - width(row[i]) + 2, ' ');
+    }
+    line += row[4];
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + '\n';
+  }
+  return out;
+}
+
+}  // namespace accord
