@@ -78,8 +78,7 @@ class Anthropic final : public Provider {
 
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override {
-    return lower_schema(emitted, std::move(report), LoweringTarget::anthropic,
-                        std::string(name()));
+    return lower_schema(emitted, std::move(report), LoweringTarget::anthropic, std::string(name()));
   }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
@@ -193,6 +192,8 @@ class Anthropic final : public Provider {
 
 }  // namespace
 
-std::unique_ptr<Provider> make_anthropic() { return std::make_unique<Anthropic>(); }
+std::unique_ptr<Provider> make_anthropic() {
+  return std::make_unique<Anthropic>();
+}
 
 }  // namespace accord::detail

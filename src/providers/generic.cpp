@@ -12,9 +12,7 @@ class Generic final : public ChatCompletions {
  public:
   [[nodiscard]] std::string_view name() const override { return "generic"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "ACCORD_GENERIC_API_KEY"; }
-  [[nodiscard]] std::string_view base_url_env() const override {
-    return "ACCORD_GENERIC_BASE_URL";
-  }
+  [[nodiscard]] std::string_view base_url_env() const override { return "ACCORD_GENERIC_BASE_URL"; }
   // llama.cpp's server default.
   [[nodiscard]] std::string_view default_base_url() const override {
     return "http://127.0.0.1:8080/v1";
@@ -31,6 +29,8 @@ class Generic final : public ChatCompletions {
 
 }  // namespace
 
-std::unique_ptr<Provider> make_generic() { return std::make_unique<Generic>(); }
+std::unique_ptr<Provider> make_generic() {
+  return std::make_unique<Generic>();
+}
 
 }  // namespace accord::detail

@@ -20,16 +20,26 @@ constexpr long kMaxSimpleRepeat = 100;
 // Keywords neither OpenAI strict mode nor Anthropic accept; emit() writes none of them today, but a
 // hand-written or future schema may, and each must still reach the model as words.
 const std::set<std::string, std::less<>> kRejected = {
-    "not",           "if",
-    "then",          "else",
-    "dependentRequired", "dependentSchemas",
-    "dependencies",  "patternProperties",
-    "unevaluatedItems", "unevaluatedProperties",
-    "propertyNames", "minProperties",
-    "maxProperties", "uniqueItems",
-    "contains",      "minContains",
-    "maxContains",   "contentEncoding",
-    "contentMediaType", "contentSchema",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "patternProperties",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
 };
 
 const std::set<std::string, std::less<>> kOpenAIFormats = {
@@ -88,8 +98,8 @@ std::string counted(const ojson& n, std::string_view singular, std::string_view 
 }
 
 std::string ordinal(std::size_t i) {
-  static const char* const kWords[] = {"first", "second", "third", "fourth", "fifth",
-                                       "sixth", "seventh", "eighth", "ninth", "tenth"};
+  static const char* const kWords[] = {"first", "second",  "third",  "fourth", "fifth",
+                                       "sixth", "seventh", "eighth", "ninth",  "tenth"};
   if (i < std::size(kWords)) return kWords[i];
   return "item " + std::to_string(i + 1);
 }
@@ -134,13 +144,16 @@ std::string format_words(const std::string& format) {
 
 std::string rejected_words(const std::string& key, const ojson& value) {
   if (key == "uniqueItems") return "Items must be unique.";
-  if (key == "minProperties") return "Must have at least " + counted(value, "property", "properties") + ".";
-  if (key == "maxProperties") return "Must have at most " + counted(value, "property", "properties") + ".";
+  if (key == "minProperties")
+    return "Must have at least " + counted(value, "property", "properties") + ".";
+  if (key == "maxProperties")
+    return "Must have at most " + counted(value, "property", "properties") + ".";
   // Rare keywords emit() never writes: name the rule rather than lose it.
   return "Must also satisfy the JSON Schema rule " + key + " " + value.dump() + ".";
 }
 
-// Anchors, classes, * + ?, small {n,m}, groups: yes. Lookaround, backreferences, \b, big repeats: no.
+// Anchors, classes, * + ?, small {n,m}, groups: yes. Lookaround, backreferences, \b, big repeats:
+// no.
 bool simple_pattern(std::string_view p) {
   bool in_class = false;
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -374,8 +387,8 @@ class Lowerer {
 
  private:
   // Finds the emit entry for (path, keyword) and records the new fate; adds one when none exists.
-  void record(const Path& path, std::string_view keyword, const std::string& rule_if_new,
-              Fate fate, const std::string& why) {
+  void record(const Path& path, std::string_view keyword, const std::string& rule_if_new, Fate fate,
+              const std::string& why) {
     for (auto& e : report_.entries()) {
       if (e.path == path && has_keyword(e.keyword, keyword)) {
         e.fate = fate;
@@ -397,7 +410,8 @@ class Lowerer {
   ojson body(const ojson& in, const Path& path, Notes& notes) {
     ojson out = ojson::object();
     const auto inner = nullable_inner(in);
-    const bool tuple = in.contains("prefixItems") || (in.contains("items") && in["items"].is_array());
+    const bool tuple =
+        in.contains("prefixItems") || (in.contains("items") && in["items"].is_array());
     for (const auto& [key, value] : in.items()) {
       if (key == "$schema") continue;
       if (key == "properties" && value.is_object()) {
@@ -442,8 +456,9 @@ class Lowerer {
                 "stated in the description, enforced locally");
         } else {
           moved(path, key, value,
-                family_ + " reject minLength/maxLength; stated in the description, enforced "
-                          "locally");
+                family_ +
+                    " reject minLength/maxLength; stated in the description, enforced "
+                    "locally");
         }
       } else if ((key == "minItems" || key == "maxItems") && !openai_) {
         if (key == "minItems" && value.is_number() && value <= 1) {
@@ -451,8 +466,9 @@ class Lowerer {
         } else if (!tuple) {  // a tuple's count is already in its own sentence
           (key == "minItems" ? notes.min_items : notes.max_items) = value;
           moved(path, key, value,
-                family_ + " accept only minItems 0 or 1 and no maxItems; stated in the "
-                          "description, enforced locally");
+                family_ +
+                    " accept only minItems 0 or 1 and no maxItems; stated in the "
+                    "description, enforced locally");
         }
       } else if (key == "format" && value.is_string()) {
         const auto& allowed = openai_ ? kOpenAIFormats : kAnthropicFormats;
@@ -489,8 +505,7 @@ class Lowerer {
           notes.sentences.push_back((shown.size() == 1 ? "Example: " : "Examples: ") +
                                     join_words(shown) + ".");
         }
-        moved(path, key, value,
-              family_ + " have no examples keyword; stated in the description");
+        moved(path, key, value, family_ + " have no examples keyword; stated in the description");
       } else if (kRejected.count(key)) {
         if (key == "uniqueItems" && value == false) continue;  // says nothing
         notes.sentences.push_back(rejected_words(key, value));
@@ -529,8 +544,9 @@ class Lowerer {
     }
     notes.sentences.push_back("Must match exactly one of the options.");
     record(path, "oneOf", "oneOf", Fate::description,
-           family_ + " have no oneOf and these options may overlap; sent as anyOf with \"exactly "
-                     "one\" stated in the description, enforced locally");
+           family_ +
+               " have no oneOf and these options may overlap; sent as anyOf with \"exactly "
+               "one\" stated in the description, enforced locally");
   }
 
   // EMIT_SPEC puts a node's second and later patterns in allOf:[{"pattern":...}].
@@ -591,12 +607,13 @@ class Lowerer {
       words.push_back(ordinal(i) + " " + summary(positions[i]));
       if (seen.insert(lowered.dump()).second) shapes.push_back(std::move(lowered));
     }
-    const bool closed = (in.contains("additionalItems") && in["additionalItems"] == false) ||
-                        (in.contains("prefixItems") && in.contains("items") && in["items"] == false);
+    const bool closed =
+        (in.contains("additionalItems") && in["additionalItems"] == false) ||
+        (in.contains("prefixItems") && in.contains("items") && in["items"] == false);
     const ojson count = positions.size();
     notes.sentences.push_back(std::string(closed ? "Must have exactly " : "Must start with ") +
-                              counted(count, "item", "items") + ", in this order: " +
-                              join_words(words) + ".");
+                              counted(count, "item", "items") +
+                              ", in this order: " + join_words(words) + ".");
     report_.add({path, "tuple", in.contains("prefixItems") ? "prefixItems" : "items",
                  Fate::description,
                  family_ + " accept no per-position item schemas; sent as an array of any "
@@ -664,8 +681,8 @@ class Lowerer {
 
 }  // namespace
 
-WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
-                        LoweringTarget target, const std::string& stage) {
+WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, LoweringTarget target,
+                        const std::string& stage) {
   WireSchema wire;
   if (target == LoweringTarget::generic) {
     wire.schema = emitted;

@@ -11,8 +11,8 @@ ojson assistant_message(const Turn& turn) {
   // The message exactly as received keeps tool-call ids and refusals intact.
   if (turn.raw.is_object()) return ojson(turn.raw);
   ojson message{{"role", "assistant"}};
-  message["content"] = turn.text.empty() && !turn.tool_calls.empty() ? ojson(nullptr)
-                                                                     : ojson(turn.text);
+  message["content"] =
+      turn.text.empty() && !turn.tool_calls.empty() ? ojson(nullptr) : ojson(turn.text);
   if (!turn.tool_calls.empty()) {
     ojson calls = ojson::array();
     for (const auto& call : turn.tool_calls) {
@@ -97,7 +97,8 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   std::string problem;
   const auto body = parse_body(response.body, problem);
   if (!body) return bad_reply(problem);
-  if (!body->is_object()) return bad_reply("the body is not a JSON object: " + snippet(response.body));
+  if (!body->is_object())
+    return bad_reply("the body is not a JSON object: " + snippet(response.body));
 
   Usage usage;
   if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
@@ -137,7 +138,8 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   const std::string text = string_or_empty(*message, "content");
   const std::string refusal = string_or_empty(*message, "refusal");
 
-  if (const auto calls = message->find("tool_calls"); calls != message->end() && !calls->is_null()) {
+  if (const auto calls = message->find("tool_calls");
+      calls != message->end() && !calls->is_null()) {
     if (!calls->is_array()) return bad_reply("choices[0].message.tool_calls is not an array");
     for (const auto& call : *calls) {
       const auto function = call.is_object() ? call.find("function") : call.end();
@@ -185,6 +187,8 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   return reply;
 }
 
-std::unique_ptr<Provider> make_openai_chat() { return std::make_unique<ChatCompletions>(); }
+std::unique_ptr<Provider> make_openai_chat() {
+  return std::make_unique<ChatCompletions>();
+}
 
 }  // namespace accord::detail

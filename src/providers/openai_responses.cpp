@@ -170,8 +170,8 @@ class Responses final : public Provider {
       reply.status = ReplyStatus::refusal;
       reply.text = refusal;
     } else if (status == "incomplete") {
-      reply.status = reason == "content_filter" ? ReplyStatus::content_filtered
-                                                : ReplyStatus::truncated;
+      reply.status =
+          reason == "content_filter" ? ReplyStatus::content_filtered : ReplyStatus::truncated;
       reply.text = out;
     } else if (forced_output) {
       reply.status = ReplyStatus::ok;
@@ -191,6 +191,8 @@ class Responses final : public Provider {
 
 }  // namespace
 
-std::unique_ptr<Provider> make_openai_responses() { return std::make_unique<Responses>(); }
+std::unique_ptr<Provider> make_openai_responses() {
+  return std::make_unique<Responses>();
+}
 
 }  // namespace accord::detail

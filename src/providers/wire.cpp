@@ -46,7 +46,9 @@ std::optional<ojson> parse_body(std::string_view body, std::string& problem) {
   return parsed;
 }
 
-bool is_success(long status) { return status >= 200 && status < 300; }
+bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
 
 Reply http_error_reply(const HttpResponse& response) {
   Reply reply;
