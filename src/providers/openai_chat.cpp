@@ -107,48 +107,43 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
     usage.total_tokens = token_count(*u, "total_tokens");
     if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
   }
+  const auto fail = [&](std::string detail) {
+    Reply r = bad_reply(std::move(detail));
+    r.usage = usage;
+    return r;
+  };
   const auto choices = body->find("choices");
   if (choices == body->end() || !choices->is_array()) {
-    Reply r = bad_reply("the reply has no choices array");
-    r.usage = usage;
-    return r;
+    return fail("the reply has no choices array");
   }
-  if (choices->empty()) {
-    Reply r = bad_reply("the reply's choices array is empty");
-    r.usage = usage;
-    return r;
-  }
+  if (choices->empty()) return fail("the reply's choices array is empty");
   const auto& choice = (*choices)[0];
   const auto message = choice.is_object() ? choice.find("message") : choice.end();
   if (!choice.is_object() || message == choice.end() || !message->is_object()) {
-    Reply r = bad_reply("choices[0] has no message object");
-    r.usage = usage;
-    return r;
+    return fail("choices[0] has no message object");
+  }
+  const auto content = message->find("content");
+  if (content != message->end() && !content->is_null() && !content->is_string()) {
+    return fail("choices[0].message.content is neither a string nor null");
   }
 
   Reply reply;
   reply.usage = usage;
   reply.detail = string_or_empty(choice, "finish_reason");
-  const auto content = message->find("content");
-  if (content != message->end() && !content->is_null() && !content->is_string()) {
-    reply.status = ReplyStatus::bad_reply;
-    reply.detail = "choices[0].message.content is neither a string nor null";
-    return reply;
-  }
   const std::string text = string_or_empty(*message, "content");
   const std::string refusal = string_or_empty(*message, "refusal");
 
   if (const auto calls = message->find("tool_calls");
       calls != message->end() && !calls->is_null()) {
-    if (!calls->is_array()) return bad_reply("choices[0].message.tool_calls is not an array");
+    if (!calls->is_array()) return fail("choices[0].message.tool_calls is not an array");
     for (const auto& call : *calls) {
       const auto function = call.is_object() ? call.find("function") : call.end();
       if (!call.is_object() || function == call.end() || !function->is_object()) {
-        return bad_reply("a tool call has no function object");
+        return fail("a tool call has no function object");
       }
       const auto arguments =
           function->contains("arguments") ? arguments_text((*function)["arguments"]) : std::nullopt;
-      if (!arguments) return bad_reply("a tool call's function.arguments is not a string");
+      if (!arguments) return fail("a tool call's function.arguments is not a string");
       reply.tool_calls.push_back(
           {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
     }
