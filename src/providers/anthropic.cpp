@@ -1,0 +1,199 @@
+// Anthropic Messages: output_config.format json_schema, or a forced tool for models without
+// structured outputs; content blocks read by type (providers.md §4).
+
+#include "lowering.hpp"
+#include "wire.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+ojson assistant_content(const Turn& turn) {
+  // The content blocks exactly as received keep tool_use ids for the tool_result blocks.
+  if (turn.raw.is_array()) return ojson(turn.raw);
+  if (turn.tool_calls.empty()) return ojson(turn.text);
+  ojson blocks = ojson::array();
+  if (!turn.text.empty()) blocks.push_back({{"type", "text"}, {"text", turn.text}});
+  for (const auto& call : turn.tool_calls) {
+    ojson input = ojson::parse(call.arguments_text, nullptr, false);
+    if (input.is_discarded() || !input.is_object()) input = ojson::object();
+    blocks.push_back(
+        {{"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", std::move(input)}});
+  }
+  return blocks;
+}
+
+ojson messages(const CallSpec& call) {
+  ojson out = ojson::array();
+  for (const auto& turn : call.turns) {
+    switch (turn.role) {
+      case Turn::Role::system:
+        break;  // top-level `system`
+      case Turn::Role::user:
+        // Text after tool results joins their user turn, which must start with the results.
+        if (!out.empty() && out.back()["role"] == "user" && out.back()["content"].is_array()) {
+          out.back()["content"].push_back({{"type", "text"}, {"text", turn.text}});
+        } else {
+          out.push_back({{"role", "user"}, {"content", turn.text}});
+        }
+        break;
+      case Turn::Role::assistant:
+        out.push_back({{"role", "assistant"}, {"content", assistant_content(turn)}});
+        break;
+      case Turn::Role::tool_results: {
+        ojson blocks = ojson::array();
+        for (const auto& result : turn.results) {
+          ojson block{{"type", "tool_result"},
+                      {"tool_use_id", result.call_id},
+                      {"content", result.content}};
+          if (result.is_error) block["is_error"] = true;
+          blocks.push_back(std::move(block));
+        }
+        out.push_back({{"role", "user"}, {"content", std::move(blocks)}});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+ojson tool(const std::string& name, const std::string& description, const ojson& schema) {
+  ojson out{{"name", name}};
+  if (!description.empty()) out["description"] = description;
+  out["input_schema"] = schema;
+  return out;
+}
+
+class Anthropic final : public Provider {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "anthropic"; }
+  [[nodiscard]] std::string_view api_key_env() const override { return "ANTHROPIC_API_KEY"; }
+  // Unlike the SDKs' ANTHROPIC_BASE_URL, this one includes /v1 (as OPENAI_BASE_URL does).
+  [[nodiscard]] std::string_view base_url_env() const override {
+    return "ACCORD_ANTHROPIC_BASE_URL";
+  }
+  [[nodiscard]] std::string_view default_base_url() const override {
+    return "https://api.anthropic.com/v1";
+  }
+
+  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
+                                 Report report) const override {
+    return lower_schema(emitted, std::move(report), LoweringTarget::anthropic, std::string(name()));
+  }
+
+  [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    ojson body{{"model", call.model}, {"max_tokens", call.max_tokens}};
+    if (const std::string system = system_text(call); !system.empty()) body["system"] = system;
+    body["messages"] = messages(call);
+    const bool forced = call.output && call.mode == OutputMode::forced_tool;
+    if (call.output && !forced) {
+      body["output_config"] = {
+          {"format", {{"type", "json_schema"}, {"schema", call.output->schema}}}};
+    }
+    ojson tools = ojson::array();
+    for (const auto& t : call.tools) tools.push_back(tool(t.name, t.description, t.input.schema));
+    if (forced) {
+      tools.push_back(tool(output_name(call), kOutputToolDescription, call.output->schema));
+    }
+    if (!tools.empty()) {
+      body["tools"] = std::move(tools);
+      if (forced) body["tool_choice"] = {{"type", "tool"}, {"name", output_name(call)}};
+    }
+    Headers headers{{"content-type", "application/json"}};
+    if (!call.api_key.empty()) headers.emplace_back("x-api-key", call.api_key);
+    headers.emplace_back("anthropic-version", "2023-06-01");
+    return {call.base_url + "/messages", std::move(headers), serialize(body)};
+  }
+
+  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
+    if (!is_success(response.status)) return http_error_reply(response);
+    std::string problem;
+    const auto body = parse_body(response.body, problem);
+    if (!body) return bad_reply(problem);
+    if (!body->is_object()) {
+      return bad_reply("the body is not a JSON object: " + snippet(response.body));
+    }
+    if (string_or_empty(*body, "type") == "error") {
+      // The error envelope with a 2xx status (streams do this); not a message.
+      Reply r = http_error_reply(HttpResponse{response.status, {}, response.body});
+      r.status = ReplyStatus::bad_reply;
+      return r;
+    }
+    Usage usage;
+    if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
+      // Cached input is still input: the three fields together are the prompt.
+      usage.input_tokens = token_count(*u, "input_tokens") +
+                           token_count(*u, "cache_creation_input_tokens") +
+                           token_count(*u, "cache_read_input_tokens");
+      usage.output_tokens = token_count(*u, "output_tokens");
+      usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    }
+    const auto fail = [&](std::string detail) {
+      Reply r = bad_reply(std::move(detail));
+      r.usage = usage;
+      return r;
+    };
+    const auto content = body->find("content");
+    if (content == body->end() || !content->is_array()) {
+      return fail("the reply has no content array");
+    }
+
+    Reply reply;
+    reply.usage = usage;
+    std::string text;
+    for (const auto& block : *content) {
+      if (!block.is_object()) return fail("a content block is not an object");
+      const std::string type = string_or_empty(block, "type");
+      if (type == "text") {
+        text += string_or_empty(block, "text");
+      } else if (type == "tool_use") {
+        const auto input = block.find("input");
+        if (input == block.end()) return fail("a tool_use block has no input");
+        reply.tool_calls.push_back(
+            {string_or_empty(block, "id"), string_or_empty(block, "name"), serialize(*input)});
+      }
+      // thinking, redacted_thinking and server-tool blocks carry no output
+    }
+    reply.assistant.role = Turn::Role::assistant;
+    reply.assistant.text = text;
+    reply.assistant.tool_calls = reply.tool_calls;
+    reply.assistant.raw = nlohmann::json(*content);
+
+    const std::string stop = string_or_empty(*body, "stop_reason");
+    reply.detail = stop;
+    const bool forced_output = mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
+    const std::string& out = forced_output ? reply.tool_calls[0].arguments_text : text;
+    if (stop == "refusal") {
+      reply.status = ReplyStatus::refusal;
+      reply.text = text;
+      if (reply.text.empty()) {
+        if (const auto d = body->find("stop_details"); d != body->end() && d->is_object()) {
+          reply.text = string_or_empty(*d, "explanation");
+        }
+      }
+    } else if (stop == "max_tokens" || stop == "model_context_window_exceeded") {
+      reply.status = ReplyStatus::truncated;
+      reply.text = out;
+    } else if (forced_output) {
+      reply.status = ReplyStatus::ok;
+      reply.text = out;
+    } else if (!reply.tool_calls.empty()) {
+      reply.status = ReplyStatus::tool_calls;
+      reply.text = text;
+    } else if (text.empty()) {
+      reply.status = ReplyStatus::empty;
+    } else {
+      reply.status = ReplyStatus::ok;
+      reply.text = text;
+    }
+    return reply;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Provider> make_anthropic() {
+  return std::make_unique<Anthropic>();
+}
+
+}  // namespace accord::detail

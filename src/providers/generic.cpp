@@ -1,0 +1,36 @@
+// OpenAI-compatible local servers (llama.cpp, vLLM, Ollama): Chat Completions with the full
+// JSON Schema; `strict` is sent but is only a hint there (providers.md §6).
+
+#include "lowering.hpp"
+#include "openai_common.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+class Generic final : public ChatCompletions {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "generic"; }
+  [[nodiscard]] std::string_view api_key_env() const override { return "ACCORD_GENERIC_API_KEY"; }
+  [[nodiscard]] std::string_view base_url_env() const override { return "ACCORD_GENERIC_BASE_URL"; }
+  // llama.cpp's server default.
+  [[nodiscard]] std::string_view default_base_url() const override {
+    return "http://127.0.0.1:8080/v1";
+  }
+  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
+                                 Report report) const override {
+    return lower_schema(emitted, std::move(report), LoweringTarget::generic, std::string(name()));
+  }
+
+ protected:
+  // Ollama's compatibility layer reads only max_tokens; vLLM and llama.cpp accept it too.
+  [[nodiscard]] const char* max_tokens_field() const override { return "max_tokens"; }
+};
+
+}  // namespace
+
+std::unique_ptr<Provider> make_generic() {
+  return std::make_unique<Generic>();
+}
+
+}  // namespace accord::detail

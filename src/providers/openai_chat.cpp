@@ -1,0 +1,189 @@
+// OpenAI Chat Completions: response_format json_schema (strict), function tools, and the
+// status-first reading of choices[0] (providers.md §1).
+
+#include "openai_common.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+ojson assistant_message(const Turn& turn) {
+  // The message exactly as received keeps tool-call ids and refusals intact.
+  if (turn.raw.is_object()) return ojson(turn.raw);
+  ojson message{{"role", "assistant"}};
+  message["content"] =
+      turn.text.empty() && !turn.tool_calls.empty() ? ojson(nullptr) : ojson(turn.text);
+  if (!turn.tool_calls.empty()) {
+    ojson calls = ojson::array();
+    for (const auto& call : turn.tool_calls) {
+      calls.push_back({{"id", call.id},
+                       {"type", "function"},
+                       {"function", {{"name", call.name}, {"arguments", call.arguments_text}}}});
+    }
+    message["tool_calls"] = std::move(calls);
+  }
+  return message;
+}
+
+ojson messages(const CallSpec& call) {
+  ojson out = ojson::array();
+  for (const auto& turn : call.turns) {
+    switch (turn.role) {
+      case Turn::Role::system:
+        out.push_back({{"role", "system"}, {"content", turn.text}});
+        break;
+      case Turn::Role::user:
+        out.push_back({{"role", "user"}, {"content", turn.text}});
+        break;
+      case Turn::Role::assistant:
+        out.push_back(assistant_message(turn));
+        break;
+      case Turn::Role::tool_results:
+        for (const auto& result : turn.results) {
+          out.push_back(
+              {{"role", "tool"}, {"tool_call_id", result.call_id}, {"content", result.content}});
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+ojson function_tool(const std::string& name, const std::string& description,
+                    const ojson& parameters) {
+  ojson function{{"name", name}};
+  if (!description.empty()) function["description"] = description;
+  function["parameters"] = parameters;
+  function["strict"] = true;
+  return {{"type", "function"}, {"function", std::move(function)}};
+}
+
+}  // namespace
+
+WireSchema ChatCompletions::lower(const nlohmann::ordered_json& emitted, Report report) const {
+  return lower_openai_strict(emitted, std::move(report), std::string(name()));
+}
+
+HttpRequest ChatCompletions::encode(const CallSpec& call) const {
+  ojson body{{"model", call.model}, {"messages", messages(call)}};
+  const bool forced = call.output && call.mode == OutputMode::forced_tool;
+  if (call.output && !forced) {
+    body["response_format"] = {
+        {"type", "json_schema"},
+        {"json_schema",
+         {{"name", output_name(call)}, {"strict", true}, {"schema", call.output->schema}}}};
+  }
+  ojson tools = ojson::array();
+  for (const auto& tool : call.tools) {
+    tools.push_back(function_tool(tool.name, tool.description, tool.input.schema));
+  }
+  if (forced) {
+    tools.push_back(function_tool(output_name(call), kOutputToolDescription, call.output->schema));
+  }
+  if (!tools.empty()) {
+    body["tools"] = std::move(tools);
+    if (forced) {
+      body["tool_choice"] = {{"type", "function"}, {"function", {{"name", output_name(call)}}}};
+    }
+    // Strict tools lose their guarantee when the model makes several calls at once.
+    body["parallel_tool_calls"] = false;
+  }
+  body[max_tokens_field()] = call.max_tokens;
+  return {call.base_url + "/chat/completions", openai_headers(call), serialize(body)};
+}
+
+Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {
+  if (!is_success(response.status)) return http_error_reply(response);
+  std::string problem;
+  const auto body = parse_body(response.body, problem);
+  if (!body) return bad_reply(problem);
+  if (!body->is_object())
+    return bad_reply("the body is not a JSON object: " + snippet(response.body));
+
+  Usage usage;
+  if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
+    usage.input_tokens = token_count(*u, "prompt_tokens");
+    usage.output_tokens = token_count(*u, "completion_tokens");
+    usage.total_tokens = token_count(*u, "total_tokens");
+    if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  }
+  const auto fail = [&](std::string detail) {
+    Reply r = bad_reply(std::move(detail));
+    r.usage = usage;
+    return r;
+  };
+  const auto choices = body->find("choices");
+  if (choices == body->end() || !choices->is_array()) {
+    return fail("the reply has no choices array");
+  }
+  if (choices->empty()) return fail("the reply's choices array is empty");
+  const auto& choice = (*choices)[0];
+  const auto message = choice.is_object() ? choice.find("message") : choice.end();
+  if (!choice.is_object() || message == choice.end() || !message->is_object()) {
+    return fail("choices[0] has no message object");
+  }
+  const auto content = message->find("content");
+  if (content != message->end() && !content->is_null() && !content->is_string()) {
+    return fail("choices[0].message.content is neither a string nor null");
+  }
+
+  Reply reply;
+  reply.usage = usage;
+  reply.detail = string_or_empty(choice, "finish_reason");
+  const std::string text = string_or_empty(*message, "content");
+  const std::string refusal = string_or_empty(*message, "refusal");
+
+  if (const auto calls = message->find("tool_calls");
+      calls != message->end() && !calls->is_null()) {
+    if (!calls->is_array()) return fail("choices[0].message.tool_calls is not an array");
+    for (const auto& call : *calls) {
+      const auto function = call.is_object() ? call.find("function") : call.end();
+      if (!call.is_object() || function == call.end() || !function->is_object()) {
+        return fail("a tool call has no function object");
+      }
+      const auto arguments =
+          function->contains("arguments") ? arguments_text((*function)["arguments"]) : std::nullopt;
+      if (!arguments) return fail("a tool call's function.arguments is not a string");
+      reply.tool_calls.push_back(
+          {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
+    }
+  }
+
+  reply.assistant.role = Turn::Role::assistant;
+  reply.assistant.text = text;
+  reply.assistant.tool_calls = reply.tool_calls;
+  reply.assistant.raw = nlohmann::json(*message);
+
+  const bool forced_output = mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
+  const std::string& output = forced_output ? reply.tool_calls[0].arguments_text : text;
+  if (!refusal.empty()) {
+    reply.status = ReplyStatus::refusal;
+    reply.text = refusal;
+  } else if (reply.detail == "length") {
+    reply.status = ReplyStatus::truncated;
+    reply.text = output;
+  } else if (reply.detail == "content_filter") {
+    reply.status = ReplyStatus::content_filtered;
+    reply.text = output;
+  } else if (forced_output) {
+    // The forced tool's arguments are the output.
+    reply.status = ReplyStatus::ok;
+    reply.text = output;
+  } else if (!reply.tool_calls.empty()) {
+    // Decided by the list, not finish_reason: servers say "stop" with calls present.
+    reply.status = ReplyStatus::tool_calls;
+    reply.text = text;
+  } else if (text.empty()) {
+    reply.status = ReplyStatus::empty;
+  } else {
+    reply.status = ReplyStatus::ok;
+    reply.text = text;
+  }
+  return reply;
+}
+
+std::unique_ptr<Provider> make_openai_chat() {
+  return std::make_unique<ChatCompletions>();
+}
+
+}  // namespace accord::detail

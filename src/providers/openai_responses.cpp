@@ -1,0 +1,198 @@
+// OpenAI Responses API: text.format json_schema (flat), flat function tools, and output items
+// read by type (providers.md §2).
+
+#include "openai_common.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+ojson input_items(const CallSpec& call) {
+  ojson out = ojson::array();
+  for (const auto& turn : call.turns) {
+    switch (turn.role) {
+      case Turn::Role::system:
+        break;  // sent as `instructions`
+      case Turn::Role::user:
+        out.push_back({{"role", "user"}, {"content", turn.text}});
+        break;
+      case Turn::Role::assistant:
+        if (turn.raw.is_array()) {
+          // The output items exactly as received (reasoning items included) keep call ids valid.
+          for (const auto& item : turn.raw) out.push_back(ojson(item));
+          break;
+        }
+        if (!turn.text.empty()) out.push_back({{"role", "assistant"}, {"content", turn.text}});
+        for (const auto& c : turn.tool_calls) {
+          out.push_back({{"type", "function_call"},
+                         {"call_id", c.id},
+                         {"name", c.name},
+                         {"arguments", c.arguments_text}});
+        }
+        break;
+      case Turn::Role::tool_results:
+        for (const auto& result : turn.results) {
+          out.push_back({{"type", "function_call_output"},
+                         {"call_id", result.call_id},
+                         {"output", result.content}});
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+ojson function_tool(const std::string& name, const std::string& description,
+                    const ojson& parameters) {
+  ojson tool{{"type", "function"}, {"name", name}};
+  if (!description.empty()) tool["description"] = description;
+  tool["parameters"] = parameters;
+  tool["strict"] = true;
+  return tool;
+}
+
+class Responses final : public Provider {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "openai-responses"; }
+  [[nodiscard]] std::string_view api_key_env() const override { return "OPENAI_API_KEY"; }
+  [[nodiscard]] std::string_view base_url_env() const override { return "OPENAI_BASE_URL"; }
+  [[nodiscard]] std::string_view default_base_url() const override { return kOpenAIBaseUrl; }
+
+  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
+                                 Report report) const override {
+    return lower_openai_strict(emitted, std::move(report), std::string(name()));
+  }
+
+  [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    ojson body{{"model", call.model}};
+    if (const std::string system = system_text(call); !system.empty()) {
+      body["instructions"] = system;
+    }
+    body["input"] = input_items(call);
+    const bool forced = call.output && call.mode == OutputMode::forced_tool;
+    if (call.output && !forced) {
+      body["text"] = {{"format",
+                       {{"type", "json_schema"},
+                        {"name", output_name(call)},
+                        {"strict", true},
+                        {"schema", call.output->schema}}}};
+    }
+    ojson tools = ojson::array();
+    for (const auto& tool : call.tools) {
+      tools.push_back(function_tool(tool.name, tool.description, tool.input.schema));
+    }
+    if (forced) {
+      tools.push_back(
+          function_tool(output_name(call), kOutputToolDescription, call.output->schema));
+    }
+    if (!tools.empty()) {
+      body["tools"] = std::move(tools);
+      if (forced) body["tool_choice"] = {{"type", "function"}, {"name", output_name(call)}};
+      body["parallel_tool_calls"] = false;
+    }
+    body["max_output_tokens"] = call.max_tokens;
+    return {call.base_url + "/responses", openai_headers(call), serialize(body)};
+  }
+
+  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
+    if (!is_success(response.status)) return http_error_reply(response);
+    std::string problem;
+    const auto body = parse_body(response.body, problem);
+    if (!body) return bad_reply(problem);
+    if (!body->is_object()) {
+      return bad_reply("the body is not a JSON object: " + snippet(response.body));
+    }
+    Usage usage;
+    if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
+      usage.input_tokens = token_count(*u, "input_tokens");
+      usage.output_tokens = token_count(*u, "output_tokens");
+      usage.total_tokens = token_count(*u, "total_tokens");
+      if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    }
+    const auto fail = [&](std::string detail) {
+      Reply r = bad_reply(std::move(detail));
+      r.usage = usage;
+      return r;
+    };
+    const std::string status = string_or_empty(*body, "status");
+    if (status == "failed") {
+      Reply r = fail("the response failed");
+      if (const auto e = body->find("error"); e != body->end() && e->is_object()) {
+        if (auto message = string_or_empty(*e, "message"); !message.empty()) r.detail = message;
+        r.error_code = string_or_empty(*e, "code");
+      }
+      return r;
+    }
+    const auto output = body->find("output");
+    if (output == body->end() || !output->is_array()) return fail("the reply has no output array");
+
+    Reply reply;
+    reply.usage = usage;
+    std::string text;
+    std::string refusal;
+    for (const auto& item : *output) {
+      if (!item.is_object()) return fail("an output item is not an object");
+      const std::string type = string_or_empty(item, "type");
+      if (type == "message") {
+        const auto content = item.find("content");
+        if (content == item.end() || !content->is_array()) {
+          return fail("a message item has no content array");
+        }
+        for (const auto& part : *content) {
+          const std::string part_type = string_or_empty(part, "type");
+          if (part_type == "output_text") text += string_or_empty(part, "text");
+          if (part_type == "refusal") refusal += string_or_empty(part, "refusal");
+        }
+      } else if (type == "function_call") {
+        const auto arguments =
+            item.contains("arguments") ? arguments_text(item["arguments"]) : std::nullopt;
+        if (!arguments) return fail("a function_call item's arguments is not a string");
+        std::string id = string_or_empty(item, "call_id");
+        if (id.empty()) id = string_or_empty(item, "id");
+        reply.tool_calls.push_back({std::move(id), string_or_empty(item, "name"), *arguments});
+      }
+      // reasoning and other item types carry no output
+    }
+
+    reply.assistant.role = Turn::Role::assistant;
+    reply.assistant.text = text;
+    reply.assistant.tool_calls = reply.tool_calls;
+    reply.assistant.raw = nlohmann::json(*output);
+
+    std::string reason;
+    if (const auto d = body->find("incomplete_details"); d != body->end() && d->is_object()) {
+      reason = string_or_empty(*d, "reason");
+    }
+    reply.detail = reason.empty() ? status : reason;
+    const bool forced_output = mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
+    const std::string& out = forced_output ? reply.tool_calls[0].arguments_text : text;
+    if (!refusal.empty()) {
+      reply.status = ReplyStatus::refusal;
+      reply.text = refusal;
+    } else if (status == "incomplete") {
+      reply.status =
+          reason == "content_filter" ? ReplyStatus::content_filtered : ReplyStatus::truncated;
+      reply.text = out;
+    } else if (forced_output) {
+      reply.status = ReplyStatus::ok;
+      reply.text = out;
+    } else if (!reply.tool_calls.empty()) {
+      reply.status = ReplyStatus::tool_calls;
+      reply.text = text;
+    } else if (text.empty()) {
+      reply.status = ReplyStatus::empty;
+    } else {
+      reply.status = ReplyStatus::ok;
+      reply.text = text;
+    }
+    return reply;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Provider> make_openai_responses() {
+  return std::make_unique<Responses>();
+}
+
+}  // namespace accord::detail

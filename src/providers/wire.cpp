@@ -1,0 +1,127 @@
+#include "wire.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+// Counts bracket nesting outside strings, so a pathological body is refused before parsing.
+bool nests_deeper_than(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<ojson> parse_body(std::string_view body, std::string& problem) {
+  if (body.empty()) {
+    problem = "the body is empty";
+    return std::nullopt;
+  }
+  if (nests_deeper_than(body, kMaxReplyDepth)) {
+    problem = "the body nests deeper than " + std::to_string(kMaxReplyDepth) + " levels";
+    return std::nullopt;
+  }
+  ojson parsed = ojson::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    problem = "the body is not JSON: " + snippet(body);
+    return std::nullopt;
+  }
+  return parsed;
+}
+
+bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
+
+Reply http_error_reply(const HttpResponse& response) {
+  Reply reply;
+  reply.status = ReplyStatus::http_error;
+  std::string problem;
+  const auto body = parse_body(response.body, problem);
+  if (body && body->is_object() && body->contains("error")) {
+    const auto& error = (*body)["error"];
+    if (error.is_string()) {
+      reply.detail = error.get<std::string>();
+    } else if (error.is_object()) {
+      reply.detail = string_or_empty(error, "message");
+      const auto code = error.find("code");
+      if (code != error.end() && code->is_string() && !code->get<std::string>().empty()) {
+        reply.error_code = code->get<std::string>();
+      } else if (code != error.end() && code->is_number()) {
+        reply.error_code = code->dump();
+      } else {
+        reply.error_code = string_or_empty(error, "type");
+      }
+    }
+  }
+  if (reply.detail.empty()) {
+    reply.detail = "HTTP " + std::to_string(response.status);
+    if (!response.body.empty()) reply.detail += ": " + snippet(response.body);
+  }
+  return reply;
+}
+
+Reply bad_reply(std::string detail) {
+  Reply reply;
+  reply.status = ReplyStatus::bad_reply;
+  reply.detail = std::move(detail);
+  return reply;
+}
+
+std::string snippet(std::string_view body, std::size_t limit) {
+  std::string out;
+  for (char c : body.substr(0, limit)) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  if (body.size() > limit) out += "...";
+  return out;
+}
+
+std::int64_t token_count(const ojson& object, const char* key) {
+  if (!object.is_object()) return 0;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return 0;
+  if (it->is_number_integer()) return it->get<std::int64_t>();
+  return static_cast<std::int64_t>(it->get<double>());
+}
+
+std::string string_or_empty(const ojson& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string serialize(const ojson& body) {
+  return body.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+
+std::string system_text(const CallSpec& call) {
+  std::string out;
+  for (const auto& turn : call.turns) {
+    if (turn.role != Turn::Role::system) continue;
+    if (!out.empty()) out += "\n\n";
+    out += turn.text;
+  }
+  return out;
+}
+
+std::string output_name(const CallSpec& call) {
+  return call.output_name && !call.output_name->empty() ? *call.output_name : "output";
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,58 @@
+#pragma once
+// Pieces every provider codec shares: reading a reply body defensively, the error envelopes,
+// usage numbers, and the factories the registry uses.
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "accord/providers/provider.hpp"
+
+namespace accord::detail {
+
+using ojson = nlohmann::ordered_json;
+
+// Nesting deeper than this is not a provider's reply; refusing it keeps later recursive walks
+// (dump, echo) off a hostile stack.
+constexpr std::size_t kMaxReplyDepth = 512;
+
+// The parsed body, or nullopt with `problem` saying why it is not usable JSON. Never throws.
+[[nodiscard]] std::optional<ojson> parse_body(std::string_view body, std::string& problem);
+
+[[nodiscard]] bool is_success(long status);
+
+// A non-2xx reply: detail = the provider's message (OpenAI and Anthropic envelopes, or a bare
+// string error as some local servers send), error_code = error.code, else error.type.
+[[nodiscard]] Reply http_error_reply(const HttpResponse& response);
+
+[[nodiscard]] Reply bad_reply(std::string detail);
+
+// The start of a body on one line, for details about bodies that are not the expected shape.
+[[nodiscard]] std::string snippet(std::string_view body, std::size_t limit = 200);
+
+// A token count, 0 when absent or not a number.
+[[nodiscard]] std::int64_t token_count(const ojson& object, const char* key);
+
+[[nodiscard]] std::string string_or_empty(const ojson& object, const char* key);
+
+// Request body text; invalid UTF-8 in the conversation is replaced rather than thrown on.
+[[nodiscard]] std::string serialize(const ojson& body);
+
+// The system turns, joined; empty when there are none.
+[[nodiscard]] std::string system_text(const CallSpec& call);
+
+[[nodiscard]] std::string output_name(const CallSpec& call);
+
+// Said to the model about the forced output tool.
+inline constexpr const char* kOutputToolDescription =
+    "Return the final answer by calling this tool once; its input is the answer.";
+
+std::unique_ptr<Provider> make_openai_chat();
+std::unique_ptr<Provider> make_openai_responses();
+std::unique_ptr<Provider> make_anthropic();
+std::unique_ptr<Provider> make_generic();
+
+}  // namespace accord::detail

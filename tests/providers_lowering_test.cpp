@@ -1,0 +1,492 @@
+// Lowering of emitted JSON Schemas per provider: the wire schema (snapshots), the Report entries
+// for every moved rule, and un-lowering of replies.
+
+#include <gtest/gtest.h>
+
+#include "accord/providers/provider.hpp"
+
+namespace accord {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ReportEntry entry(Path path, std::string rule, std::string keyword, Fate fate = Fate::keyword,
+                  std::string why = "", std::string stage = "emit") {
+  return {std::move(path), std::move(rule), std::move(keyword), fate,
+          std::move(why),  std::move(stage)};
+}
+
+// What emit() writes for the refund example (EMIT_SPEC, 2020-12).
+ojson refund_schema() {
+  return ojson::parse(R"({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "description": "Rule: refundDate is on or after orderDate.",
+    "properties": {
+      "orderId": {"type": "string", "pattern": "^ORD-\\d{6}$"},
+      "amount": {"type": "number", "exclusiveMinimum": 0},
+      "currency": {"type": "string", "enum": ["EUR", "USD"]},
+      "orderDate": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
+      "refundDate": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
+      "note": {"type": "string", "description": "Rule: must not contain links."},
+      "sku": {"type": "string"}
+    },
+    "required": ["orderId", "amount", "currency", "orderDate", "refundDate", "note", "sku"],
+    "additionalProperties": false
+  })");
+}
+
+const char* const kRefineWhy =
+    "no JSON Schema keyword can say this; stated in the description, enforced locally";
+
+Report refund_report() {
+  Report r;
+  r.add(entry({}, "refine: refundDate is on or after orderDate", "", Fate::description,
+              std::string(kRefineWhy) + "; issues point at refundDate"));
+  r.add(entry({}, "no unknown keys", "additionalProperties"));
+  r.add(entry({"orderId"}, "regex /^ORD-\\d{6}$/", "pattern"));
+  r.add(entry({"amount"}, "gt 0", "exclusiveMinimum"));
+  r.add(entry({"currency"}, "enum [\"EUR\",\"USD\"]", "enum"));
+  r.add(entry({"orderDate"}, "format date", "format,pattern"));
+  r.add(entry({"refundDate"}, "format date", "format,pattern"));
+  r.add(entry({"note"}, "refine: must not contain links", "", Fate::description, kRefineWhy));
+  return r;
+}
+
+// What emit() writes for the transfer example.
+ojson transfer_schema() {
+  return ojson::parse(R"({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "description": "Rule: eur transfers are capped at 500.",
+    "properties": {
+      "accountId": {"type": "string", "description": "Stripe-style account id.",
+                    "pattern": "^acct_[a-z0-9]+$"},
+      "email": {"type": "string", "format": "email"},
+      "amount": {"type": "number", "minimum": 1, "maximum": 10000},
+      "currency": {"type": "string", "enum": ["usd", "eur"]},
+      "memo": {"type": "string", "minLength": 3, "maxLength": 120},
+      "idempotencyKey": {"type": "string", "default": "auto"}
+    },
+    "required": ["accountId", "email", "amount", "currency"],
+    "additionalProperties": false
+  })");
+}
+
+Report transfer_report() {
+  Report r;
+  r.add(entry({}, "refine: eur transfers are capped at 500", "", Fate::description, kRefineWhy));
+  r.add(entry({}, "no unknown keys", "additionalProperties"));
+  r.add(entry({"accountId"}, "describe \"Stripe-style account id\"", "description"));
+  r.add(entry({"accountId"}, "regex /^acct_[a-z0-9]+$/", "pattern"));
+  r.add(entry({"email"}, "format email", "format"));
+  r.add(entry({"amount"}, "gte 1", "minimum"));
+  r.add(entry({"amount"}, "lte 10000", "maximum"));
+  r.add(entry({"currency"}, "enum [\"usd\",\"eur\"]", "enum"));
+  r.add(entry({"memo"}, "optional", "required"));
+  r.add(entry({"memo"}, "min_length 3", "minLength"));
+  r.add(entry({"memo"}, "max_length 120", "maxLength"));
+  r.add(entry({"idempotencyKey"}, "default \"auto\"", "default"));
+  return r;
+}
+
+WireSchema lower(const std::string& provider, const ojson& schema, Report report = {}) {
+  auto p = make_provider(provider);
+  EXPECT_NE(p, nullptr);
+  return p->lower(schema, std::move(report));
+}
+
+ojson without_schema_key(ojson schema) {
+  schema.erase("$schema");
+  return schema;
+}
+
+// ---- refund ---------------------------------------------------------------------------------
+
+TEST(ProvidersLowering, RefundUnderOpenAIStrictOnlyLosesSchemaKey) {
+  for (const char* provider : {"openai-chat", "openai-responses"}) {
+    const auto wire = lower(provider, refund_schema(), refund_report());
+    EXPECT_EQ(wire.schema.dump(2), without_schema_key(refund_schema()).dump(2)) << provider;
+    EXPECT_EQ(wire.report.entries(), refund_report().entries()) << provider;
+    EXPECT_TRUE(wire.lowering.nulled_optionals.empty());
+    EXPECT_FALSE(wire.lowering.wrapped_root);
+  }
+}
+
+TEST(ProvidersLowering, RefundUnderAnthropicStatesPositiveAmountInWords) {
+  const auto wire = lower("anthropic", refund_schema(), refund_report());
+  ojson expected = without_schema_key(refund_schema());
+  expected["properties"]["amount"] =
+      ojson::parse(R"({"type": "number", "description": "Must be greater than 0."})");
+  EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
+
+  Report report = refund_report();
+  report.entries()[3] = entry({"amount"}, "gt 0", "exclusiveMinimum", Fate::description,
+                              "Anthropic structured outputs reject numeric bounds; stated in the "
+                              "description, enforced locally",
+                              "anthropic");
+  EXPECT_EQ(wire.report.entries(), report.entries());
+}
+
+TEST(ProvidersLowering, RefundForGenericIsTheFullSchemaWithStrictNotedAsBestEffort) {
+  const auto wire = lower("generic", refund_schema(), refund_report());
+  EXPECT_EQ(wire.schema.dump(2), without_schema_key(refund_schema()).dump(2));
+  ASSERT_EQ(wire.report.entries().size(), refund_report().entries().size() + 1);
+  const auto& added = wire.report.entries().back();
+  EXPECT_EQ(added.stage, "generic");
+  EXPECT_EQ(added.fate, Fate::keyword);
+  EXPECT_NE(added.why.find("hint"), std::string::npos);
+}
+
+// ---- transfer -------------------------------------------------------------------------------
+
+const char* const kTransferOpenAI = R"({
+  "type": "object",
+  "description": "Rule: eur transfers are capped at 500.",
+  "properties": {
+    "accountId": {"type": "string", "description": "Stripe-style account id.",
+                  "pattern": "^acct_[a-z0-9]+$"},
+    "email": {"type": "string", "format": "email"},
+    "amount": {"type": "number", "minimum": 1, "maximum": 10000},
+    "currency": {"type": "string", "enum": ["usd", "eur"]},
+    "memo": {"anyOf": [{"type": "string", "minLength": 3, "maxLength": 120}, {"type": "null"}],
+             "description": "Must have at least 3 characters and at most 120 characters."},
+    "idempotencyKey": {"anyOf": [{"type": "string"}, {"type": "null"}],
+                       "description": "Default: \"auto\"."}
+  },
+  "required": ["accountId", "email", "amount", "currency", "memo", "idempotencyKey"],
+  "additionalProperties": false
+})";
+
+Report transfer_report_openai(const std::string& stage) {
+  Report r = transfer_report();
+  auto& e = r.entries();
+  const std::string lengths =
+      "OpenAI strict mode does not guarantee minLength/maxLength; kept as keywords and stated in "
+      "the description, enforced locally";
+  e[8] = entry({"memo"}, "optional", "required", Fate::keyword,
+               "OpenAI strict needs every property required; sent as nullable, null means absent",
+               stage);
+  e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, stage);
+  e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, stage);
+  e[11] = entry({"idempotencyKey"}, "default \"auto\"", "default", Fate::description,
+                "OpenAI strict mode has no defaults and needs every property required; sent as "
+                "nullable with the default stated in the description, null means absent",
+                stage);
+  return r;
+}
+
+TEST(ProvidersLowering, TransferUnderOpenAIChatMakesOptionalFieldsNullableAndRequired) {
+  const auto wire = lower("openai-chat", transfer_schema(), transfer_report());
+  EXPECT_EQ(wire.schema.dump(2), ojson::parse(kTransferOpenAI).dump(2));
+  EXPECT_EQ(wire.lowering.nulled_optionals, (std::vector<Path>{{"memo"}, {"idempotencyKey"}}));
+  EXPECT_FALSE(wire.lowering.wrapped_root);
+}
+
+TEST(ProvidersLowering, TransferUnderOpenAIChatUpdatesEmitEntriesInPlace) {
+  const auto wire = lower("openai-chat", transfer_schema(), transfer_report());
+  EXPECT_EQ(wire.report.entries(), transfer_report_openai("openai-chat").entries());
+}
+
+TEST(ProvidersLowering, TransferUnderOpenAIResponsesMatchesChatWithItsOwnStage) {
+  const auto wire = lower("openai-responses", transfer_schema(), transfer_report());
+  EXPECT_EQ(wire.schema.dump(2), ojson::parse(kTransferOpenAI).dump(2));
+  EXPECT_EQ(wire.report.entries(), transfer_report_openai("openai-responses").entries());
+}
+
+TEST(ProvidersLowering, TransferUnderAnthropicMovesBoundsAndLengthsIntoWords) {
+  const auto wire = lower("anthropic", transfer_schema(), transfer_report());
+  const ojson expected = ojson::parse(R"({
+    "type": "object",
+    "description": "Rule: eur transfers are capped at 500.",
+    "properties": {
+      "accountId": {"type": "string", "description": "Stripe-style account id.",
+                    "pattern": "^acct_[a-z0-9]+$"},
+      "email": {"type": "string", "format": "email"},
+      "amount": {"type": "number", "description": "Must be at least 1 and at most 10000."},
+      "currency": {"type": "string", "enum": ["usd", "eur"]},
+      "memo": {"type": "string",
+               "description": "Must have at least 3 characters and at most 120 characters."},
+      "idempotencyKey": {"type": "string", "default": "auto"}
+    },
+    "required": ["accountId", "email", "amount", "currency"],
+    "additionalProperties": false
+  })");
+  EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
+  EXPECT_TRUE(wire.lowering.nulled_optionals.empty());
+
+  Report r = transfer_report();
+  auto& e = r.entries();
+  const std::string bounds =
+      "Anthropic structured outputs reject numeric bounds; stated in the description, enforced "
+      "locally";
+  const std::string lengths =
+      "Anthropic structured outputs reject minLength/maxLength; stated in the description, "
+      "enforced locally";
+  e[5] = entry({"amount"}, "gte 1", "minimum", Fate::description, bounds, "anthropic");
+  e[6] = entry({"amount"}, "lte 10000", "maximum", Fate::description, bounds, "anthropic");
+  e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, "anthropic");
+  e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, "anthropic");
+  EXPECT_EQ(wire.report.entries(), r.entries());
+}
+
+TEST(ProvidersLowering, TransferForGenericKeepsEveryKeyword) {
+  const auto wire = lower("generic", transfer_schema(), transfer_report());
+  EXPECT_EQ(wire.schema.dump(2), without_schema_key(transfer_schema()).dump(2));
+  EXPECT_EQ(wire.report.entries().size(), transfer_report().entries().size() + 1);
+}
+
+TEST(ProvidersLowering, MovedRulesAppendToTheUsersDescription) {
+  ojson schema = transfer_schema();
+  schema["properties"]["accountId"]["minLength"] = 6;
+  const auto wire = lower("anthropic", schema);
+  EXPECT_EQ(wire.schema["properties"]["accountId"]["description"],
+            "Stripe-style account id. Must have at least 6 characters.");
+}
+
+// ---- unlower --------------------------------------------------------------------------------
+
+TEST(ProvidersUnlower, NullForAnOptionalFieldUnderOpenAIStrictMeansAbsent) {
+  const auto wire = lower("openai-chat", transfer_schema(), transfer_report());
+  const nlohmann::json reply = nlohmann::json::parse(R"({
+    "accountId": "acct_1a2b", "email": "ops@example.com", "amount": 250, "currency": "usd",
+    "memo": null, "idempotencyKey": null})");
+  const nlohmann::json expected = nlohmann::json::parse(R"({
+    "accountId": "acct_1a2b", "email": "ops@example.com", "amount": 250, "currency": "usd"})");
+  EXPECT_EQ(unlower(reply, wire.lowering), expected);
+}
+
+TEST(ProvidersUnlower, KeepsOptionalFieldsThatCarryAValue) {
+  const auto wire = lower("openai-chat", transfer_schema(), transfer_report());
+  const nlohmann::json reply = nlohmann::json::parse(
+      R"({"accountId": "acct_1", "email": "a@b.co", "amount": 5, "currency": "eur",
+          "memo": "rent", "idempotencyKey": null})");
+  nlohmann::json expected = reply;
+  expected.erase("idempotencyKey");
+  EXPECT_EQ(unlower(reply, wire.lowering), expected);
+}
+
+TEST(ProvidersUnlower, FollowsArrayItemsToEveryElement) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "lines": {"type": "array", "items": {"type": "object",
+        "properties": {"sku": {"type": "string"}, "note": {"type": "string"}},
+        "required": ["sku"], "additionalProperties": false}}},
+    "required": ["lines"], "additionalProperties": false})");
+  const auto wire = lower("openai-responses", schema);
+  ASSERT_EQ(wire.lowering.nulled_optionals, (std::vector<Path>{{"lines", "[]", "note"}}));
+  const auto reply = nlohmann::json::parse(
+      R"({"lines": [{"sku": "A", "note": null}, {"sku": "B", "note": "gift"}]})");
+  EXPECT_EQ(unlower(reply, wire.lowering),
+            nlohmann::json::parse(R"({"lines": [{"sku": "A"}, {"sku": "B", "note": "gift"}]})"));
+}
+
+TEST(ProvidersUnlower, LeavesNullOfANullableFieldAlone) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "due": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+    "additionalProperties": false})");
+  const auto wire = lower("openai-chat", schema);
+  EXPECT_TRUE(wire.lowering.nulled_optionals.empty());
+  EXPECT_EQ(wire.schema["required"], ojson::array({"due"}));
+  const auto reply = nlohmann::json::parse(R"({"due": null})");
+  EXPECT_EQ(unlower(reply, wire.lowering), reply);
+}
+
+TEST(ProvidersUnlower, UnwrapsAWrappedRoot) {
+  const auto wire = lower("openai-chat", ojson::parse(R"({"type": "array",
+      "items": {"type": "integer"}})"));
+  ASSERT_TRUE(wire.lowering.wrapped_root);
+  EXPECT_EQ(unlower(nlohmann::json::parse(R"({"value": [1, 2]})"), wire.lowering),
+            nlohmann::json::parse("[1, 2]"));
+}
+
+// ---- single rules ---------------------------------------------------------------------------
+
+TEST(ProvidersLowering, NonObjectRootIsWrappedAsValueForOpenAIAndAnthropic) {
+  const ojson schema = ojson::parse(R"({"$schema": "x", "type": "string", "enum": ["a", "b"]})");
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema);
+    EXPECT_EQ(wire.schema, ojson::parse(R"({"type": "object",
+        "properties": {"value": {"type": "string", "enum": ["a", "b"]}},
+        "required": ["value"], "additionalProperties": false})"))
+        << provider;
+    EXPECT_TRUE(wire.lowering.wrapped_root);
+    ASSERT_EQ(wire.report.entries().size(), 1u);
+    EXPECT_EQ(wire.report.entries()[0].stage, provider);
+  }
+  EXPECT_FALSE(lower("generic", schema).lowering.wrapped_root);
+}
+
+TEST(ProvidersLowering, DiscriminatedOneOfBecomesAnyOfAsAKeyword) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"pay": {"oneOf": [
+      {"type": "object", "properties": {"kind": {"type": "string", "const": "card"}},
+       "required": ["kind"], "additionalProperties": false},
+      {"type": "object", "properties": {"kind": {"type": "string", "const": "iban"}},
+       "required": ["kind"], "additionalProperties": false}]}},
+    "required": ["pay"], "additionalProperties": false})");
+  Report report;
+  report.add(entry({"pay"}, "discriminated_union kind", "oneOf"));
+  const auto wire = lower("openai-chat", schema, report);
+  const auto& pay = wire.schema["properties"]["pay"];
+  EXPECT_FALSE(pay.contains("oneOf"));
+  EXPECT_EQ(pay["anyOf"].size(), 2u);
+  EXPECT_FALSE(pay.contains("description"));
+  ASSERT_EQ(wire.report.entries().size(), 1u);
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::keyword);
+  EXPECT_NE(wire.report.entries()[0].why.find("distinct \"kind\" values"), std::string::npos);
+}
+
+TEST(ProvidersLowering, OverlappingOneOfBecomesAnyOfWithExactlyOneInWords) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"v": {"oneOf": [
+      {"type": "string", "pattern": "^a"}, {"type": "string", "pattern": "b$"}]}},
+    "required": ["v"], "additionalProperties": false})");
+  Report report;
+  report.add(entry({"v"}, "oneOf", "oneOf"));
+  const auto wire = lower("anthropic", schema, report);
+  const auto& v = wire.schema["properties"]["v"];
+  EXPECT_TRUE(v.contains("anyOf"));
+  EXPECT_EQ(v["description"], "Must match exactly one of the options.");
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::description);
+  EXPECT_EQ(wire.report.entries()[0].stage, "anthropic");
+}
+
+TEST(ProvidersLowering, ExtraPatternsInAllOfMoveToTheDescriptionForOpenAI) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"code": {
+      "type": "string", "pattern": "^ORD-", "allOf": [{"pattern": "\\d$"}]}},
+    "required": ["code"], "additionalProperties": false})");
+  Report report;
+  report.add(entry({"code"}, "starts_with \"ORD-\"", "pattern"));
+  report.add(entry({"code"}, "ends_with digit", "pattern"));
+  const auto wire = lower("openai-chat", schema, report);
+  EXPECT_EQ(wire.schema["properties"]["code"],
+            ojson::parse(R"({"type": "string", "description": "Must also match /\\d$/.",
+                             "pattern": "^ORD-"})"));
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::keyword);
+  EXPECT_EQ(wire.report.entries()[1].fate, Fate::description);
+  EXPECT_EQ(wire.report.entries()[1].stage, "openai-chat");
+}
+
+TEST(ProvidersLowering, AnthropicKeepsSimplePatternsAndMovesLookaroundToWords) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "a": {"type": "string", "pattern": "^[A-Z]{2}\\d{2,4}(-x)?$"},
+      "b": {"type": "string", "pattern": "^(?!test)\\w+$"},
+      "c": {"type": "string", "pattern": "\\bword\\b"},
+      "d": {"type": "string", "pattern": "^(a)\\1$"},
+      "e": {"type": "string", "pattern": "^x{1,500}$"}},
+    "required": ["a", "b", "c", "d", "e"], "additionalProperties": false})");
+  const auto wire = lower("anthropic", schema);
+  const auto& p = wire.schema["properties"];
+  EXPECT_TRUE(p["a"].contains("pattern"));
+  for (const char* k : {"b", "c", "d", "e"}) {
+    EXPECT_FALSE(p[k].contains("pattern")) << k;
+    EXPECT_EQ(p[k]["description"],
+              "Must match /" + schema["properties"][k]["pattern"].get<std::string>() + "/.")
+        << k;
+  }
+  EXPECT_EQ(wire.report.entries().size(), 4u);
+}
+
+TEST(ProvidersLowering, FormatsOutsideTheProvidersListMoveToWords) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "site": {"type": "string", "format": "uri"}},
+    "required": ["site"], "additionalProperties": false})");
+  Report report;
+  report.add(entry({"site"}, "format uri", "format"));
+  const auto openai = lower("openai-chat", schema, report);
+  EXPECT_EQ(openai.schema["properties"]["site"],
+            ojson::parse(R"({"type": "string", "description": "Must be a valid URI."})"));
+  EXPECT_EQ(openai.report.entries()[0].fate, Fate::description);
+  const auto anthropic = lower("anthropic", schema, report);
+  EXPECT_EQ(anthropic.schema["properties"]["site"]["format"], "uri");
+  EXPECT_EQ(anthropic.report.entries()[0].fate, Fate::keyword);
+}
+
+TEST(ProvidersLowering, TupleBecomesOneItemsSchemaWithTheOrderInWords) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"point": {
+      "type": "array", "items": [{"type": "number"}, {"type": "string", "enum": ["m", "ft"]}],
+      "additionalItems": false, "minItems": 2, "maxItems": 2}},
+    "required": ["point"], "additionalProperties": false})");
+  const auto wire = lower("openai-chat", schema);
+  EXPECT_EQ(wire.schema["properties"]["point"], ojson::parse(R"({"type": "array",
+      "description": "Must have exactly 2 items, in this order: first a number and second one of \"m\" and \"ft\".",
+      "items": {"anyOf": [{"type": "number"}, {"type": "string", "enum": ["m", "ft"]}]},
+      "minItems": 2, "maxItems": 2})"));
+  ASSERT_EQ(wire.report.entries().size(), 1u);
+  EXPECT_EQ(wire.report.entries()[0].rule, "tuple");
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::description);
+}
+
+TEST(ProvidersLowering, PassthroughObjectIsClosedWithAReportEntry) {
+  const ojson schema = ojson::parse(R"({"type": "object",
+      "properties": {"a": {"type": "string"}}, "required": ["a"]})");
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema);
+    EXPECT_EQ(wire.schema["additionalProperties"], false);
+    ASSERT_EQ(wire.report.entries().size(), 1u);
+    EXPECT_EQ(wire.report.entries()[0].rule, "passthrough");
+    EXPECT_NE(wire.report.entries()[0].why.find("cannot send unknown keys"), std::string::npos);
+  }
+}
+
+TEST(ProvidersLowering, DefaultNullIsDroppedUnderOpenAIStrict) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "tip": {"anyOf": [{"type": "number"}, {"type": "null"}], "default": null}},
+    "additionalProperties": false})");
+  Report report;
+  report.add(entry({"tip"}, "default null", "default"));
+  const auto wire = lower("openai-chat", schema, report);
+  EXPECT_EQ(wire.schema["properties"]["tip"],
+            ojson::parse(R"({"anyOf": [{"type": "number"}, {"type": "null"}]})"));
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::dropped);
+}
+
+TEST(ProvidersLowering, ExamplesMoveToTheDescription) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "sku": {"type": "string", "description": "Stock unit.", "examples": ["A-1", "B-2"]}},
+    "required": ["sku"], "additionalProperties": false})");
+  Report report;
+  report.add(entry({"sku"}, "examples", "examples"));
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema, report);
+    EXPECT_EQ(wire.schema["properties"]["sku"], ojson::parse(R"({"type": "string",
+                  "description": "Stock unit. Examples: \"A-1\" and \"B-2\"."})"));
+    EXPECT_EQ(wire.report.entries()[0].fate, Fate::description);
+  }
+}
+
+TEST(ProvidersLowering, KeywordsStrictModeRejectsAreStatedInWords) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}},
+    "required": ["tags"], "additionalProperties": false})");
+  const auto wire = lower("openai-chat", schema);
+  EXPECT_EQ(wire.schema["properties"]["tags"],
+            ojson::parse(R"({"type": "array", "description": "Items must be unique.",
+                             "items": {"type": "string"}})"));
+  ASSERT_EQ(wire.report.entries().size(), 1u);
+  EXPECT_EQ(wire.report.entries()[0].keyword, "uniqueItems");
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::description);
+}
+
+TEST(ProvidersLowering, AnthropicKeepsMinItemsOfOneAndMovesLargerCounts) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "a": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+      "b": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 10}},
+    "required": ["a", "b"], "additionalProperties": false})");
+  const auto wire = lower("anthropic", schema);
+  EXPECT_EQ(wire.schema["properties"]["a"]["minItems"], 1);
+  EXPECT_EQ(wire.schema["properties"]["b"], ojson::parse(R"({"type": "array",
+                "description": "Must have at least 2 items and at most 10 items.",
+                "items": {"type": "integer"}})"));
+}
+
+TEST(ProvidersLowering, AnthropicStatesEveryNumericBoundInOneSentence) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "n": {"type": "integer", "description": "Count.", "exclusiveMinimum": 0,
+            "exclusiveMaximum": 5, "multipleOf": 2}},
+    "required": ["n"], "additionalProperties": false})");
+  const auto wire = lower("anthropic", schema);
+  EXPECT_EQ(wire.schema["properties"]["n"], ojson::parse(R"({"type": "integer",
+                "description": "Count. Must be greater than 0, less than 5 and a multiple of 2."})"));
+}
+
+}  // namespace
+}  // namespace accord
