@@ -1,6 +1,7 @@
 #pragma once
 // The command line the refund and transfer examples share:
 //   --print-schema [--provider NAME]   the wire schema and the Report, as one JSON object
+//   --report [--provider NAME]         the Report as a table
 //   --validate FILE.jsonl              one verdict line per document
 //   --provider NAME [--base-url URL] [--model M] [--input FILE]   a whole extraction
 
@@ -22,17 +23,18 @@ struct ExampleSpec {
   std::string default_input;  // the text extracted from when --input is absent
 };
 
-inline int print_schema(const ExampleSpec& spec, const std::string& provider_name) {
+// The schema as emitted, or as lowered for a provider when one is named.
+inline WireSchema wire_schema(const ExampleSpec& spec, const std::string& provider_name) {
   auto emitted = emit(spec.schema);
-  nlohmann::ordered_json out;
-  if (provider_name.empty()) {
-    out = {{"wire", emitted.json}, {"report", emitted.report.to_json()}};
-  } else {
-    auto provider = make_provider(provider_name);
-    if (!provider) throw std::invalid_argument("unknown provider \"" + provider_name + "\"");
-    auto wire = provider->lower(emitted.json, std::move(emitted.report));
-    out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
-  }
+  if (provider_name.empty()) return {emitted.json, std::move(emitted.report), {}};
+  auto provider = make_provider(provider_name);
+  if (!provider) throw std::invalid_argument("unknown provider \"" + provider_name + "\"");
+  return provider->lower(emitted.json, std::move(emitted.report));
+}
+
+inline int print_schema(const ExampleSpec& spec, const std::string& provider_name) {
+  auto wire = wire_schema(spec, provider_name);
+  nlohmann::ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
   std::cout << out.dump(2) << "\n";
   return 0;
 }
@@ -76,11 +78,12 @@ inline int run_extraction(const ExampleSpec& spec, ClientOptions options, const 
 
 inline int example_main(int argc, char** argv, const ExampleSpec& spec) {
   CLI::App app{"accord example: " + spec.name};
-  bool print = false;
+  bool print = false, report = false;
   std::string validate_file, input_file;
   ClientOptions options;
   options.provider.clear();
   app.add_flag("--print-schema", print, "print the wire schema and the Report as JSON");
+  app.add_flag("--report", report, "print the Report as a table");
   app.add_option("--validate", validate_file, "validate each line of a JSONL file");
   app.add_option("--provider", options.provider, "openai-chat, openai-responses, anthropic or generic");
   app.add_option("--base-url", options.base_url, "the provider's base URL (e.g. accord-mock's)");
@@ -89,6 +92,10 @@ inline int example_main(int argc, char** argv, const ExampleSpec& spec) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (print) return print_schema(spec, options.provider);
+    if (report) {
+      std::cout << wire_schema(spec, options.provider).report.to_table() << "\n";
+      return 0;
+    }
     if (!validate_file.empty()) return validate_lines(spec, validate_file);
     if (options.provider.empty()) {
       std::cerr << app.help() << "\n";
