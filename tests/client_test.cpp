@@ -114,7 +114,7 @@ TEST_P(Loop, ZeroCorrectionsFailsAfterOneAttempt) {
 TEST_P(Loop, RefusalIsReportedAsRefusedAndNotCorrected) {
   auto result = run({{{"refusal", "I can't help with that."}}, {{"json", kValidRefund}}});
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().kind, GetParam() == "generic" ? ErrorKind::refused : ErrorKind::refused);
+  EXPECT_EQ(result.error().kind, ErrorKind::refused);
   EXPECT_EQ(result.trace().attempts.size(), 1u);
 }
 
