@@ -17,7 +17,7 @@
 namespace accord::examples {
 
 struct ExampleSpec {
-  std::string name;           // the schema's name on the wire
+  std::string name;  // the schema's name on the wire
   Schema schema;
   std::string instructions;   // the system turn
   std::string default_input;  // the text extracted from when --input is absent
@@ -53,7 +53,8 @@ inline int validate_lines(const ExampleSpec& spec, const std::string& file) {
   return all_valid ? 0 : 1;
 }
 
-inline int run_extraction(const ExampleSpec& spec, ClientOptions options, const std::string& input_file) {
+inline int run_extraction(const ExampleSpec& spec, ClientOptions options,
+                          const std::string& input_file) {
   std::string text = spec.default_input;
   if (!input_file.empty()) {
     std::ifstream in(input_file);
@@ -63,13 +64,12 @@ inline int run_extraction(const ExampleSpec& spec, ClientOptions options, const 
     text = buffer.str();
   }
   const Client client(std::move(options));
-  auto result = client.extract({.schema = spec.schema,
-                                .prompt = text,
-                                .system = spec.instructions,
-                                .name = spec.name});
+  auto result = client.extract(
+      {.schema = spec.schema, .prompt = text, .system = spec.instructions, .name = spec.name});
   std::cerr << result.trace().to_text() << "\n";
   if (!result.ok()) {
-    std::cerr << "error: " << to_string(result.error().kind) << ": " << result.error().message << "\n";
+    std::cerr << "error: " << to_string(result.error().kind) << ": " << result.error().message
+              << "\n";
     return 1;
   }
   std::cout << result.value().dump(2) << "\n";
@@ -85,7 +85,8 @@ inline int example_main(int argc, char** argv, const ExampleSpec& spec) {
   app.add_flag("--print-schema", print, "print the wire schema and the Report as JSON");
   app.add_flag("--report", report, "print the Report as a table");
   app.add_option("--validate", validate_file, "validate each line of a JSONL file");
-  app.add_option("--provider", options.provider, "openai-chat, openai-responses, anthropic or generic");
+  app.add_option("--provider", options.provider,
+                 "openai-chat, openai-responses, anthropic or generic");
   app.add_option("--base-url", options.base_url, "the provider's base URL (e.g. accord-mock's)");
   app.add_option("--model", options.model, "the model name");
   app.add_option("--input", input_file, "the text to extract from (a built-in e-mail when absent)");

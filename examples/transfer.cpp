@@ -1,6 +1,6 @@
 // Extract a money transfer instruction from a message. Run with --help for the options.
-#include "example_main.hpp"
 #include "schemas/transfer.hpp"
+#include "example_main.hpp"
 
 int main(int argc, char** argv) {
   return accord::examples::example_main(

@@ -19,7 +19,8 @@ std::string from_env(std::string_view name) {
   return value ? value : "";
 }
 
-// Provider texts can echo a key back (a 401 names the key it rejected); keep it out of every record.
+// Provider texts can echo a key back (a 401 names the key it rejected); keep it out of every
+// record.
 std::string scrubbed(std::string text, const std::string& secret) {
   if (secret.empty()) return text;
   for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
@@ -39,21 +40,26 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   std::string what = result.response ? fmt::format("HTTP {}", result.response->status)
                                      : fmt::format("{}: {}", to_string(result.error->failure),
                                                    result.error->message);
-  if (decision.retry) return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
+  if (decision.retry)
+    return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
   return what;
 }
 
 std::optional<Error> reply_error(const Reply& reply, OutputMode mode) {
   switch (reply.status) {
-    case ReplyStatus::ok: return std::nullopt;
+    case ReplyStatus::ok:
+      return std::nullopt;
     case ReplyStatus::refusal:
       return Error{ErrorKind::refused, "the model refused: " + one_line(reply.text), {}};
     case ReplyStatus::truncated:
       return Error{ErrorKind::truncated,
-                   "the output was cut off at the token limit (" + reply.detail + ")", {}};
+                   "the output was cut off at the token limit (" + reply.detail + ")",
+                   {}};
     case ReplyStatus::content_filtered:
-      return Error{ErrorKind::content_filtered, "the provider's content filter stopped the output", {}};
-    case ReplyStatus::empty: return Error{ErrorKind::bad_reply, "the reply had no output", {}};
+      return Error{
+          ErrorKind::content_filtered, "the provider's content filter stopped the output", {}};
+    case ReplyStatus::empty:
+      return Error{ErrorKind::bad_reply, "the reply had no output", {}};
     case ReplyStatus::tool_calls:
       return Error{ErrorKind::bad_reply,
                    mode == OutputMode::forced_tool
@@ -63,14 +69,16 @@ std::optional<Error> reply_error(const Reply& reply, OutputMode mode) {
     case ReplyStatus::http_error:
       return Error{ErrorKind::http, one_line(reply.detail), {}};
     case ReplyStatus::bad_reply:
-      return Error{ErrorKind::bad_reply, "the reply is not the provider's shape: " + one_line(reply.detail), {}};
+      return Error{ErrorKind::bad_reply,
+                   "the reply is not the provider's shape: " + one_line(reply.detail),
+                   {}};
   }
   return Error{ErrorKind::bad_reply, "unknown reply status", {}};
 }
 
 // The turns that tell the model what was wrong with its last reply.
-void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues, OutputMode mode,
-                       const std::string& output_name) {
+void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
+                       OutputMode mode, const std::string& output_name) {
   const std::string text =
       "That JSON failed validation:\n" + prettify(issues) + "\nReturn the corrected JSON only.";
   turns.push_back(reply.assistant);
@@ -101,27 +109,37 @@ struct Client::Impl {
   std::string model;
 
   mutable std::mutex contracts_mutex;
-  // Keyed by the schema's node identity and the wire name; the Schema is kept so the key stays valid.
+  // Keyed by the schema's node identity and the wire name; the Schema is kept so the key stays
+  // valid.
   mutable std::map<std::pair<const SchemaNode*, std::string>,
                    std::pair<Schema, std::shared_ptr<const Contract>>>
       contracts;
-
-  Attempt send(const CallSpec& call, Reply& reply) const;
 };
 
-Attempt Client::Impl::send(const CallSpec& call, Reply& reply) const {
-  Attempt attempt;
+Exchange Client::exchange(CallSpec call) const {
+  const auto& impl = *impl_;
+  const auto& api_key = impl.api_key;
+  call.base_url = impl.base_url;
+  call.api_key = api_key;
+  if (call.model.empty()) call.model = impl.model;
+  call.max_tokens = impl.options.max_tokens;
+  Exchange exchange;
+  auto& attempt = exchange.attempt;
+  auto& reply = exchange.reply;
+  const auto& provider = impl.provider;
   const HttpRequest request = provider->encode(call);
   attempt.request_body = nlohmann::json::parse(request.body, nullptr, false);
-  const Delivery delivery = deliver(*transport, request, options.retry);
+  const Delivery delivery = deliver(*impl.transport, request, impl.options.retry);
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
-    attempt.transport_log.push_back(scrubbed(describe_try(delivery.tries[i], delivery.decisions[i]), api_key));
+    attempt.transport_log.push_back(
+        scrubbed(describe_try(delivery.tries[i], delivery.decisions[i]), api_key));
     attempt.elapsed += delivery.tries[i].elapsed;
   }
   const auto& last = delivery.last();
   if (!last.response) {
-    reply = Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(last.error->message, api_key)};
-    return attempt;
+    reply =
+        Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(last.error->message, api_key)};
+    return exchange;
   }
   attempt.http_status = last.response->status;
   attempt.raw_reply = scrubbed(last.response->body.substr(0, kKeptReplyBytes), api_key);
@@ -130,7 +148,7 @@ Attempt Client::Impl::send(const CallSpec& call, Reply& reply) const {
   attempt.status = reply.status;
   attempt.content = reply.text;
   attempt.usage = reply.usage;
-  return attempt;
+  return exchange;
 }
 
 Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>()) {
@@ -138,10 +156,12 @@ Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>()) {
   if (!impl_->provider) {
     std::string known;
     for (const auto& name : provider_names()) known += (known.empty() ? "" : ", ") + name;
-    throw std::invalid_argument(fmt::format("unknown provider \"{}\" (known: {})", options.provider, known));
+    throw std::invalid_argument(
+        fmt::format("unknown provider \"{}\" (known: {})", options.provider, known));
   }
   const auto& provider = *impl_->provider;
-  impl_->base_url = !options.base_url.empty() ? options.base_url : from_env(provider.base_url_env());
+  impl_->base_url =
+      !options.base_url.empty() ? options.base_url : from_env(provider.base_url_env());
   if (impl_->base_url.empty()) impl_->base_url = provider.default_base_url();
   while (!impl_->base_url.empty() && impl_->base_url.back() == '/') impl_->base_url.pop_back();
   impl_->api_key = !options.api_key.empty() ? options.api_key : from_env(provider.api_key_env());
@@ -155,9 +175,12 @@ Client::~Client() = default;
 Client::Client(Client&&) noexcept = default;
 Client& Client::operator=(Client&&) noexcept = default;
 
-const Provider& Client::provider() const { return *impl_->provider; }
+const Provider& Client::provider() const {
+  return *impl_->provider;
+}
 
-std::shared_ptr<const Contract> Client::contract(const Schema& schema, const std::string& name) const {
+std::shared_ptr<const Contract> Client::contract(const Schema& schema,
+                                                 const std::string& name) const {
   std::lock_guard lock(impl_->contracts_mutex);
   auto key = std::make_pair(&schema.node(), name);
   auto found = impl_->contracts.find(key);
@@ -171,22 +194,14 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
   const auto contract = this->contract(request.schema, request.name);
   const int corrections = request.corrections.value_or(impl_->options.corrections);
 
-  CallSpec call{.base_url = impl_->base_url,
-                .api_key = impl_->api_key,
-                .model = impl_->model,
-                .max_tokens = impl_->options.max_tokens,
-                .turns = {},
-                .output_name = request.name,
-                .output = &contract->wire(),
-                .mode = request.mode,
-                .tools = {}};
-  if (!request.system.empty()) call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
+  CallSpec call{.output_name = request.name, .output = &contract->wire(), .mode = request.mode};
+  if (!request.system.empty())
+    call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
   call.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
 
   Trace trace;
   for (int attempt_no = 0;; ++attempt_no) {
-    Reply reply;
-    Attempt attempt = impl_->send(call, reply);
+    auto [attempt, reply] = exchange(call);
     trace.usage += attempt.usage;
     const bool delivered = attempt.http_status != 0;
     if (auto error = reply_error(reply, request.mode)) {

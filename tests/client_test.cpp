@@ -12,9 +12,13 @@ namespace {
 
 using nlohmann::json;
 
-const json kValidRefund = {{"orderId", "ORD-482913"}, {"amount", 42.5},       {"currency", "EUR"},
-                           {"orderDate", "2026-11-02"}, {"refundDate", "2026-11-20"},
-                           {"note", "Kettle arrived broken."}, {"sku", "KT-200"}};
+const json kValidRefund = {{"orderId", "ORD-482913"},
+                           {"amount", 42.5},
+                           {"currency", "EUR"},
+                           {"orderDate", "2026-11-02"},
+                           {"refundDate", "2026-11-20"},
+                           {"note", "Kettle arrived broken."},
+                           {"sku", "KT-200"}};
 
 json swapped_dates() {
   json doc = kValidRefund;
@@ -22,14 +26,18 @@ json swapped_dates() {
   return doc;
 }
 
-std::string scenario(const std::vector<json>& replies) { return json{{"replies", replies}}.dump(); }
+std::string scenario(const std::vector<json>& replies) {
+  return json{{"replies", replies}}.dump();
+}
 
 class Loop : public ::testing::TestWithParam<std::string> {
  protected:
   Result<json> run(const std::vector<json>& replies, int corrections = 1,
                    OutputMode mode = OutputMode::response_format) {
     mock_ = std::make_unique<test::MockProcess>(scenario(replies));
-    ClientOptions options{.provider = GetParam(), .model = "test-model", .base_url = mock_->base_url(),
+    ClientOptions options{.provider = GetParam(),
+                          .model = "test-model",
+                          .base_url = mock_->base_url(),
                           .api_key = "sk-test-SENTINEL-123"};
     options.retry.initial_backoff = std::chrono::milliseconds(5);
     options.transport.total_timeout = std::chrono::milliseconds(5000);
@@ -78,7 +86,8 @@ TEST_P(Loop, UsageIsSummedOverAttempts) {
   auto result = run({{{"json", swapped_dates()}}, {{"json", kValidRefund}}});
   ASSERT_TRUE(result.ok());
   const auto& attempts = result.trace().attempts;
-  EXPECT_EQ(result.trace().usage.total_tokens, attempts[0].usage.total_tokens + attempts[1].usage.total_tokens);
+  EXPECT_EQ(result.trace().usage.total_tokens,
+            attempts[0].usage.total_tokens + attempts[1].usage.total_tokens);
 }
 
 TEST_P(Loop, CorrectionRequestCarriesPrettifiedIssuesAndTheRawReply) {
@@ -87,11 +96,13 @@ TEST_P(Loop, CorrectionRequestCarriesPrettifiedIssuesAndTheRawReply) {
   const json bodies = received();
   ASSERT_EQ(bodies.size(), 2u);
   const std::string second = bodies[1].dump();
-  EXPECT_NE(second.find("That JSON failed validation:\\n\u2716 refundDate is before orderDate\\n  \u2192 at refundDate\\nReturn the corrected JSON only."),
+  EXPECT_NE(second.find("That JSON failed validation:\\n\u2716 refundDate is before orderDate\\n  "
+                        "\u2192 at refundDate\\nReturn the corrected JSON only."),
             std::string::npos)
       << second;
   // The model's first reply goes back verbatim as the assistant turn.
-  EXPECT_NE(second.find(json(swapped_dates().dump()).dump().substr(1, 40)), std::string::npos) << second;
+  EXPECT_NE(second.find(json(swapped_dates().dump()).dump().substr(1, 40)), std::string::npos)
+      << second;
 }
 
 TEST_P(Loop, InvalidTwiceFailsWithBothAttemptsInTheTrace) {
@@ -135,7 +146,8 @@ TEST_P(Loop, BrokenJsonIsCorrected) {
 }
 
 TEST_P(Loop, RateLimitWithRetryAfterIsRetriedByTheTransport) {
-  auto result = run({{{"status", 429}, {"headers", {{"retry-after-ms", "20"}}}}, {{"json", kValidRefund}}});
+  auto result =
+      run({{{"status", 429}, {"headers", {{"retry-after-ms", "20"}}}}, {{"json", kValidRefund}}});
   ASSERT_TRUE(result.ok()) << result.error().message;
   ASSERT_EQ(result.trace().attempts.size(), 1u);
   EXPECT_EQ(result.trace().attempts[0].transport_log.size(), 2u);
@@ -169,23 +181,32 @@ TEST_P(Loop, BadRequestIsAnHttpErrorWithTheProvidersMessage) {
 }
 
 TEST_P(Loop, ApiKeyNeverAppearsInTheTraceOrError) {
-  auto result = run({{{"status", 401}, {"body", {{"error", {{"message", "Incorrect API key provided: sk-test-SENTINEL-123"}, {"type", "invalid_request_error"}, {"code", "invalid_api_key"}}}}}}});
+  auto result = run({{{"status", 401},
+                      {"body",
+                       {{"error",
+                         {{"message", "Incorrect API key provided: sk-test-SENTINEL-123"},
+                          {"type", "invalid_request_error"},
+                          {"code", "invalid_api_key"}}}}}}});
   ASSERT_FALSE(result.ok());
-  const std::string everything = result.trace().to_json().dump() + result.trace().to_text() + result.error().message;
+  const std::string everything =
+      result.trace().to_json().dump() + result.trace().to_text() + result.error().message;
   EXPECT_EQ(everything.find("SENTINEL"), std::string::npos) << everything;
 }
 
 TEST_P(Loop, ForcedToolModeIsCorrectedThroughAnErrorToolResult) {
   if (GetParam() == "generic") GTEST_SKIP() << "generic servers are asked for response_format only";
-  auto result = run({{{"json", swapped_dates()}}, {{"json", kValidRefund}}}, 1, OutputMode::forced_tool);
+  auto result =
+      run({{{"json", swapped_dates()}}, {{"json", kValidRefund}}}, 1, OutputMode::forced_tool);
   ASSERT_TRUE(result.ok()) << result.error().message;
   const std::string second = received()[1].dump();
   EXPECT_NE(second.find("refundDate is before orderDate"), std::string::npos);
-  if (GetParam() == "anthropic") EXPECT_NE(second.find("\"is_error\":true"), std::string::npos) << second;
+  if (GetParam() == "anthropic")
+    EXPECT_NE(second.find("\"is_error\":true"), std::string::npos) << second;
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, Loop,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic", "generic"),
+                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
+                                           "generic"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

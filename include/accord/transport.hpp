@@ -46,8 +46,8 @@ struct TransportOptions {
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds total_timeout{120'000};
   std::size_t max_response_bytes = 16 * 1024 * 1024;  // a bigger body is a too_large error
-  std::string ca_bundle;                              // PEM file for corporate proxies; empty: system
-  bool insecure_skip_tls_verification = false;        // never on by default; named to be noticed
+  std::string ca_bundle;                        // PEM file for corporate proxies; empty: system
+  bool insecure_skip_tls_verification = false;  // never on by default; named to be noticed
 };
 
 class Transport {
@@ -76,7 +76,7 @@ struct RetryPolicy {
   int max_retries = 2;
   std::chrono::milliseconds initial_backoff{500};
   std::chrono::milliseconds max_backoff{8'000};
-  double jitter = 0.25;                         // up to this fraction is taken off each wait
+  double jitter = 0.25;                               // up to this fraction is taken off each wait
   std::chrono::milliseconds max_retry_after{60'000};  // longer server-asked waits are not honoured
 };
 
@@ -94,7 +94,7 @@ struct RetryDecision {
                                          const RetryPolicy& policy);
 
 struct Delivery {
-  std::vector<TransportResult> tries;  // every try, in order; the last one is the outcome
+  std::vector<TransportResult> tries;    // every try, in order; the last one is the outcome
   std::vector<RetryDecision> decisions;  // one per try
   [[nodiscard]] const TransportResult& last() const { return tries.back(); }
 };
@@ -105,7 +105,8 @@ using Sleeper = std::function<void(std::chrono::milliseconds)>;
 [[nodiscard]] Delivery deliver(Transport& transport, const HttpRequest& request,
                                const RetryPolicy& policy, const Sleeper& sleep = {});
 
-// Header list with credential values (authorization, x-api-key, api-key, cookies) replaced by "[redacted]".
+// Header list with credential values (authorization, x-api-key, api-key, cookies) replaced by
+// "[redacted]".
 [[nodiscard]] Headers redacted_headers(const Headers& headers);
 
 }  // namespace accord
