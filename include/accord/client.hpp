@@ -23,7 +23,7 @@ struct ClientOptions {
   std::string base_url;  // empty: the provider's base-URL variable, else its public endpoint
   std::string api_key;   // empty: the provider's key variable (may stay empty for local servers)
   int max_tokens = 1024;
-  int corrections = 1;   // corrective retries after an invalid reply; 0 allowed
+  int corrections = 1;  // corrective retries after an invalid reply; 0 allowed
   RetryPolicy retry;
   TransportOptions transport;
   std::shared_ptr<Transport> custom_transport;  // instead of a CurlTransport
@@ -46,11 +46,17 @@ class Contract {
 
 struct ExtractRequest {
   Schema schema;
-  std::string prompt;          // the user turn: the text to extract from, with instructions
-  std::string system;          // optional system instructions
+  std::string prompt;           // the user turn: the text to extract from, with instructions
+  std::string system;           // optional system instructions
   std::string name = "result";  // the schema's name on the wire ([A-Za-z0-9_-], <= 64)
   OutputMode mode = OutputMode::response_format;
   std::optional<int> corrections;  // overrides ClientOptions::corrections
+};
+
+// One request and its decoded reply, with transport retries done.
+struct Exchange {
+  Attempt attempt;  // issues left empty: judging the content is the caller's job
+  Reply reply;
 };
 
 template <class T>
@@ -63,7 +69,7 @@ template <class T>
 class Result {
  public:
   Result(Extraction<T> ok) : state_(std::move(ok)) {}  // NOLINT: implicit by design
-  Result(Error error) : state_(std::move(error)) {}     // NOLINT
+  Result(Error error) : state_(std::move(error)) {}    // NOLINT
   [[nodiscard]] bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
   [[nodiscard]] const T& value() const { return std::get<0>(state_).value; }
@@ -85,9 +91,14 @@ class Client {
 
   [[nodiscard]] const Provider& provider() const;
   // The contract for a schema under this client's provider, built once per schema and cached.
-  [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema, const std::string& name) const;
+  [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
+                                                         const std::string& name) const;
 
   [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
+
+  // The building block under extract() and run_tools(): sends `call` (base URL, key, model and
+  // max_tokens filled in from this client) with transport retries and decodes the reply.
+  [[nodiscard]] Exchange exchange(CallSpec call) const;
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
 

@@ -16,6 +16,7 @@ enum class ErrorKind {
   http,                   // the provider answered with an error status
   transport,              // no usable answer: connection, timeout, size limit
   bad_reply,              // an answer that is not the provider's shape, or empty output
+  step_limit,             // a tool run reached its step limit without a final answer
 };
 [[nodiscard]] std::string_view to_string(ErrorKind kind);
 

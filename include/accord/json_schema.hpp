@@ -17,7 +17,8 @@ struct EmitOptions {
 };
 
 struct EmittedSchema {
-  nlohmann::ordered_json json;  // deterministic key order: snapshot-testable, and the order models see
+  nlohmann::ordered_json
+      json;  // deterministic key order: snapshot-testable, and the order models see
   Report report;
 };
 

@@ -10,7 +10,7 @@
 namespace accord {
 
 struct ParseLimits {
-  std::size_t max_depth = 256;             // nesting of arrays and objects
+  std::size_t max_depth = 256;              // nesting of arrays and objects
   std::size_t max_bytes = 8 * 1024 * 1024;  // of the text
 };
 

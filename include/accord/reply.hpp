@@ -19,7 +19,8 @@ struct Usage {
 struct ToolCall {
   std::string id;
   std::string name;
-  std::string arguments_text;  // as sent: a JSON string on OpenAI, the serialised object on Anthropic
+  std::string
+      arguments_text;  // as sent: a JSON string on OpenAI, the serialised object on Anthropic
 };
 
 struct ToolResult {
@@ -41,14 +42,14 @@ struct Turn {
 };
 
 enum class ReplyStatus {
-  ok,                // text holds the model's output
-  refusal,           // text holds the refusal
-  truncated,         // text holds what arrived before the limit
+  ok,         // text holds the model's output
+  refusal,    // text holds the refusal
+  truncated,  // text holds what arrived before the limit
   content_filtered,
-  empty,             // no output at all
-  tool_calls,        // the model called tools instead of answering
-  http_error,        // non-2xx: detail holds the provider's message
-  bad_reply,         // 2xx but not the provider's shape
+  empty,       // no output at all
+  tool_calls,  // the model called tools instead of answering
+  http_error,  // non-2xx: detail holds the provider's message
+  bad_reply,   // 2xx but not the provider's shape
 };
 [[nodiscard]] std::string_view to_string(ReplyStatus status);
 
@@ -57,9 +58,10 @@ struct Reply {
   std::string text;
   std::vector<ToolCall> tool_calls;
   Usage usage;
-  std::string detail;       // stop reason, provider error message (never credentials), shape problem
-  std::string error_code;   // provider error type/code, e.g. `insufficient_quota`, `overloaded_error`
-  Turn assistant;           // the reply as a turn to append to the conversation
+  std::string detail;  // stop reason, provider error message (never credentials), shape problem
+  std::string
+      error_code;  // provider error type/code, e.g. `insufficient_quota`, `overloaded_error`
+  Turn assistant;  // the reply as a turn to append to the conversation
 };
 
 }  // namespace accord

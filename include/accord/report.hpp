@@ -23,7 +23,7 @@ struct ReportEntry {
   std::string rule;     // the rule as the user wrote it: `regex /^ORD-\d{6}$/`, `refine: no links`
   std::string keyword;  // the JSON Schema keyword it became (empty for refinements)
   Fate fate = Fate::keyword;
-  std::string why;  // one sentence: why this fate (empty for plain keywords)
+  std::string why;             // one sentence: why this fate (empty for plain keywords)
   std::string stage = "emit";  // who decided the fate: `emit`, or the provider that lowered it
 
   friend bool operator==(const ReportEntry&, const ReportEntry&) = default;

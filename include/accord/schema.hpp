@@ -27,7 +27,20 @@ namespace accord {
 
 class Schema;
 
-enum class Kind { object, string, number, integer, boolean, null, array, tuple, enumeration, literal, union_, any };
+enum class Kind {
+  object,
+  string,
+  number,
+  integer,
+  boolean,
+  null,
+  array,
+  tuple,
+  enumeration,
+  literal,
+  union_,
+  any
+};
 enum class StringFormat { email, uri, uuid, date, date_time, time };
 
 [[nodiscard]] std::string_view to_string(Kind kind);
@@ -36,10 +49,21 @@ enum class StringFormat { email, uri, uuid, date, date_time, time };
 // One declarative rule; each has a JSON Schema keyword.
 struct Check {
   enum class Op {
-    min_length, max_length, length,                  // strings
-    regex, starts_with, ends_with, includes, format,  // strings
-    gt, gte, lt, lte, multiple_of,                   // numbers
-    min_items, max_items,                            // arrays
+    min_length,
+    max_length,
+    length,  // strings
+    regex,
+    starts_with,
+    ends_with,
+    includes,
+    format,  // strings
+    gt,
+    gte,
+    lt,
+    lte,
+    multiple_of,  // numbers
+    min_items,
+    max_items,  // arrays
   };
   Op op;
   double number = 0;  // bound, length, count or divisor
@@ -48,8 +72,8 @@ struct Check {
 };
 
 struct RefineOptions {
-  Path path{};                // where the issue points, relative to the refined node
-  bool describe = true;       // state the message in the node's description for the model
+  Path path{};           // where the issue points, relative to the refined node
+  bool describe = true;  // state the message in the node's description for the model
   // The rule as the model should read it ("Rule: <rule_text>."); empty: the message. For messages
   // that name the violation ("refundDate is before orderDate") rather than the rule.
   std::string rule_text{};
@@ -79,23 +103,25 @@ class SchemaError : public std::invalid_argument {
 
 struct Field;
 
-// What a Schema is made of; emitters and validators read it, users build it with the functions below.
+// What a Schema is made of; emitters and validators read it, users build it with the functions
+// below.
 struct SchemaNode {
   Kind kind = Kind::any;
   std::vector<Check> checks;
   std::vector<Refinement> refinements;
-  std::vector<Field> fields;            // object, in the order written
-  bool closed = true;                   // object: unknown keys are an issue (additionalProperties false)
-  std::vector<Schema> elements;         // array: [item]; tuple: the positions; union: the options
-  std::vector<std::string> options;     // enumeration
-  nlohmann::json literal;               // literal
-  std::string discriminator;            // discriminated union: the tag field
-  bool optional = false;                // may be absent from its object
-  bool nullable = false;                // null is accepted too
+  std::vector<Field> fields;     // object, in the order written
+  bool closed = true;            // object: unknown keys are an issue (additionalProperties false)
+  std::vector<Schema> elements;  // array: [item]; tuple: the positions; union: the options
+  std::vector<std::string> options;  // enumeration
+  nlohmann::json literal;            // literal
+  std::string discriminator;         // discriminated union: the tag field
+  bool optional = false;             // may be absent from its object
+  bool nullable = false;             // null is accepted too
   std::optional<nlohmann::json> default_value;
   std::string description;
   std::vector<nlohmann::json> examples;
-  std::vector<SchemaProblem> problems;  // mistakes found while building, paths relative to this node
+  std::vector<SchemaProblem>
+      problems;  // mistakes found while building, paths relative to this node
 };
 
 class Schema {
@@ -113,7 +139,8 @@ class Schema {
   [[nodiscard]] Schema optional() const;
   [[nodiscard]] Schema nullable() const;
   [[nodiscard]] Schema default_(nlohmann::json value) const;  // implies optional
-  [[nodiscard]] Schema refine(Predicate predicate, std::string message, RefineOptions options = {}) const;
+  [[nodiscard]] Schema refine(Predicate predicate, std::string message,
+                              RefineOptions options = {}) const;
 
   // Strings: lengths in characters (code points); arrays: item counts.
   [[nodiscard]] Schema min(double value) const;  // strings, arrays; numbers: >=

@@ -12,13 +12,14 @@
 namespace accord {
 
 struct Attempt {
-  nlohmann::json request_body;           // the JSON body sent (carries no credentials)
-  std::vector<std::string> transport_log;  // one line per transport try: "503, retried after 500 ms"
-  long http_status = 0;                  // 0 when no response arrived
-  std::string raw_reply;                 // the HTTP body as received (truncated to 64 KiB)
+  nlohmann::json request_body;  // the JSON body sent (carries no credentials)
+  std::vector<std::string>
+      transport_log;      // one line per transport try: "503, retried after 500 ms"
+  long http_status = 0;   // 0 when no response arrived
+  std::string raw_reply;  // the HTTP body as received (truncated to 64 KiB)
   ReplyStatus status = ReplyStatus::bad_reply;
-  std::string content;                   // the model's output text (or refusal / partial text)
-  Issues issues;                         // parse and validation issues of `content`
+  std::string content;  // the model's output text (or refusal / partial text)
+  Issues issues;        // parse and validation issues of `content`
   Usage usage;
   std::chrono::milliseconds elapsed{0};
 };

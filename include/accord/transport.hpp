@@ -47,8 +47,8 @@ struct TransportOptions {
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds total_timeout{120'000};
   std::size_t max_response_bytes = 16 * 1024 * 1024;  // a bigger body is a too_large error
-  std::string ca_bundle;                              // PEM file for corporate proxies; empty: system
-  bool insecure_skip_tls_verification = false;        // never on by default; named to be noticed
+  std::string ca_bundle;                        // PEM file for corporate proxies; empty: system
+  bool insecure_skip_tls_verification = false;  // never on by default; named to be noticed
 };
 
 class Transport {
@@ -77,7 +77,7 @@ struct RetryPolicy {
   int max_retries = 2;
   std::chrono::milliseconds initial_backoff{500};
   std::chrono::milliseconds max_backoff{8'000};
-  double jitter = 0.25;                         // up to this fraction is taken off each wait
+  double jitter = 0.25;                               // up to this fraction is taken off each wait
   std::chrono::milliseconds max_retry_after{60'000};  // longer server-asked waits are not honoured
 };
 
@@ -95,7 +95,7 @@ struct RetryDecision {
                                          const RetryPolicy& policy);
 
 struct Delivery {
-  std::vector<TransportResult> tries;  // every try, in order; the last one is the outcome
+  std::vector<TransportResult> tries;    // every try, in order; the last one is the outcome
   std::vector<RetryDecision> decisions;  // one per try
   [[nodiscard]] const TransportResult& last() const { return tries.back(); }
 };

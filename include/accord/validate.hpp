@@ -32,7 +32,8 @@ class Validator {
 
   // Safe to call from several threads at once.
   [[nodiscard]] Issues validate(const nlohmann::json& value) const;
-  [[nodiscard]] ValidationResult parse_and_validate(std::string_view text, ParseLimits limits = {}) const;
+  [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,
+                                                    ParseLimits limits = {}) const;
 
   struct Impl;
 

@@ -68,13 +68,12 @@ class Anthropic final : public Provider {
  public:
   [[nodiscard]] std::string_view name() const override { return "anthropic"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "ANTHROPIC_API_KEY"; }
-  // Unlike the SDKs' ANTHROPIC_BASE_URL, this one includes /v1 (as OPENAI_BASE_URL does).
-  [[nodiscard]] std::string_view base_url_env() const override {
-    return "ACCORD_ANTHROPIC_BASE_URL";
-  }
+  // The SDKs' ANTHROPIC_BASE_URL has no /v1; a base URL given with /v1 (as for OpenAI) works too.
+  [[nodiscard]] std::string_view base_url_env() const override { return "ANTHROPIC_BASE_URL"; }
   [[nodiscard]] std::string_view default_base_url() const override {
-    return "https://api.anthropic.com/v1";
+    return "https://api.anthropic.com";
   }
+  [[nodiscard]] std::string_view default_model() const override { return "claude-sonnet-4-5"; }
 
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override {
@@ -102,7 +101,9 @@ class Anthropic final : public Provider {
     Headers headers{{"content-type", "application/json"}};
     if (!call.api_key.empty()) headers.emplace_back("x-api-key", call.api_key);
     headers.emplace_back("anthropic-version", "2023-06-01");
-    return {call.base_url + "/messages", std::move(headers), serialize(body)};
+    const bool has_version = call.base_url.ends_with("/v1");
+    return {call.base_url + (has_version ? "/messages" : "/v1/messages"), std::move(headers),
+            serialize(body)};
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {

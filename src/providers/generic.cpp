@@ -14,6 +14,8 @@ class Generic final : public ChatCompletions {
   [[nodiscard]] std::string_view api_key_env() const override { return "ACCORD_GENERIC_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "ACCORD_GENERIC_BASE_URL"; }
   // llama.cpp's server default.
+  // Local servers serve whatever model they loaded; most ignore the name.
+  [[nodiscard]] std::string_view default_model() const override { return "local"; }
   [[nodiscard]] std::string_view default_base_url() const override {
     return "http://127.0.0.1:8080/v1";
   }

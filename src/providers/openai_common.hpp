@@ -28,6 +28,7 @@ class ChatCompletions : public Provider {
   [[nodiscard]] std::string_view api_key_env() const override { return "OPENAI_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "OPENAI_BASE_URL"; }
   [[nodiscard]] std::string_view default_base_url() const override { return kOpenAIBaseUrl; }
+  [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override;
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override;

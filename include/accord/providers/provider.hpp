@@ -63,8 +63,10 @@ class Provider {
   [[nodiscard]] virtual std::string_view api_key_env() const = 0;
   [[nodiscard]] virtual std::string_view base_url_env() const = 0;
   [[nodiscard]] virtual std::string_view default_base_url() const = 0;
+  [[nodiscard]] virtual std::string_view default_model() const = 0;
 
-  [[nodiscard]] virtual WireSchema lower(const nlohmann::ordered_json& emitted, Report report) const = 0;
+  [[nodiscard]] virtual WireSchema lower(const nlohmann::ordered_json& emitted,
+                                         Report report) const = 0;
   [[nodiscard]] virtual HttpRequest encode(const CallSpec& call) const = 0;
   [[nodiscard]] virtual Reply decode(const HttpResponse& response, OutputMode mode) const = 0;
 };

@@ -1,0 +1,112 @@
+#pragma once
+// Validated tool calling: a tool's input is checked against its schema (refinements included)
+// before its handler runs; invalid input never reaches the handler, and the model hears why.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accord/client.hpp"
+
+namespace accord {
+
+// What a handler returns: a JSON result, or an error text the model reads (is_error on Anthropic).
+struct ToolOutput {
+  nlohmann::json result;
+  std::optional<std::string> error;
+  static ToolOutput ok(nlohmann::json value) { return {std::move(value), std::nullopt}; }
+  static ToolOutput failure(std::string text) { return {nullptr, std::move(text)}; }
+};
+
+using ToolHandler = std::function<ToolOutput(const nlohmann::json& input)>;
+
+class Tool {
+ public:
+  // Throws SchemaError for a bad input schema.
+  Tool(std::string name, std::string description, Schema input, ToolHandler handler);
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::string& description() const { return description_; }
+  [[nodiscard]] const Schema& input() const { return input_; }
+  [[nodiscard]] const Validator& validator() const { return validator_; }
+  [[nodiscard]] ToolOutput run(const nlohmann::json& input) const { return handler_(input); }
+
+ private:
+  std::string name_;
+  std::string description_;
+  Schema input_;
+  Validator validator_;
+  ToolHandler handler_;
+};
+
+class Toolset {
+ public:
+  Toolset() = default;
+  Toolset(std::initializer_list<Tool> tools);
+  Toolset& add(Tool tool);  // throws std::invalid_argument on a duplicate or invalid name
+  [[nodiscard]] const Tool* find(std::string_view name) const;
+  [[nodiscard]] const std::vector<Tool>& tools() const { return tools_; }
+  [[nodiscard]] std::vector<std::string> names() const;
+  // The tools as a provider receives them: lowered input schemas, each with its Report.
+  [[nodiscard]] std::vector<ToolSpec> specs(const Provider& provider) const;
+  // MCP `tools/list` result entries: [{"name","description","inputSchema"}], refinement text included.
+  [[nodiscard]] nlohmann::ordered_json mcp_tools_list() const;
+
+ private:
+  std::vector<Tool> tools_;
+};
+
+enum class CallVerdict {
+  ran,           // input valid; the handler ran once
+  handler_error, // input valid; the handler returned an error
+  rejected,      // input invalid (or not JSON); the handler did not run; issues went back
+  unknown_tool,  // no tool of that name; the names that exist went back
+  exhausted,     // rejected again after the corrections allowed for this tool; the run stops
+};
+[[nodiscard]] std::string_view to_string(CallVerdict verdict);
+
+// Every tool call the model made, valid or not: a caller reading this list sees rejections too.
+struct ToolCallRecord {
+  std::size_t step = 0;  // index into ToolRun::steps
+  ToolCall call;
+  CallVerdict verdict = CallVerdict::rejected;
+  Issues issues;                  // why it was rejected
+  nlohmann::json input;           // the decoded input, when it parsed
+  nlohmann::json result;          // the handler's result, when it ran
+  std::string sent_back;          // the text returned to the model as the tool result
+};
+
+struct ToolStep {
+  Attempt attempt;  // the request and reply of this step
+  std::vector<std::size_t> calls;  // indexes into ToolRun::calls
+};
+
+struct ToolRun {
+  std::string final_text;                  // the model's final answer
+  std::optional<nlohmann::json> final_value;  // when a final schema was given: the validated value
+  std::vector<ToolStep> steps;
+  std::vector<ToolCallRecord> calls;
+  Usage usage;  // summed over steps
+  [[nodiscard]] std::size_t handler_runs() const;
+  [[nodiscard]] std::vector<const ToolCallRecord*> rejected() const;
+  [[nodiscard]] Trace trace() const;  // the steps' attempts, as a Trace
+};
+
+struct ToolRequest {
+  std::string prompt;
+  std::string system;
+  int max_steps = 8;               // model turns before giving up (ErrorKind::step_limit)
+  int corrections_per_tool = 1;    // rejected calls of one tool allowed before `exhausted`
+  std::optional<Schema> final_schema;  // validate the final answer as JSON against this
+};
+
+// Sends the tools, answers every call (all calls of one reply in one follow-up, in order), and
+// stops at a final answer. Errors: step_limit, invalid_after_retries (a tool's corrections ran
+// out, or the final answer stayed invalid), and the loop's own kinds (refused, http, ...).
+[[nodiscard]] Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
+                                        const Toolset& toolset);
+
+}  // namespace accord

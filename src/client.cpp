@@ -1,0 +1,243 @@
+#include "accord/client.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "accord/json_schema.hpp"
+#include "accord/json_text.hpp"
+
+namespace accord {
+namespace {
+
+constexpr std::size_t kKeptReplyBytes = 64 * 1024;
+
+std::string from_env(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  return value ? value : "";
+}
+
+// Provider texts can echo a key back (a 401 names the key it rejected); keep it out of every
+// record.
+std::string scrubbed(std::string text, const std::string& secret) {
+  if (secret.empty()) return text;
+  for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
+    text.replace(at, secret.size(), "[redacted]");
+  }
+  return text;
+}
+
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
+  std::string what = result.response ? fmt::format("HTTP {}", result.response->status)
+                                     : fmt::format("{}: {}", to_string(result.error->failure),
+                                                   result.error->message);
+  if (decision.retry)
+    return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
+  return what;
+}
+
+std::optional<Error> reply_error(const Reply& reply, OutputMode mode) {
+  switch (reply.status) {
+    case ReplyStatus::ok:
+      return std::nullopt;
+    case ReplyStatus::refusal:
+      return Error{ErrorKind::refused, "the model refused: " + one_line(reply.text), {}};
+    case ReplyStatus::truncated:
+      return Error{ErrorKind::truncated,
+                   "the output was cut off at the token limit (" + reply.detail + ")",
+                   {}};
+    case ReplyStatus::content_filtered:
+      return Error{
+          ErrorKind::content_filtered, "the provider's content filter stopped the output", {}};
+    case ReplyStatus::empty:
+      return Error{ErrorKind::bad_reply, "the reply had no output", {}};
+    case ReplyStatus::tool_calls:
+      return Error{ErrorKind::bad_reply,
+                   mode == OutputMode::forced_tool
+                       ? "the model called a tool other than the forced one"
+                       : "the model called a tool instead of answering",
+                   {}};
+    case ReplyStatus::http_error:
+      return Error{ErrorKind::http, one_line(reply.detail), {}};
+    case ReplyStatus::bad_reply:
+      return Error{ErrorKind::bad_reply,
+                   "the reply is not the provider's shape: " + one_line(reply.detail),
+                   {}};
+  }
+  return Error{ErrorKind::bad_reply, "unknown reply status", {}};
+}
+
+// The turns that tell the model what was wrong with its last reply.
+void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
+                       OutputMode mode, const std::string& output_name) {
+  const std::string text =
+      "That JSON failed validation:\n" + prettify(issues) + "\nReturn the corrected JSON only.";
+  turns.push_back(reply.assistant);
+  if (mode == OutputMode::forced_tool && !reply.assistant.tool_calls.empty()) {
+    Turn results{.role = Turn::Role::tool_results};
+    const auto& call = reply.assistant.tool_calls.front();
+    results.results.push_back({call.id, call.name.empty() ? output_name : call.name, text, true});
+    turns.push_back(std::move(results));
+  } else {
+    turns.push_back(Turn{.role = Turn::Role::user, .text = text});
+  }
+}
+
+}  // namespace
+
+Contract::Contract(const Schema& schema, std::string name, const Provider& provider)
+    : name_(std::move(name)), validator_(schema) {
+  auto emitted = emit(schema);
+  wire_ = provider.lower(emitted.json, std::move(emitted.report));
+}
+
+struct Client::Impl {
+  ClientOptions options;
+  std::unique_ptr<Provider> provider;
+  std::shared_ptr<Transport> transport;
+  std::string base_url;
+  std::string api_key;
+  std::string model;
+
+  mutable std::mutex contracts_mutex;
+  // Keyed by the schema's node identity and the wire name; the Schema is kept so the key stays
+  // valid.
+  mutable std::map<std::pair<const SchemaNode*, std::string>,
+                   std::pair<Schema, std::shared_ptr<const Contract>>>
+      contracts;
+};
+
+Exchange Client::exchange(CallSpec call) const {
+  const auto& impl = *impl_;
+  const auto& api_key = impl.api_key;
+  call.base_url = impl.base_url;
+  call.api_key = api_key;
+  if (call.model.empty()) call.model = impl.model;
+  call.max_tokens = impl.options.max_tokens;
+  Exchange exchange;
+  auto& attempt = exchange.attempt;
+  auto& reply = exchange.reply;
+  const auto& provider = impl.provider;
+  const HttpRequest request = provider->encode(call);
+  attempt.request_body = nlohmann::json::parse(request.body, nullptr, false);
+  const Delivery delivery = deliver(*impl.transport, request, impl.options.retry);
+  for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
+    attempt.transport_log.push_back(
+        scrubbed(describe_try(delivery.tries[i], delivery.decisions[i]), api_key));
+    attempt.elapsed += delivery.tries[i].elapsed;
+  }
+  const auto& last = delivery.last();
+  if (!last.response) {
+    reply =
+        Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(last.error->message, api_key)};
+    return exchange;
+  }
+  attempt.http_status = last.response->status;
+  attempt.raw_reply = scrubbed(last.response->body.substr(0, kKeptReplyBytes), api_key);
+  reply = provider->decode(*last.response, call.mode);
+  reply.detail = scrubbed(reply.detail, api_key);
+  attempt.status = reply.status;
+  attempt.content = reply.text;
+  attempt.usage = reply.usage;
+  return exchange;
+}
+
+Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->provider = make_provider(options.provider);
+  if (!impl_->provider) {
+    std::string known;
+    for (const auto& name : provider_names()) known += (known.empty() ? "" : ", ") + name;
+    throw std::invalid_argument(
+        fmt::format("unknown provider \"{}\" (known: {})", options.provider, known));
+  }
+  const auto& provider = *impl_->provider;
+  impl_->base_url =
+      !options.base_url.empty() ? options.base_url : from_env(provider.base_url_env());
+  if (impl_->base_url.empty()) impl_->base_url = provider.default_base_url();
+  while (!impl_->base_url.empty() && impl_->base_url.back() == '/') impl_->base_url.pop_back();
+  impl_->api_key = !options.api_key.empty() ? options.api_key : from_env(provider.api_key_env());
+  impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
+  impl_->transport = options.custom_transport ? options.custom_transport
+                                              : std::make_shared<CurlTransport>(options.transport);
+  impl_->options = std::move(options);
+}
+
+Client::~Client() = default;
+Client::Client(Client&&) noexcept = default;
+Client& Client::operator=(Client&&) noexcept = default;
+
+const Provider& Client::provider() const {
+  return *impl_->provider;
+}
+
+std::shared_ptr<const Contract> Client::contract(const Schema& schema,
+                                                 const std::string& name) const {
+  std::lock_guard lock(impl_->contracts_mutex);
+  auto key = std::make_pair(&schema.node(), name);
+  auto found = impl_->contracts.find(key);
+  if (found != impl_->contracts.end()) return found->second.second;
+  auto made = std::make_shared<const Contract>(schema, name, *impl_->provider);
+  impl_->contracts.emplace(key, std::make_pair(schema, made));
+  return made;
+}
+
+Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
+  const auto contract = this->contract(request.schema, request.name);
+  const int corrections = request.corrections.value_or(impl_->options.corrections);
+
+  CallSpec call{.output_name = request.name, .output = &contract->wire(), .mode = request.mode};
+  if (!request.system.empty())
+    call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
+  call.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+
+  Trace trace;
+  for (int attempt_no = 0;; ++attempt_no) {
+    auto [attempt, reply] = exchange(call);
+    trace.usage += attempt.usage;
+    const bool delivered = attempt.http_status != 0;
+    if (auto error = reply_error(reply, request.mode)) {
+      trace.attempts.push_back(std::move(attempt));
+      if (!delivered) error->kind = ErrorKind::transport;
+      error->message = scrubbed(error->message, impl_->api_key);
+      error->trace = std::move(trace);
+      return *std::move(error);
+    }
+    auto parsed = parse_json(reply.text);
+    nlohmann::json value;
+    if (parsed.value) {
+      value = unlower(std::move(*parsed.value), contract->wire().lowering);
+      attempt.issues = contract->validator().validate(value);
+    } else {
+      attempt.issues = std::move(parsed.issues);
+    }
+    const bool valid = attempt.issues.empty();
+    const Issues issues = attempt.issues;
+    trace.attempts.push_back(std::move(attempt));
+    if (valid) return Extraction<nlohmann::json>{std::move(value), std::move(trace)};
+    if (attempt_no >= corrections) {
+      const auto count = trace.attempts.size();
+      return Error{ErrorKind::invalid_after_retries,
+                   fmt::format("still invalid after {} attempt{}: {}", count, count == 1 ? "" : "s",
+                               prettify_one_line(issues)),
+                   std::move(trace)};
+    }
+    append_correction(call.turns, reply, issues, request.mode, request.name);
+  }
+}
+
+Extraction<nlohmann::json> Client::extract_or_throw(const ExtractRequest& request) const {
+  auto result = extract(request);
+  if (!result.ok()) throw ExtractError(result.error());
+  return Extraction<nlohmann::json>{result.value(), result.trace()};
+}
+
+}  // namespace accord

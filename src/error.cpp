@@ -1,0 +1,29 @@
+#include "accord/error.hpp"
+
+namespace accord {
+
+std::string_view to_string(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::refused:
+      return "refused";
+    case ErrorKind::truncated:
+      return "truncated";
+    case ErrorKind::content_filtered:
+      return "content_filtered";
+    case ErrorKind::invalid_after_retries:
+      return "invalid_after_retries";
+    case ErrorKind::http:
+      return "http";
+    case ErrorKind::transport:
+      return "transport";
+    case ErrorKind::bad_reply:
+      return "bad_reply";
+  }
+  return "unknown";
+}
+
+ExtractError::ExtractError(Error error)
+    : std::runtime_error(std::string(to_string(error.kind)) + ": " + error.message),
+      error_(std::move(error)) {}
+
+}  // namespace accord
