@@ -2,7 +2,9 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -88,6 +90,26 @@ class LengthConstraint final : public Poly<LengthConstraint> {
   bool minimum_;
 };
 
+class MultipleOfConstraint final : public Poly<MultipleOfConstraint> {
+ public:
+  explicit MultipleOfConstraint(nlohmann::json divisor) : divisor_(std::move(divisor)) {}
+  bool validate(const Adapter& target, const std::vector<std::string>& context,
+                ValidationResults* results) const override {
+    nlohmann::json value;
+    if (target.isInteger()) {
+      value = target.getInteger();
+    } else if (target.isDouble()) {
+      value = target.getDouble();
+    } else {
+      return true;
+    }
+    return is_multiple_of(value, divisor_) || fail(context, results, "multipleOf");
+  }
+
+ private:
+  nlohmann::json divisor_;
+};
+
 using RegexMap = std::unordered_map<std::string, std::shared_ptr<const re2::RE2>>;
 
 class PatternBuilder final : public valijson::ConstraintBuilder {
@@ -105,6 +127,14 @@ class FormatBuilder final : public valijson::ConstraintBuilder {
  public:
   Constraint* make(const Adapter& value) const override {
     return new FormatConstraint(value.asString());
+  }
+};
+
+class MultipleOfBuilder final : public valijson::ConstraintBuilder {
+ public:
+  Constraint* make(const Adapter& value) const override {
+    if (value.isInteger()) return new MultipleOfConstraint(value.getInteger());
+    return new MultipleOfConstraint(value.getNumber());
   }
 };
 
@@ -232,6 +262,10 @@ class Rewriter {
         out[kFormatKey] = value;
       } else if (key == "minLength" || key == "maxLength") {
         out[key == "minLength" ? kMinLengthKey : kMaxLengthKey] = count(value, at, key);
+      } else if (key == "multipleOf") {
+        if (!value.is_number() || value.get<double>() <= 0)
+          problem(at, "multipleOf must be a number above 0");
+        out[kMultipleOfKey] = value;
       } else if (key == "minItems" || key == "maxItems" || key == "minProperties" ||
                  key == "maxProperties") {
         out[key] = count(value, at, key);
@@ -406,6 +440,41 @@ class Rewriter {
 
 }  // namespace
 
+namespace {
+
+// Digits after the decimal point in the shortest form that reads back as `value`.
+int decimals(double value) {
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const std::string text(buffer, result.ptr);
+  const auto e = text.find('e');
+  const auto dot = text.find('.');
+  const int fraction = dot == std::string::npos ? 0 : static_cast<int>(e - dot - 1);
+  return std::max(0, fraction - std::stoi(text.substr(e + 1)));
+}
+
+}  // namespace
+
+bool is_multiple_of(const nlohmann::json& value, const nlohmann::json& divisor) {
+  if (value.is_number_integer() && divisor.is_number_integer() && !value.is_number_unsigned() &&
+      !divisor.is_number_unsigned()) {
+    const auto d = divisor.get<std::int64_t>();
+    return d == 0 || value.get<std::int64_t>() % d == 0;
+  }
+  const double v = value.get<double>();
+  const double d = divisor.get<double>();
+  if (d == 0 || !std::isfinite(v) || !std::isfinite(d)) return true;
+  const int places = std::max(decimals(v), decimals(d));
+  if (places <= 15) {
+    const double scale = std::pow(10.0, places);
+    const double a = std::round(v * scale);
+    const double b = std::round(d * scale);
+    if (std::fabs(a) < 9e15 && std::fabs(b) < 9e15 && b != 0) return std::fmod(a, b) == 0;
+  }
+  const double quotient = v / d;
+  return std::fabs(quotient - std::round(quotient)) <= 1e-9 * std::max(1.0, std::fabs(quotient));
+}
+
 std::size_t code_points(std::string_view text) {
   std::size_t count = 0;
   for (char c : text) {
@@ -423,6 +492,7 @@ CompiledSchema compile_schema(const ojson& json_schema) {
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
   parser.addConstraintBuilder(kPatternKey, new PatternBuilder(&out.regexes));
   parser.addConstraintBuilder(kFormatKey, new FormatBuilder());
+  parser.addConstraintBuilder(kMultipleOfKey, new MultipleOfBuilder());
   parser.addConstraintBuilder(kMinLengthKey, new LengthBuilder(true));
   parser.addConstraintBuilder(kMaxLengthKey, new LengthBuilder(false));
   auto schema = std::make_shared<valijson::Schema>();

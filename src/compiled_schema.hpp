@@ -23,6 +23,7 @@ inline constexpr const char* kPatternKey = "x-accord-pattern";
 inline constexpr const char* kFormatKey = "x-accord-format";
 inline constexpr const char* kMinLengthKey = "x-accord-minLength";
 inline constexpr const char* kMaxLengthKey = "x-accord-maxLength";
+inline constexpr const char* kMultipleOfKey = "x-accord-multipleOf";
 
 struct CompiledSchema {
   ojson document;  // the rewritten schema, in the original key order
@@ -40,6 +41,10 @@ struct CompiledSchema {
 // segments, when the value is invalid. Never throws; an exception inside valijson is "invalid".
 [[nodiscard]] bool valijson_accepts(const CompiledSchema& compiled, const nlohmann::json& value,
                                     std::vector<std::string>* deepest);
+
+// multipleOf decided on the decimal digits as written (4.35 is a multiple of 0.01), as Zod does;
+// valijson's binary floating-point remainder says it is not.
+[[nodiscard]] bool is_multiple_of(const nlohmann::json& value, const nlohmann::json& divisor);
 
 // UTF-8 code points in `text` (JSON Schema's string length; a NUL counts like any character).
 [[nodiscard]] std::size_t code_points(std::string_view text);

@@ -71,18 +71,6 @@ int compare(const json& value, const ojson& bound) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-bool multiple_of(const json& value, const ojson& divisor) {
-  if (value.is_number_integer() && divisor.is_number_integer() && !value.is_number_unsigned() &&
-      !divisor.is_number_unsigned()) {
-    const auto d = divisor.get<std::int64_t>();
-    return d == 0 || value.get<std::int64_t>() % d == 0;
-  }
-  const double d = divisor.get<double>();
-  if (d == 0) return true;
-  const double quotient = value.get<double>() / d;
-  return std::fabs(quotient - std::round(quotient)) <= 1e-9 * std::max(1.0, std::fabs(quotient));
-}
-
 bool same(const ojson& expected, const json& value) {
   if (expected.is_number() && value.is_number()) return compare(value, expected) == 0;
   if (expected.is_string() || expected.is_boolean() || expected.is_null()) {
@@ -504,7 +492,7 @@ class Explainer {
       add(IssueCode::too_big, path, "Too big: expected number to be <" + bound, false);
     } else if (key == "maximum" && compare(value, keyword) > 0) {
       add(IssueCode::too_big, path, "Too big: expected number to be <=" + bound, false);
-    } else if (key == "multipleOf" && !multiple_of(value, keyword)) {
+    } else if (key == kMultipleOfKey && !is_multiple_of(value, json(keyword))) {
       add(IssueCode::not_multiple_of, path, "Invalid number: must be a multiple of " + bound,
           false);
     }
