@@ -12,23 +12,14 @@ namespace {
 using nlohmann::json;
 
 // validate() takes values built by code too; copying or comparing a value much deeper than this
-// would overflow the stack in nlohmann and valijson, so it is refused before anything recurses.
+// would overflow the stack in nlohmann and valijson, so it is refused before anything else
+// recurses into it.
 constexpr std::size_t kMaxValueDepth = 1000;
 
-// Array/object nesting, measured without recursion; stops counting past `limit`.
-std::size_t depth_of(const json& value, std::size_t limit) {
-  std::vector<std::pair<const json*, std::size_t>> stack{{&value, 0}};
-  std::size_t deepest = 0;
-  while (!stack.empty()) {
-    auto [at, depth] = stack.back();
-    stack.pop_back();
-    if (!at->is_structured()) continue;
-    deepest = std::max(deepest, depth + 1);
-    if (deepest > limit) return deepest;
-    for (const auto& child : *at) stack.emplace_back(&child, depth + 1);
-  }
-  return deepest;
-}
+struct Scan {
+  bool too_deep = false;
+  bool numbers_to_fix = false;
+};
 
 // valijson misreads numbers above INT64_MAX as negative and calls 1.0 "not an integer";
 // it is handed a copy with those numbers written the way it reads correctly.
@@ -44,29 +35,32 @@ bool needs_number_fix(const json& number) {
   return false;
 }
 
-void fix_number(json& number) {
-  if (number.is_number_unsigned()) {
-    number = static_cast<double>(number.get<std::uint64_t>());
-  } else {
-    number = static_cast<std::int64_t>(number.get<double>());
+// One pass for both questions. Recursion is bounded: it stops descending past the limit.
+void scan(const json& value, std::size_t depth, Scan& out) {
+  if (value.is_structured()) {
+    if (depth >= kMaxValueDepth) {
+      out.too_deep = true;
+      return;
+    }
+    for (const auto& child : value) {
+      scan(child, depth + 1, out);
+      if (out.too_deep) return;
+    }
+  } else if (value.is_number() && needs_number_fix(value)) {
+    out.numbers_to_fix = true;
   }
 }
 
-template <class J, class F>
-bool any_number(J& value, F&& visit) {
-  std::vector<J*> stack{&value};
-  bool any = false;
-  while (!stack.empty()) {
-    J* at = stack.back();
-    stack.pop_back();
-    if (at->is_structured()) {
-      for (auto& child : *at) stack.push_back(&child);
-    } else if (at->is_number() && needs_number_fix(*at)) {
-      any = true;
-      if (!visit(*at)) return true;
+void fix_numbers(json& value) {
+  if (value.is_structured()) {
+    for (auto& child : value) fix_numbers(child);
+  } else if (value.is_number() && needs_number_fix(value)) {
+    if (value.is_number_unsigned()) {
+      value = static_cast<double>(value.get<std::uint64_t>());
+    } else {
+      value = static_cast<std::int64_t>(value.get<double>());
     }
   }
-  return any;
 }
 
 Path to_path(const json& value, const std::vector<std::string>& segments) {
@@ -112,19 +106,18 @@ Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema)
 }
 
 Issues Validator::validate(const json& value) const {
-  if (depth_of(value, kMaxValueDepth) > kMaxValueDepth) {
+  Scan found_in_value;
+  scan(value, 0, found_in_value);
+  if (found_in_value.too_deep) {
     return {
         Issue{IssueCode::invalid_json, Path{},
               "Invalid JSON: nested deeper than " + std::to_string(kMaxValueDepth) + " levels"}};
   }
   const json* checked = &value;
   json fixed;
-  if (any_number(value, [](const json&) { return false; })) {
+  if (found_in_value.numbers_to_fix) {
     fixed = value;
-    any_number(fixed, [](json& number) {
-      fix_number(number);
-      return true;
-    });
+    fix_numbers(fixed);
     checked = &fixed;
   }
 
