@@ -13,7 +13,9 @@ TEST(Path, QuotesKeysThatAreNotIdentifiers) {
   EXPECT_EQ((Path{"a", "odd key"}).to_string(), R"(a["odd key"])");
 }
 
-TEST(Path, RootPrintsEmpty) { EXPECT_EQ(Path{}.to_string(), ""); }
+TEST(Path, RootPrintsEmpty) {
+  EXPECT_EQ(Path{}.to_string(), "");
+}
 
 TEST(Path, PointerEscapesTildeAndSlash) {
   EXPECT_EQ((Path{"a/b", "c~d", std::size_t{2}}).to_pointer(), "/a~1b/c~0d/2");

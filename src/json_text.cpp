@@ -1,0 +1,123 @@
+#include "accord/json_text.hpp"
+
+#include <string>
+
+namespace accord {
+namespace {
+
+ParsedJson failure(std::string what) {
+  ParsedJson out;
+  out.issues.push_back(Issue{IssueCode::invalid_json, Path{}, "Invalid JSON: " + std::move(what)});
+  return out;
+}
+
+// Finds the first place where arrays/objects nest deeper than `max_depth`, looking only at
+// brackets outside strings, so nothing deep is ever built. Returns npos when within the limit.
+std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// nlohmann's text reads "... parse error at line 1, column 4: syntax error while parsing value -
+// unexpected ']'; expected '[', '{', or a literal"; keep the reason and the expectation, drop the
+// "last read" echo, which can repeat a whole untrusted string.
+std::string reason_of(const std::string& what, std::size_t offset) {
+  std::string reason = what;
+  if (auto dash = reason.find(" - "); dash != std::string::npos) reason = reason.substr(dash + 3);
+  std::string expected;
+  if (auto last = reason.find("; last read:"); last != std::string::npos) {
+    auto after = reason.find("; expected", last + 1);
+    if (after != std::string::npos) expected = reason.substr(after + 2);
+    reason.erase(last);
+  } else if (auto exp = reason.find("; expected"); exp != std::string::npos) {
+    expected = reason.substr(exp + 2);
+    reason.erase(exp);
+  }
+  std::string out = reason + " at byte " + std::to_string(offset);
+  if (!expected.empty()) out += " (" + expected + ")";
+  return out;
+}
+
+// Where a number token that overflowed sits, for the message (nlohmann does not say).
+std::size_t number_offset(std::string_view text, const std::string& token) {
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (text.substr(i, token.size()) == token) {
+      return i;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+ParsedJson parse_json(std::string_view text, ParseLimits limits) {
+  if (text.size() > limits.max_bytes) {
+    return failure("text is " + std::to_string(text.size()) + " bytes, more than the limit of " +
+                   std::to_string(limits.max_bytes));
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return failure("empty input");
+  if (auto at = too_deep_at(text, limits.max_depth); at != std::string_view::npos) {
+    return failure("nested deeper than " + std::to_string(limits.max_depth) + " levels at byte " +
+                   std::to_string(at));
+  }
+  try {
+    ParsedJson out;
+    out.value = nlohmann::json::parse(text.begin(), text.end());
+    return out;
+  } catch (const nlohmann::json::parse_error& e) {
+    return failure(reason_of(e.what(), e.byte > 0 ? e.byte - 1 : 0));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // out_of_range.406: "number overflow parsing '1e400'"
+    std::string what = e.what();
+    auto open = what.find('\'');
+    auto close = what.rfind('\'');
+    if (open != std::string::npos && close > open) {
+      std::string token = what.substr(open + 1, close - open - 1);
+      const std::size_t at = number_offset(text, token);
+      if (token.size() > 32) token = token.substr(0, 29) + "...";
+      return failure("number " + token + " is out of range at byte " + std::to_string(at));
+    }
+    return failure("number out of range");
+  } catch (const std::exception& e) {
+    return failure(e.what());
+  }
+}
+
+}  // namespace accord

@@ -1,0 +1,95 @@
+#include "../src/ecma_regex.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace accord::detail {
+namespace {
+
+bool matches(const std::string& pattern, const std::string& text) {
+  auto compiled = compile_ecma_regex(pattern);
+  EXPECT_TRUE(compiled.regex) << pattern << ": " << compiled.error;
+  return compiled.regex && regex_search(*compiled.regex, text);
+}
+
+std::string error_of(const std::string& pattern) {
+  return compile_ecma_regex(pattern).error;
+}
+
+TEST(EcmaRegex, DollarMatchesOnlyAtTheEndNotBeforeAFinalNewline) {
+  EXPECT_TRUE(matches(R"(^ORD-\d{6}$)", "ORD-123456"));
+  EXPECT_FALSE(matches(R"(^ORD-\d{6}$)", "ORD-123456\n"));
+}
+
+TEST(EcmaRegex, SearchIsUnanchored) {
+  EXPECT_TRUE(matches("b+", "abbbc"));
+}
+
+TEST(EcmaRegex, DigitClassIsAsciiOnly) {
+  EXPECT_FALSE(matches(R"(^\d$)", "\u0663"));  // ARABIC-INDIC DIGIT THREE
+  EXPECT_TRUE(matches(R"(^\d$)", "3"));
+}
+
+TEST(EcmaRegex, UnicodeEscapesBecomeCodePoints) {
+  EXPECT_TRUE(matches(R"(^\u00e9$)", "é"));
+  EXPECT_TRUE(matches(R"(^\uD83D\uDE00$)", "😀"));
+  EXPECT_TRUE(matches(R"(^\u{1F600}$)", "😀"));
+}
+
+TEST(EcmaRegex, DotExcludesEveryLineTerminator) {
+  EXPECT_FALSE(matches("^.$", "\r"));
+  EXPECT_FALSE(matches("^.$", "\u2028"));
+  EXPECT_TRUE(matches("^.$", "é"));
+}
+
+TEST(EcmaRegex, SpaceClassIncludesVerticalTabAndNoBreakSpace) {
+  EXPECT_TRUE(matches(R"(^\s$)", "\v"));
+  EXPECT_TRUE(matches(R"(^\s$)", "\u00a0"));
+  EXPECT_TRUE(matches(R"(^[\s]$)", "\u00a0"));
+  EXPECT_FALSE(matches(R"(^\S$)", "\u00a0"));
+}
+
+TEST(EcmaRegex, EmptyClassesMeanNothingAndAnything) {
+  EXPECT_FALSE(matches("^[]$", "a"));
+  EXPECT_TRUE(matches("^[^]$", "\n"));
+}
+
+TEST(EcmaRegex, LoneBracesAreLiterals) {
+  EXPECT_TRUE(matches("^a{$", "a{"));
+  EXPECT_TRUE(matches("^a{2}$", "aa"));
+  EXPECT_TRUE(matches("^}$", "}"));
+}
+
+TEST(EcmaRegex, EscapedSlashAndNamedGroupsWork) {
+  EXPECT_TRUE(matches(R"(^https?:\/\/)", "http://x"));
+  EXPECT_TRUE(matches(R"(^(?<year>\d{4})$)", "2026"));
+}
+
+TEST(EcmaRegex, ControlAndNulEscapes) {
+  EXPECT_TRUE(matches(R"(^\cJ$)", "\n"));
+  EXPECT_TRUE(matches(R"(^a\0b$)", std::string("a\0b", 3)));
+}
+
+TEST(EcmaRegex, LookaroundIsRejectedWithAReason) {
+  EXPECT_NE(error_of("(?=a)").find("lookahead"), std::string::npos);
+  EXPECT_NE(error_of("(?<!a)b").find("lookbehind"), std::string::npos);
+}
+
+TEST(EcmaRegex, BackreferencesAreRejected) {
+  EXPECT_NE(error_of(R"((a)\1)").find("backreferences"), std::string::npos);
+}
+
+TEST(EcmaRegex, SyntaxErrorsAreReported) {
+  EXPECT_FALSE(error_of("(a").empty());
+  EXPECT_FALSE(error_of("[a").empty());
+}
+
+TEST(EcmaRegex, HundredThousandCharactersFinish) {
+  const std::string long_text(100'000, 'a');
+  EXPECT_TRUE(matches("^[a-z0-9]+$", long_text));
+  EXPECT_FALSE(matches("^(a+)+$", long_text + "!"));
+}
+
+}  // namespace
+}  // namespace accord::detail
