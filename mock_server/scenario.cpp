@@ -61,6 +61,8 @@ Reply parse_reply(const json& r, const std::string& where) {
     kind_key = k;
   }
   if (kind_key.empty() && r.contains("body")) kind_key = "status";
+  // A dropped connection never sends a reply, so {"drop": true} alone needs no kind.
+  if (kind_key.empty() && r.value("drop", false)) kind_key = "empty";
   if (kind_key.empty())
     fail(where,
          "needs one of json, text, refusal, truncated, content_filter, empty, tool_calls, status");
@@ -91,7 +93,7 @@ Reply parse_reply(const json& r, const std::string& where) {
     }
   } else if (kind_key == "empty") {
     reply.kind = ReplyKind::empty;
-    if (r.at("empty") != json(true)) fail(where, "\"empty\" must be true");
+    if (r.contains("empty") && r.at("empty") != json(true)) fail(where, "\"empty\" must be true");
   } else if (kind_key == "tool_calls") {
     reply.kind = ReplyKind::tool_calls;
     const auto& calls = r.at("tool_calls");
