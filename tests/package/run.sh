@@ -67,7 +67,9 @@ check_output() {  # check_output NAME PROGRAM...
   fi
 }
 links_shared() {  # links_shared PROGRAM: does it load libaccord.so at run time?
-  LD_LIBRARY_PATH=$libdir ldd "$1" | grep -q 'libaccord\.so'
+  local libs  # captured first: grep -q closing the pipe early would fail ldd under pipefail
+  libs=$(LD_LIBRARY_PATH=$libdir ldd "$1") || fail "ldd $1 failed"
+  grep -q 'libaccord\.so' <<<"$libs"
 }
 
 # CMake: find_package(accord 0.1 REQUIRED) from the temporary prefix and nowhere else.
@@ -84,9 +86,12 @@ links_shared "$work/cmake/consumer_shared" || fail "accord::accord_shared did no
 # While accord is 0.x a minor release may break things, so asking for an older minor must fail.
 if ((major == 0 && minor > 0)); then
   mkdir -p "$work/older"
-  printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(older LANGUAGES NONE)' \
+  # Refused for its version, not for anything else: the installed config must have been considered.
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(older LANGUAGES CXX)' \
     "find_package(accord $major.$((minor - 1)) QUIET)" \
     'if(accord_FOUND)' '  message(FATAL_ERROR "accord ${accord_VERSION} accepted")' 'endif()' \
+    "if(NOT \"\${accord_CONSIDERED_VERSIONS}\" STREQUAL \"$version\")" \
+    '  message(FATAL_ERROR "considered: ${accord_CONSIDERED_VERSIONS}")' 'endif()' \
     >"$work/older/CMakeLists.txt"
   step "$cmake" -S "$work/older" -B "$work/older/build" -DCMAKE_PREFIX_PATH="$prefix"
 fi
