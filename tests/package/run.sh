@@ -87,6 +87,7 @@ links_shared "$work/cmake/consumer_shared" || fail "accord::accord_shared did no
 if ((major == 0 && minor > 0)); then
   mkdir -p "$work/older"
   # Refused for its version, not for anything else: the installed config must have been considered.
+  # shellcheck disable=SC2016 # the ${...} are CMake's, not the shell's
   printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(older LANGUAGES CXX)' \
     "find_package(accord $major.$((minor - 1)) QUIET)" \
     'if(accord_FOUND)' '  message(FATAL_ERROR "accord ${accord_VERSION} accepted")' 'endif()' \
