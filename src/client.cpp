@@ -8,6 +8,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
+#include "loop.hpp"
 
 namespace accord {
 namespace {
@@ -29,13 +30,6 @@ std::string scrubbed(std::string text, const std::string& secret) {
   return text;
 }
 
-std::string one_line(std::string text) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return text;
-}
-
 std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
   std::string what = result.response ? fmt::format("HTTP {}", result.response->status)
                                      : fmt::format("{}: {}", to_string(result.error->failure),
@@ -43,53 +37,6 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   if (decision.retry)
     return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
   return what;
-}
-
-std::optional<Error> reply_error(const Reply& reply, OutputMode mode) {
-  switch (reply.status) {
-    case ReplyStatus::ok:
-      return std::nullopt;
-    case ReplyStatus::refusal:
-      return Error{ErrorKind::refused, "the model refused: " + one_line(reply.text), {}};
-    case ReplyStatus::truncated:
-      return Error{ErrorKind::truncated,
-                   "the output was cut off at the token limit (" + reply.detail + ")",
-                   {}};
-    case ReplyStatus::content_filtered:
-      return Error{
-          ErrorKind::content_filtered, "the provider's content filter stopped the output", {}};
-    case ReplyStatus::empty:
-      return Error{ErrorKind::bad_reply, "the reply had no output", {}};
-    case ReplyStatus::tool_calls:
-      return Error{ErrorKind::bad_reply,
-                   mode == OutputMode::forced_tool
-                       ? "the model called a tool other than the forced one"
-                       : "the model called a tool instead of answering",
-                   {}};
-    case ReplyStatus::http_error:
-      return Error{ErrorKind::http, one_line(reply.detail), {}};
-    case ReplyStatus::bad_reply:
-      return Error{ErrorKind::bad_reply,
-                   "the reply is not the provider's shape: " + one_line(reply.detail),
-                   {}};
-  }
-  return Error{ErrorKind::bad_reply, "unknown reply status", {}};
-}
-
-// The turns that tell the model what was wrong with its last reply.
-void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
-                       OutputMode mode, const std::string& output_name) {
-  const std::string text =
-      "That JSON failed validation:\n" + prettify(issues) + "\nReturn the corrected JSON only.";
-  turns.push_back(reply.assistant);
-  if (mode == OutputMode::forced_tool && !reply.assistant.tool_calls.empty()) {
-    Turn results{.role = Turn::Role::tool_results};
-    const auto& call = reply.assistant.tool_calls.front();
-    results.results.push_back({call.id, call.name.empty() ? output_name : call.name, text, true});
-    turns.push_back(std::move(results));
-  } else {
-    turns.push_back(Turn{.role = Turn::Role::user, .text = text});
-  }
 }
 
 }  // namespace
@@ -201,36 +148,23 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
 
   Trace trace;
   for (int attempt_no = 0;; ++attempt_no) {
-    auto [attempt, reply] = exchange(call);
+    auto exchanged = exchange(call);
+    auto& [attempt, reply] = exchanged;
     trace.usage += attempt.usage;
-    const bool delivered = attempt.http_status != 0;
-    if (auto error = reply_error(reply, request.mode)) {
+    if (auto error = detail::reply_error(exchanged, request.mode)) {
       trace.attempts.push_back(std::move(attempt));
-      if (!delivered) error->kind = ErrorKind::transport;
       error->message = scrubbed(error->message, impl_->api_key);
       error->trace = std::move(trace);
       return *std::move(error);
     }
-    auto parsed = parse_json(reply.text);
-    nlohmann::json value;
-    if (parsed.value) {
-      value = unlower(std::move(*parsed.value), contract->wire().lowering);
-      attempt.issues = contract->validator().validate(value);
-    } else {
-      attempt.issues = std::move(parsed.issues);
-    }
-    const bool valid = attempt.issues.empty();
-    const Issues issues = attempt.issues;
+    auto judged = detail::judge_text(reply.text, contract->wire().lowering, contract->validator());
+    attempt.issues = judged.issues;
     trace.attempts.push_back(std::move(attempt));
-    if (valid) return Extraction<nlohmann::json>{std::move(value), std::move(trace)};
-    if (attempt_no >= corrections) {
-      const auto count = trace.attempts.size();
-      return Error{ErrorKind::invalid_after_retries,
-                   fmt::format("still invalid after {} attempt{}: {}", count, count == 1 ? "" : "s",
-                               prettify_one_line(issues)),
-                   std::move(trace)};
-    }
-    append_correction(call.turns, reply, issues, request.mode, request.name);
+    if (judged.issues.empty())
+      return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
+    if (attempt_no >= corrections)
+      return detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
+    detail::append_correction(call.turns, reply, judged.issues, request.mode, request.name);
   }
 }
 

@@ -52,7 +52,8 @@ class Toolset {
   [[nodiscard]] std::vector<std::string> names() const;
   // The tools as a provider receives them: lowered input schemas, each with its Report.
   [[nodiscard]] std::vector<ToolSpec> specs(const Provider& provider) const;
-  // MCP `tools/list` result entries: [{"name","description","inputSchema"}], refinement text included.
+  // MCP `tools/list` result entries: [{"name","description","inputSchema"}], refinement text
+  // included; inputSchema is the emitted 2020-12 schema, not lowered for any provider.
   [[nodiscard]] nlohmann::ordered_json mcp_tools_list() const;
 
  private:
@@ -60,11 +61,12 @@ class Toolset {
 };
 
 enum class CallVerdict {
-  ran,           // input valid; the handler ran once
-  handler_error, // input valid; the handler returned an error
-  rejected,      // input invalid (or not JSON); the handler did not run; issues went back
-  unknown_tool,  // no tool of that name; the names that exist went back
-  exhausted,     // rejected again after the corrections allowed for this tool; the run stops
+  ran,            // input valid; the handler ran once
+  handler_error,  // input valid; the handler returned an error
+  rejected,       // input invalid (or not JSON); the handler did not run; issues went back
+  unknown_tool,   // no tool of that name; the names that exist went back
+  exhausted,      // rejected again after the corrections allowed for this tool; the run stops
+  skipped,        // not run because the run stopped at this reply (exhausted call, step limit)
 };
 [[nodiscard]] std::string_view to_string(CallVerdict verdict);
 
@@ -73,24 +75,26 @@ struct ToolCallRecord {
   std::size_t step = 0;  // index into ToolRun::steps
   ToolCall call;
   CallVerdict verdict = CallVerdict::rejected;
-  Issues issues;                  // why it was rejected
-  nlohmann::json input;           // the decoded input, when it parsed
-  nlohmann::json result;          // the handler's result, when it ran
-  std::string sent_back;          // the text returned to the model as the tool result
+  Issues issues;          // why it was rejected
+  nlohmann::json input;   // the decoded input, when it parsed
+  nlohmann::json result;  // the handler's result, when it ran
+  std::string sent_back;  // the text returned to the model as the tool result
 };
 
 struct ToolStep {
-  Attempt attempt;  // the request and reply of this step
+  Attempt attempt;                 // the request and reply of this step
   std::vector<std::size_t> calls;  // indexes into ToolRun::calls
 };
 
 struct ToolRun {
-  std::string final_text;                  // the model's final answer
+  std::string final_text;                     // the model's final answer
   std::optional<nlohmann::json> final_value;  // when a final schema was given: the validated value
   std::vector<ToolStep> steps;
   std::vector<ToolCallRecord> calls;
   Usage usage;  // summed over steps
+  // Calls whose handler ran (ran and handler_error).
   [[nodiscard]] std::size_t handler_runs() const;
+  // Calls whose handler did not run: rejected, unknown_tool, exhausted and skipped.
   [[nodiscard]] std::vector<const ToolCallRecord*> rejected() const;
   [[nodiscard]] Trace trace() const;  // the steps' attempts, as a Trace
 };
@@ -98,9 +102,14 @@ struct ToolRun {
 struct ToolRequest {
   std::string prompt;
   std::string system;
-  int max_steps = 8;               // model turns before giving up (ErrorKind::step_limit)
-  int corrections_per_tool = 1;    // rejected calls of one tool allowed before `exhausted`
-  std::optional<Schema> final_schema;  // validate the final answer as JSON against this
+  int max_steps = 8;  // model turns before giving up (ErrorKind::step_limit)
+  // Rejected calls of one tool allowed before `exhausted`; a call of that tool that runs resets
+  // the count.
+  int corrections_per_tool = 1;
+  // Validate the final answer as JSON against this (sent as the response format, named
+  // "final_answer"); `final_corrections` corrective turns when it is invalid.
+  std::optional<Schema> final_schema;
+  int final_corrections = 1;
 };
 
 // Sends the tools, answers every call (all calls of one reply in one follow-up, in order), and

@@ -1,0 +1,87 @@
+#include "loop.hpp"
+
+#include <fmt/format.h>
+
+#include "accord/json_text.hpp"
+
+namespace accord::detail {
+
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+namespace {
+
+std::optional<Error> status_error(const Reply& reply, OutputMode mode) {
+  switch (reply.status) {
+    case ReplyStatus::ok:
+      return std::nullopt;
+    case ReplyStatus::refusal:
+      return Error{ErrorKind::refused, "the model refused: " + one_line(reply.text), {}};
+    case ReplyStatus::truncated:
+      return Error{ErrorKind::truncated,
+                   "the output was cut off at the token limit (" + reply.detail + ")",
+                   {}};
+    case ReplyStatus::content_filtered:
+      return Error{
+          ErrorKind::content_filtered, "the provider's content filter stopped the output", {}};
+    case ReplyStatus::empty:
+      return Error{ErrorKind::bad_reply, "the reply had no output", {}};
+    case ReplyStatus::tool_calls:
+      return Error{ErrorKind::bad_reply,
+                   mode == OutputMode::forced_tool
+                       ? "the model called a tool other than the forced one"
+                       : "the model called a tool instead of answering",
+                   {}};
+    case ReplyStatus::http_error:
+      return Error{ErrorKind::http, one_line(reply.detail), {}};
+    case ReplyStatus::bad_reply:
+      return Error{ErrorKind::bad_reply,
+                   "the reply is not the provider's shape: " + one_line(reply.detail),
+                   {}};
+  }
+  return Error{ErrorKind::bad_reply, "unknown reply status", {}};
+}
+
+}  // namespace
+
+std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
+  auto error = status_error(exchange.reply, mode);
+  if (error && exchange.attempt.http_status == 0) error->kind = ErrorKind::transport;
+  return error;
+}
+
+Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator) {
+  auto parsed = parse_json(text);
+  if (!parsed.value) return {nullptr, std::move(parsed.issues)};
+  Judged judged{unlower(std::move(*parsed.value), lowering), {}};
+  judged.issues = validator.validate(judged.value);
+  return judged;
+}
+
+Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace) {
+  return Error{ErrorKind::invalid_after_retries,
+               fmt::format("still invalid after {} attempt{}: {}", attempts,
+                           attempts == 1 ? "" : "s", prettify_one_line(issues)),
+               std::move(trace)};
+}
+
+void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
+                       OutputMode mode, const std::string& output_name) {
+  const std::string text =
+      "That JSON failed validation:\n" + prettify(issues) + "\nReturn the corrected JSON only.";
+  turns.push_back(reply.assistant);
+  if (mode == OutputMode::forced_tool && !reply.assistant.tool_calls.empty()) {
+    Turn results{.role = Turn::Role::tool_results};
+    const auto& call = reply.assistant.tool_calls.front();
+    results.results.push_back({call.id, call.name.empty() ? output_name : call.name, text, true});
+    turns.push_back(std::move(results));
+  } else {
+    turns.push_back(Turn{.role = Turn::Role::user, .text = text});
+  }
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,36 @@
+#pragma once
+// What the extraction loop (client.cpp) and the tool loop (tools.cpp) share: reading a reply's
+// status as an error, judging output text against a contract, and the corrective turns.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accord/client.hpp"
+
+namespace accord::detail {
+
+std::string one_line(std::string text);
+
+// The Error a reply stands for, or nullopt when its status is ok. An exchange that never got an
+// HTTP answer is a transport error whatever the reply says. The trace is left empty.
+[[nodiscard]] std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode);
+
+// Output text judged the way the user's rules say: parsed (a parse failure is an issue),
+// unlowered, then validated.
+struct Judged {
+  nlohmann::json value;
+  Issues issues;
+};
+[[nodiscard]] Judged judge_text(std::string_view text, const Lowering& lowering,
+                                const Validator& validator);
+
+// "still invalid after N attempts: <issues>"
+[[nodiscard]] Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace);
+
+// The turns that tell the model what was wrong with its last reply.
+void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
+                       OutputMode mode, const std::string& output_name);
+
+}  // namespace accord::detail
