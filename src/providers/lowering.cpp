@@ -1,5 +1,8 @@
 #include "lowering.hpp"
 
+#include "../rules_detail.hpp"
+#include "rule_lowering.hpp"
+
 #include <algorithm>
 #include <iterator>
 #include <optional>
@@ -379,6 +382,14 @@ class Lowerer {
     wrapped["additionalProperties"] = false;
     root = std::move(wrapped);
     lowering_.wrapped_root = true;
+    if (root_branched_) {
+      report_.add({Path{}, "root object split into anyOf branches by its rules", "type",
+                   Fate::keyword,
+                   family_ + " need an object at the root, not anyOf; sent as {\"value\": ...} "
+                             "and unwrapped before validation",
+                   stage_});
+      return;
+    }
     report_.add({Path{}, "root is not an object", "type", Fate::keyword,
                  family_ + " need an object at the root; sent as {\"value\": ...} and unwrapped "
                            "before validation",
@@ -413,7 +424,7 @@ class Lowerer {
     const bool tuple =
         in.contains("prefixItems") || (in.contains("items") && in["items"].is_array());
     for (const auto& [key, value] : in.items()) {
-      if (key == "$schema") continue;
+      if (key == "$schema" || key == kRulesKeyword) continue;  // rules: compiled below
       if (key == "properties" && value.is_object()) {
         ojson props = ojson::object();
         for (const auto& [name, child] : value.items()) props[name] = node(child, path / name);
@@ -516,6 +527,14 @@ class Lowerer {
       }
     }
     if (is_object_schema(in) || in.contains("properties")) close_object(in, out, path);
+    if (const auto rules = in.find(kRulesKeyword); rules != in.end()) {
+      if (openai_) {
+        out = lower_rules_openai(*rules, std::move(out), path, report_, stage_);
+        if (path.empty() && out.contains("anyOf")) root_branched_ = true;
+      } else {
+        lower_rules_described(*rules, path, report_, stage_, family_);
+      }
+    }
     return out;
   }
 
@@ -677,6 +696,7 @@ class Lowerer {
   std::string stage_;
   Report& report_;
   Lowering& lowering_;
+  bool root_branched_ = false;  // the root object's rules made it anyOf branches
 };
 
 }  // namespace
@@ -687,6 +707,7 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, Lo
   if (target == LoweringTarget::generic) {
     wire.schema = emitted;
     if (wire.schema.is_object()) wire.schema.erase("$schema");
+    lower_rules_generic(wire.schema, report, stage);
     report.add({Path{}, "strict", "strict", Fate::keyword,
                 "local servers treat strict as a hint and may ignore the schema; every rule is "
                 "still validated locally",
