@@ -393,6 +393,17 @@ TEST(RuleLowering, GenericPutsSeveralCompiledRulesInAllOf) {
             R"("then":{"properties":{"amount":{"exclusiveMinimum":2}}}}])");
 }
 
+TEST(RuleLowering, PlainLiteralComparisonBecomesAFieldConstraint) {
+  const auto schema = order_schema(ojson::parse(R"([{"rule": "amount >= 5"}])"));
+  const auto generic = lowered("generic", schema);
+  EXPECT_EQ(generic.schema["allOf"].dump(), R"([{"properties":{"amount":{"minimum":5}}}])");
+  EXPECT_EQ(rule_entry(generic, "rule amount >= 5").keyword, "allOf,properties");
+  const auto openai = lowered("openai-chat", schema);
+  EXPECT_FALSE(openai.lowering.wrapped_root);
+  EXPECT_EQ(openai.schema["properties"]["amount"]["minimum"], 5);
+  EXPECT_EQ(rule_entry(openai, "rule amount >= 5").fate, Fate::keyword);
+}
+
 // The transfer's cap under OpenAI strict: one branch per currency, the eur one capped; the root
 // is wrapped since OpenAI wants an object there, not anyOf.
 const char* const kCappedOpenAI = R"({

@@ -50,20 +50,6 @@ const std::set<std::string, std::less<>> kOpenAIFormats = {
 const std::set<std::string, std::less<>> kAnthropicFormats = {
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"};
 
-bool is_null_schema(const ojson& node) {
-  return node.is_object() && node.size() == 1 && node.contains("type") && node["type"] == "null";
-}
-
-// The index of X in a nullable wrapper {"anyOf":[X,{"type":"null"}]}, or nullopt.
-std::optional<std::size_t> nullable_inner(const ojson& node) {
-  if (!node.is_object()) return std::nullopt;
-  const auto it = node.find("anyOf");
-  if (it == node.end() || !it->is_array() || it->size() != 2) return std::nullopt;
-  if (is_null_schema((*it)[1])) return 0;
-  if (is_null_schema((*it)[0])) return 1;
-  return std::nullopt;
-}
-
 bool accepts_null(const ojson& node) {
   if (node.is_boolean()) return node.get<bool>();
   if (!node.is_object()) return false;
@@ -700,6 +686,19 @@ class Lowerer {
 };
 
 }  // namespace
+
+bool is_null_schema(const ojson& node) {
+  return node.is_object() && node.size() == 1 && node.contains("type") && node["type"] == "null";
+}
+
+std::optional<std::size_t> nullable_inner(const ojson& node) {
+  if (!node.is_object()) return std::nullopt;
+  const auto it = node.find("anyOf");
+  if (it == node.end() || !it->is_array() || it->size() != 2) return std::nullopt;
+  if (is_null_schema((*it)[1])) return 0;
+  if (is_null_schema((*it)[0])) return 1;
+  return std::nullopt;
+}
 
 WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, LoweringTarget target,
                         const std::string& stage) {

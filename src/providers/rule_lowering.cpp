@@ -5,6 +5,7 @@
 
 #include "../rules_detail.hpp"
 #include "accord/rules.hpp"
+#include "lowering.hpp"
 
 namespace accord::detail {
 namespace {
@@ -61,8 +62,17 @@ bool has_field_operand(const Rule& rule) {
   return rule.requirement.right.is_field() || (rule.condition && rule.condition->right.is_field());
 }
 
-constexpr const char* kFieldToField =
-    "no JSON Schema keyword compares two fields; stated in the description, enforced locally";
+// The fate of a rule no provider can turn into keywords (one that does not parse, or compares two
+// fields), or nullopt for a rule the provider may compile.
+std::optional<Outcome> words_only(const std::optional<Rule>& rule) {
+  if (!rule) return Outcome{.why = "the rule does not parse; left out of the wire"};
+  if (has_field_operand(*rule)) {
+    return Outcome{.why =
+                       "no JSON Schema keyword compares two fields; stated in the description, "
+                       "enforced locally"};
+  }
+  return std::nullopt;
+}
 
 // ---- generic JSON Schema ----
 
@@ -140,10 +150,8 @@ class GenericRules {
     std::vector<ojson> compiled;  // {"if","then"} pairs and plain constraints
     for (const auto& rule : rules) {
       Outcome outcome;
-      if (!rule) {
-        outcome.why = "the rule does not parse; left out of the wire";
-      } else if (has_field_operand(*rule)) {
-        outcome.why = kFieldToField;
+      if (auto fixed = words_only(rule)) {
+        outcome = *fixed;
       } else {
         auto then = constraint(rule->requirement.op, rule->requirement.right.literal());
         std::optional<ojson> test;
@@ -189,19 +197,6 @@ class GenericRules {
 // ---- OpenAI strict: anyOf branches ----
 
 enum class Narrowed { ok, impossible, inexpressible };
-
-bool is_null_schema(const ojson& node) {
-  return node.is_object() && node.size() == 1 && node.contains("type") && node["type"] == "null";
-}
-
-std::optional<std::size_t> nullable_inner(const ojson& node) {
-  if (!node.is_object()) return std::nullopt;
-  const auto it = node.find("anyOf");
-  if (it == node.end() || !it->is_array() || it->size() != 2) return std::nullopt;
-  if (is_null_schema((*it)[1])) return 0;
-  if (is_null_schema((*it)[0])) return 1;
-  return std::nullopt;
-}
 
 // Replaces `key` in place (keeping the key order), or appends it.
 void set_keyword(ojson& node, const std::string& old_key, const std::string& key, ojson value) {
@@ -334,14 +329,8 @@ ojson lower_rules_openai(const ojson& raw, ojson out, const Path& path, Report& 
   bool conditional = false;
   for (const auto& rule : rules) {
     Outcome outcome;
-    if (!rule) {
-      outcome.why = "the rule does not parse; left out of the wire";
-      outcomes.push_back(std::move(outcome));
-      continue;
-    }
-    if (has_field_operand(*rule)) {
-      outcome.why = kFieldToField;
-      outcomes.push_back(std::move(outcome));
+    if (auto fixed = words_only(rule)) {
+      outcomes.push_back(*fixed);
       continue;
     }
     const auto& req = rule->requirement;
@@ -356,47 +345,37 @@ ojson lower_rules_openai(const ojson& raw, ojson out, const Path& path, Report& 
     }
     std::vector<ojson> next;
     std::string blocked;
-    for (const auto& branch : branches) {
-      if (cond != nullptr) {
-        ojson holds = branch;
-        ojson* test = property_of(holds, cond->left);
-        Narrowed first =
-            test ? narrow(*test, cond->op, cond->right.literal(), false) : Narrowed::inexpressible;
-        if (first == Narrowed::inexpressible) {
-          blocked = cond->left;
-          break;
-        }
-        if (first == Narrowed::ok) {
-          ojson* target = property_of(holds, req.left);
-          const Narrowed second =
-              target ? narrow(*target, req.op, req.right.literal(), true) : Narrowed::inexpressible;
-          if (second == Narrowed::inexpressible) {
-            blocked = req.left;
-            break;
-          }
-          if (second == Narrowed::ok) next.push_back(std::move(holds));
-        }
-        ojson fails = branch;
-        ojson* negated_test = property_of(fails, cond->left);
-        const Narrowed third =
-            negated_test ? narrow(*negated_test, negated(cond->op), cond->right.literal(), true)
-                         : Narrowed::inexpressible;
-        if (third == Narrowed::inexpressible) {
-          blocked = cond->left;
-          break;
-        }
-        if (third == Narrowed::ok) next.push_back(std::move(fails));
-      } else {
-        ojson narrowed = branch;
-        ojson* target = property_of(narrowed, req.left);
-        const Narrowed result =
-            target ? narrow(*target, req.op, req.right.literal(), true) : Narrowed::inexpressible;
+    // Narrows a copy of `branch` by each step and keeps it unless a step makes it impossible;
+    // false when a step cannot be written with the subset's keywords.
+    struct Step {
+      const Comparison* comparison;
+      Op op;
+      bool allow_null;
+    };
+    auto keep = [&](ojson candidate, std::initializer_list<Step> steps) {
+      for (const auto& step : steps) {
+        const auto& c = *step.comparison;
+        ojson* property = property_of(candidate, c.left);
+        const Narrowed result = property != nullptr
+                                    ? narrow(*property, step.op, c.right.literal(), step.allow_null)
+                                    : Narrowed::inexpressible;
         if (result == Narrowed::inexpressible) {
-          blocked = req.left;
-          break;
+          blocked = c.left;
+          return false;
         }
-        if (result == Narrowed::ok) next.push_back(std::move(narrowed));
+        if (result == Narrowed::impossible) return true;
       }
+      next.push_back(std::move(candidate));
+      return true;
+    };
+    for (const auto& branch : branches) {
+      // A conditional: one branch where it applies (the requirement too), one where it does not
+      // (an absent field, null here, leaves it unmet).
+      const bool ok = cond != nullptr
+                          ? keep(branch, {{cond, cond->op, false}, {&req, req.op, true}}) &&
+                                keep(branch, {{cond, negated(cond->op), true}})
+                          : keep(branch, {{&req, req.op, true}});
+      if (!ok) break;
     }
     if (!blocked.empty()) {
       outcome.why = narrowing_limit(blocked);
@@ -446,10 +425,8 @@ void lower_rules_described(const ojson& raw, const Path& path, Report& report,
   std::vector<Outcome> outcomes;
   for (const auto& rule : rules) {
     Outcome outcome;
-    if (!rule) {
-      outcome.why = "the rule does not parse; left out of the wire";
-    } else if (has_field_operand(*rule)) {
-      outcome.why = kFieldToField;
+    if (auto fixed = words_only(rule)) {
+      outcome = *fixed;
     } else {
       outcome.why = family +
                     " have no if/then and no keywords relating fields; stated in the "
