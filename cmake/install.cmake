@@ -14,6 +14,10 @@ install(TARGETS ${ACCORD_LIBRARY_TARGETS} EXPORT accordTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The accord command, when it is built; a program, so not part of the exported package.
+if(TARGET accord-cli)
+  install(TARGETS accord-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(EXPORT accordTargets NAMESPACE accord:: DESTINATION ${ACCORD_CMAKE_DIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/accordConfig.cmake.in

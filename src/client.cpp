@@ -42,10 +42,14 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
 }  // namespace
 
 Contract::Contract(const Schema& schema, std::string name, const Provider& provider)
-    : name_(std::move(name)), validator_(schema) {
-  auto emitted = emit(schema);
-  wire_ = provider.lower(emitted.json, std::move(emitted.report));
-}
+    : Contract(emit(schema), Validator(schema), std::move(name), provider) {}
+
+Contract::Contract(const EmittedSchema& schema, Validator validator, std::string name,
+                   const Provider& provider)
+    : name_(std::move(name)),
+      provider_(provider.name()),
+      wire_(provider.lower(schema.json, schema.report)),
+      validator_(std::move(validator)) {}
 
 struct Client::Impl {
   ClientOptions options;
@@ -138,10 +142,18 @@ std::shared_ptr<const Contract> Client::contract(const Schema& schema,
 }
 
 Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
-  const auto contract = this->contract(request.schema, request.name);
+  const auto* schema = std::get_if<Schema>(&request.schema);
+  const auto contract = schema != nullptr
+                            ? this->contract(*schema, request.name)
+                            : std::get<std::shared_ptr<const Contract>>(request.schema);
+  if (!contract) throw std::invalid_argument("ExtractRequest: the Contract is null");
+  if (contract->provider_name() != impl_->provider->name()) {
+    throw std::invalid_argument(fmt::format("ExtractRequest: the Contract was made for {}, not {}",
+                                            contract->provider_name(), impl_->provider->name()));
+  }
   const int corrections = request.corrections.value_or(impl_->options.corrections);
 
-  CallSpec call{.output_name = request.name, .output = &contract->wire(), .mode = request.mode};
+  CallSpec call{.output_name = contract->name(), .output = &contract->wire(), .mode = request.mode};
   if (!request.system.empty())
     call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
   call.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
@@ -164,7 +176,7 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
     if (attempt_no >= corrections)
       return detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
-    detail::append_correction(call.turns, reply, judged.issues, request.mode, request.name);
+    detail::append_correction(call.turns, reply, judged.issues, request.mode, contract->name());
   }
 }
 

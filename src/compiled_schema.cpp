@@ -23,6 +23,7 @@
 
 #include "accord/schema.hpp"
 #include "ecma_regex.hpp"
+#include "rules_detail.hpp"
 #include "string_formats.hpp"
 
 namespace accord::detail {
@@ -216,6 +217,7 @@ class Rewriter {
       : regexes_(regexes), ref_targets_(ref_targets) {}
 
   ojson run(const ojson& root) {
+    root_ = &root;
     ojson out = rewrite(root, "", Path{});
     resolve_refs();
     if (problems_.empty()) find_cycles();
@@ -280,6 +282,26 @@ class Rewriter {
         out[key] = schema_array(value, pointer, key, at);
       } else if (schema_map_keywords().count(key) != 0) {
         out[key] = schema_map(value, pointer, key, at);
+      } else if (key == "minimum" || key == "maximum" || key == "exclusiveMinimum" ||
+                 key == "exclusiveMaximum") {
+        // Checked here so the problem names its path (valijson's message does not).
+        if (!value.is_number()) problem(at, key + " must be a number");
+        out[key] = value;
+      } else if (key == "required" || key == "enum") {
+        if (!value.is_array() ||
+            (key == "required" && std::any_of(value.begin(), value.end(),
+                                              [](const ojson& v) { return !v.is_string(); }))) {
+          problem(at, key == "required" ? "required must be an array of property names"
+                                        : "enum must be an array");
+        }
+        out[key] = value;
+      } else if (key == "type") {
+        type_keyword(value, at);
+        out[key] = value;
+      } else if (key == kRulesKeyword) {
+        // Checked now so a bad rule fails at load with its path; the explainer applies them.
+        (void)parse_rules(value, node, *root_, at, problems_);
+        out[key] = value;
       } else if (key == "$ref") {
         if (!value.is_string()) {
           problem(at, "$ref must be a string");
@@ -339,6 +361,22 @@ class Rewriter {
       out[name] = rewrite(sub, to, path / name);
     }
     return out;
+  }
+
+  void type_keyword(const ojson& value, const Path& path) {
+    static const std::set<std::string> kTypes = {"string", "number", "integer", "boolean",
+                                                 "null",   "array",  "object"};
+    auto known = [](const ojson& name) {
+      return name.is_string() && kTypes.count(name.get<std::string>()) != 0;
+    };
+    const bool ok =
+        value.is_array() ? std::all_of(value.begin(), value.end(), known) : known(value);
+    if (!ok) {
+      problem(path,
+              "type must be one of string, number, integer, boolean, null, array, "
+              "object (or a list of them), not " +
+                  value.dump());
+    }
   }
 
   void pattern(const ojson& value, const Path& path) {
@@ -434,6 +472,7 @@ class Rewriter {
     Path path;
   };
 
+  const ojson* root_ = nullptr;
   RegexMap& regexes_;
   std::unordered_map<std::string, std::string>& ref_targets_;
   std::vector<SchemaProblem> problems_;

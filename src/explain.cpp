@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "ecma_regex.hpp"
+#include "rules_detail.hpp"
 #include "string_formats.hpp"
 
 namespace accord::detail {
@@ -205,6 +206,10 @@ class Explainer {
     }
     const std::size_t start = out_.size();
     check(schema, value, path, node);
+    if (value != nullptr && value->is_object() && schema.is_object() &&
+        schema.contains(kRulesKeyword) && !aborted_since(start)) {
+      rules(schema, *value, path);
+    }
     if (node != nullptr && value != nullptr && !node->refinements.empty() &&
         !(node->nullable && value->is_null()) && !aborted_since(start)) {
       refine(*node, *value, path);
@@ -584,6 +589,24 @@ class Explainer {
         message += (i == 0 ? "\"" : ", \"") + extra[i] + "\"";
       }
       add(IssueCode::unrecognized_keys, path, message, kUnrecognizedKeysAbort);
+    }
+  }
+
+  // Declarative rules run where an object refinement would, and see defaults filled in too. The
+  // document was checked when it was compiled, so a rule that does not parse is skipped.
+  void rules(const ojson& schema, const json& value, const Path& path) {
+    const ojson& list = schema.at(kRulesKeyword);
+    if (!list.is_array()) return;
+    for (const auto& entry : list) {
+      Rule rule;
+      try {
+        rule = parse_rule(entry);
+      } catch (const std::exception&) {
+        continue;
+      }
+      if (rule_holds(rule, value, &schema)) continue;
+      out_.push_back(
+          FoundIssue{Issue{IssueCode::custom, path + issue_path(rule), rule.message}, false, true});
     }
   }
 

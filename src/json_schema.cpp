@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules_detail.hpp"
 #include "schema_text.hpp"
 
 namespace accord {
@@ -195,6 +196,10 @@ class Emitter {
           refinement.options.describe ? Fate::description : Fate::local_only,
           refine_why(refinement, path));
     }
+    for (const auto& rule : n.rules) {
+      add(path, detail::rule_report_text(rule), kRulesKeyword, Fate::description,
+          detail::rule_why(rule));
+    }
   }
 
   Json keywords(const SchemaNode& n, const Path& path) {
@@ -262,6 +267,11 @@ class Emitter {
     out["properties"] = std::move(properties);
     if (!required.empty()) out["required"] = std::move(required);
     if (n.closed) out["additionalProperties"] = false;
+    if (!n.rules.empty()) {
+      Json rules = Json::array();
+      for (const auto& rule : n.rules) rules.push_back(to_json(rule));
+      out[kRulesKeyword] = std::move(rules);
+    }
   }
 
   static void string(const SchemaNode& n, Json& out) {
@@ -348,6 +358,7 @@ std::string model_description(const SchemaNode& node) {
         refinement.options.rule_text.empty() ? refinement.message : refinement.options.rule_text;
     if (!rule.empty()) add_sentence(out, "Rule: " + rule);
   }
+  for (const auto& rule : node.rules) add_sentence(out, detail::rule_sentence(rule));
   return out;
 }
 

@@ -63,7 +63,9 @@ std::string Report::to_table() const {
   for (const auto& e : entries_) {
     const auto path = e.path.to_string();
     // A fate decided after emit says who decided it; emit's own is the common case.
-    const auto why = e.stage == "emit" || e.stage.empty() ? e.why : e.stage + ": " + e.why;
+    // emit and file are where rules come from; a stage that changed nothing adds no reason.
+    const bool origin = e.stage == "emit" || e.stage == "file" || e.stage.empty();
+    const auto why = origin || e.why.empty() ? e.why : e.stage + ": " + e.why;
     rows.push_back({path.empty() ? "(root)" : path, e.rule, e.keyword.empty() ? "-" : e.keyword,
                     std::string(to_string(e.fate)), why});
   }

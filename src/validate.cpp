@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "explain.hpp"
+#include "rules_detail.hpp"
 #include "validator_impl.hpp"
 
 namespace accord {
@@ -96,6 +97,8 @@ std::shared_ptr<const Validator::Impl> make_validator_impl(const ojson& json_sch
     impl->dsl = *dsl;
     impl->has_refinements = has_refinements(dsl->node());
   }
+  // Declarative rules are checked by the explainer, like refinements, whichever way they came.
+  impl->has_refinements = impl->has_refinements || has_rules(impl->compiled.document);
   return impl;
 }
 
@@ -137,7 +140,7 @@ Issues Validator::validate(const json& value) const {
   Issues issues;
   bool worded = false;
   for (auto& entry : found) {
-    // valijson decides validity: when it accepts, only refinements can add issues.
+    // valijson decides validity: when it accepts, only refinements and rules can add issues.
     if (valid && !entry.refinement) continue;
     worded = worded || !entry.refinement;
     issues.push_back(std::move(entry.issue));

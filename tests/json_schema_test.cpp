@@ -314,8 +314,13 @@ TEST(EmitDescription, RuleTextReplacesTheMessageForTheModel) {
 }
 
 TEST(EmitDescription, ObjectRefinementGoesOnTheObject) {
+  const auto json = emit(object({{"amount", number()}}).refine(pass, "amounts are capped")).json;
+  EXPECT_EQ(json["description"], "Rule: amounts are capped.");
+}
+
+TEST(EmitDescription, ObjectRuleGoesOnTheObjectAsTheRuleItself) {
   const auto json = emit(examples::transfer_schema()).json;
-  EXPECT_EQ(json["description"], "Rule: eur transfers are capped at 500.");
+  EXPECT_EQ(json["description"], R"(Rule: when currency == "eur", amount <= 500.)");
 }
 
 TEST(EmitDefaults, DefaultComesAfterKeywordsAndBeforeExamples) {
@@ -574,7 +579,7 @@ TEST(EmitSnapshot, Transfer) {
   const auto expected = Json::parse(R"({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "description": "Rule: eur transfers are capped at 500.",
+    "description": "Rule: when currency == \"eur\", amount <= 500.",
     "properties": {
       "accountId": {
         "type": "string",
@@ -588,7 +593,11 @@ TEST(EmitSnapshot, Transfer) {
       "idempotencyKey": {"type": "string", "default": "auto"}
     },
     "required": ["accountId", "email", "amount", "currency"],
-    "additionalProperties": false
+    "additionalProperties": false,
+    "x-accord-rules": [
+      {"if": "currency == \"eur\"", "then": "amount <= 500",
+       "message": "eur transfers are capped at 500", "path": []}
+    ]
   })");
   EXPECT_EQ(emit(examples::transfer_schema()).json.dump(2), expected.dump(2));
 }
@@ -622,7 +631,8 @@ TEST(EmitSnapshot, RefundReport) {
 TEST(EmitSnapshot, TransferReportListsTheCapAsDescription) {
   const auto described = emit(examples::transfer_schema()).report.with_fate(Fate::description);
   ASSERT_EQ(described.size(), 1u);
-  EXPECT_EQ(described[0].rule, "refine: eur transfers are capped at 500");
+  EXPECT_EQ(described[0].rule, R"(rule if currency == "eur" then amount <= 500)");
+  EXPECT_EQ(described[0].keyword, "x-accord-rules");
   EXPECT_TRUE(described[0].path.empty());
 }
 
@@ -633,7 +643,7 @@ TEST(EmitSnapshot, TransferReportRules) {
   }
   EXPECT_EQ(rules, (std::vector<std::string>{
                        " no unknown keys",
-                       " refine: eur transfers are capped at 500",
+                       R"( rule if currency == "eur" then amount <= 500)",
                        R"(accountId describe "Stripe-style account id")",
                        "accountId regex /^acct_[a-z0-9]+$/",
                        "email format email",

@@ -53,7 +53,8 @@ Report refund_report() {
   return r;
 }
 
-// What emit() writes for the transfer example.
+// A transfer schema whose euro cap is a refine() stated in words: what emit() wrote for the
+// transfer example before the cap became a declarative rule (rules_test.cpp lowers that one).
 ojson transfer_schema() {
   return ojson::parse(R"({
     "$schema": "https://json-schema.org/draft/2020-12/schema",

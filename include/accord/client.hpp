@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "accord/error.hpp"
+#include "accord/json_schema.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/schema.hpp"
 #include "accord/trace.hpp"
@@ -33,22 +34,32 @@ struct ClientOptions {
 class Contract {
  public:
   Contract(const Schema& schema, std::string name, const Provider& provider);
+  // A schema emitted or imported beforehand, with the Validator of its original rules; for a JSON
+  // Schema document: Contract(imported, Validator::from_json_schema(imported.json), ...), where
+  // `imported` is import_json_schema(document).
+  Contract(const EmittedSchema& schema, Validator validator, std::string name,
+           const Provider& provider);
   [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::string& provider_name() const { return provider_; }
   [[nodiscard]] const WireSchema& wire() const { return wire_; }
   [[nodiscard]] const Report& report() const { return wire_.report; }
   [[nodiscard]] const Validator& validator() const { return validator_; }
 
  private:
   std::string name_;
+  std::string provider_;
   WireSchema wire_;
   Validator validator_;
 };
 
 struct ExtractRequest {
-  Schema schema;
-  std::string prompt;           // the user turn: the text to extract from, with instructions
-  std::string system;           // optional system instructions
-  std::string name = "result";  // the schema's name on the wire ([A-Za-z0-9_-], <= 64)
+  // What to extract: a DSL Schema (its Contract is built once per name and cached by the client),
+  // or a ready Contract for this client's provider (e.g. from a JSON Schema file).
+  std::variant<Schema, std::shared_ptr<const Contract>> schema;
+  std::string prompt;  // the user turn: the text to extract from, with instructions
+  std::string system;  // optional system instructions
+  // The schema's name on the wire ([A-Za-z0-9_-], <= 64); a Contract carries its own.
+  std::string name = "result";
   OutputMode mode = OutputMode::response_format;
   std::optional<int> corrections;  // overrides ClientOptions::corrections
 };
@@ -94,6 +105,7 @@ class Client {
   [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
                                                          const std::string& name) const;
 
+  // Throws std::invalid_argument for a null Contract or one made for another provider.
   [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
 
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and

@@ -25,7 +25,8 @@ struct EmittedSchema {
 // Throws SchemaError for a schema with build mistakes, or (strict) with rules the model cannot see.
 [[nodiscard]] EmittedSchema emit(const Schema& schema, EmitOptions options = {});
 
-// The description the model reads for a node: the user's text, then each described refinement.
+// The description the model reads for a node: the user's text, then each described refinement,
+// then each declarative rule ("Rule: refundDate >= orderDate.").
 [[nodiscard]] std::string model_description(const SchemaNode& node);
 
 }  // namespace accord

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "accord/path.hpp"
+#include "accord/rules.hpp"
 
 namespace accord {
 
@@ -109,6 +110,7 @@ struct SchemaNode {
   Kind kind = Kind::any;
   std::vector<Check> checks;
   std::vector<Refinement> refinements;
+  std::vector<Rule> rules;       // object: declarative rules between fields (rules.hpp)
   std::vector<Field> fields;     // object, in the order written
   bool closed = true;            // object: unknown keys are an issue (additionalProperties false)
   std::vector<Schema> elements;  // array: [item]; tuple: the positions; union: the options
@@ -174,10 +176,17 @@ class Schema {
 
   // Objects.
   [[nodiscard]] Schema passthrough() const;  // accept unknown keys
+  // A declarative rule between fields (rules.hpp): checked locally, stated in the description,
+  // and sent as keywords to providers that can enforce it.
+  [[nodiscard]] Schema rule(Comparison comparison, std::string message,
+                            RuleOptions options = {}) const;
+  [[nodiscard]] Schema rule(Conditional conditional, std::string message,
+                            RuleOptions options = {}) const;
 
  private:
   explicit Schema(std::shared_ptr<const SchemaNode> node) : node_(std::move(node)) {}
   [[nodiscard]] Schema with(const std::function<void(SchemaNode&)>& change) const;
+  [[nodiscard]] Schema with_rule(Rule rule) const;
   friend Schema make_schema(SchemaNode node);
 
   std::shared_ptr<const SchemaNode> node_;

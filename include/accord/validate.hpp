@@ -4,7 +4,8 @@
 // Order of checks, as in Zod 4: valijson judges the value against the full emitted JSON Schema
 // (pattern through RE2 and formats through accord's own checks); issues are reported with Zod's
 // messages. A field's refinements run when the field has the right type; an object's refinements
-// run unless some issue inside it is a type mismatch or a missing field.
+// and declarative rules (rules.hpp, `x-accord-rules`) run unless some issue inside it is a type
+// mismatch or a missing field.
 
 #include <memory>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,8 @@
 #include "lowering.hpp"
 
+#include "../rules_detail.hpp"
+#include "rule_lowering.hpp"
+
 #include <algorithm>
 #include <iterator>
 #include <optional>
@@ -46,20 +49,6 @@ const std::set<std::string, std::less<>> kOpenAIFormats = {
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"};
 const std::set<std::string, std::less<>> kAnthropicFormats = {
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"};
-
-bool is_null_schema(const ojson& node) {
-  return node.is_object() && node.size() == 1 && node.contains("type") && node["type"] == "null";
-}
-
-// The index of X in a nullable wrapper {"anyOf":[X,{"type":"null"}]}, or nullopt.
-std::optional<std::size_t> nullable_inner(const ojson& node) {
-  if (!node.is_object()) return std::nullopt;
-  const auto it = node.find("anyOf");
-  if (it == node.end() || !it->is_array() || it->size() != 2) return std::nullopt;
-  if (is_null_schema((*it)[1])) return 0;
-  if (is_null_schema((*it)[0])) return 1;
-  return std::nullopt;
-}
 
 bool accepts_null(const ojson& node) {
   if (node.is_boolean()) return node.get<bool>();
@@ -379,6 +368,14 @@ class Lowerer {
     wrapped["additionalProperties"] = false;
     root = std::move(wrapped);
     lowering_.wrapped_root = true;
+    if (root_branched_) {
+      report_.add({Path{}, "root object split into anyOf branches by its rules", "type",
+                   Fate::keyword,
+                   family_ + " need an object at the root, not anyOf; sent as {\"value\": ...} "
+                             "and unwrapped before validation",
+                   stage_});
+      return;
+    }
     report_.add({Path{}, "root is not an object", "type", Fate::keyword,
                  family_ + " need an object at the root; sent as {\"value\": ...} and unwrapped "
                            "before validation",
@@ -413,7 +410,7 @@ class Lowerer {
     const bool tuple =
         in.contains("prefixItems") || (in.contains("items") && in["items"].is_array());
     for (const auto& [key, value] : in.items()) {
-      if (key == "$schema") continue;
+      if (key == "$schema" || key == kRulesKeyword) continue;  // rules: compiled below
       if (key == "properties" && value.is_object()) {
         ojson props = ojson::object();
         for (const auto& [name, child] : value.items()) props[name] = node(child, path / name);
@@ -516,6 +513,14 @@ class Lowerer {
       }
     }
     if (is_object_schema(in) || in.contains("properties")) close_object(in, out, path);
+    if (const auto rules = in.find(kRulesKeyword); rules != in.end()) {
+      if (openai_) {
+        out = lower_rules_openai(*rules, std::move(out), path, report_, stage_);
+        if (path.empty() && out.contains("anyOf")) root_branched_ = true;
+      } else {
+        lower_rules_described(*rules, path, report_, stage_, family_);
+      }
+    }
     return out;
   }
 
@@ -677,9 +682,23 @@ class Lowerer {
   std::string stage_;
   Report& report_;
   Lowering& lowering_;
+  bool root_branched_ = false;  // the root object's rules made it anyOf branches
 };
 
 }  // namespace
+
+bool is_null_schema(const ojson& node) {
+  return node.is_object() && node.size() == 1 && node.contains("type") && node["type"] == "null";
+}
+
+std::optional<std::size_t> nullable_inner(const ojson& node) {
+  if (!node.is_object()) return std::nullopt;
+  const auto it = node.find("anyOf");
+  if (it == node.end() || !it->is_array() || it->size() != 2) return std::nullopt;
+  if (is_null_schema((*it)[1])) return 0;
+  if (is_null_schema((*it)[0])) return 1;
+  return std::nullopt;
+}
 
 WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, LoweringTarget target,
                         const std::string& stage) {
@@ -687,6 +706,7 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, Lo
   if (target == LoweringTarget::generic) {
     wire.schema = emitted;
     if (wire.schema.is_object()) wire.schema.erase("$schema");
+    lower_rules_generic(wire.schema, report, stage);
     report.add({Path{}, "strict", "strict", Fate::keyword,
                 "local servers treat strict as a hint and may ignore the schema; every rule is "
                 "still validated locally",

@@ -3,6 +3,7 @@
 // writes (see EMIT_SPEC), recording every change in the Report. It never looks at the DSL.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "accord/providers/provider.hpp"
@@ -14,6 +15,11 @@ enum class LoweringTarget {
   anthropic,      // Anthropic structured outputs / strict tools
   generic,        // OpenAI-compatible local servers: the full schema, strict is a hint
 };
+
+// A {"type": "null"} schema, and the index of X in a nullable wrapper {"anyOf": [X, {"type":
+// "null"}]} (either order).
+[[nodiscard]] bool is_null_schema(const nlohmann::ordered_json& node);
+[[nodiscard]] std::optional<std::size_t> nullable_inner(const nlohmann::ordered_json& node);
 
 // `stage` is the provider name written into the Report entries the lowering adds or changes.
 [[nodiscard]] WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,

@@ -1,0 +1,281 @@
+// The accord command: see what a JSON Schema becomes for a provider, validate documents against
+// it, and run an extraction, from the shell. docs/cli.md describes it; exit codes:
+//   0  done (every document valid, the extraction succeeded)
+//   1  a document is invalid (validate) or the extraction failed (extract)
+//   2  usage error, unreadable file, or a schema that is not usable
+
+#include <CLI/CLI.hpp>
+#include <accord/client.hpp>
+#include <accord/json_schema_file.hpp>
+#include <accord/validate.hpp>
+#include <accord/version.hpp>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using accord::Issues;
+using nlohmann::ordered_json;
+
+constexpr int kInvalid = 1;
+constexpr int kUsage = 2;
+
+// A failure that ends the command with a message on stderr and an exit code.
+struct Failure {
+  int code;
+  std::string message;
+};
+
+std::string read_file(const std::string& path) {
+  if (path == "-") {
+    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Failure{kUsage, "cannot read " + path};
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string where(const accord::Path& path) {
+  return "#" + path.to_pointer();
+}
+
+// The schema file as an imported schema; exit 2 naming the JSON path of every problem.
+accord::EmittedSchema load_schema(const std::string& file) {
+  ordered_json document;
+  try {
+    document = ordered_json::parse(read_file(file));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Failure{kUsage, file + " is not JSON: " + e.what()};
+  }
+  try {
+    return accord::import_json_schema(document);
+  } catch (const accord::SchemaError& e) {
+    std::string message = file + " is not a usable JSON Schema:";
+    for (const auto& problem : e.problems()) {
+      message += "\n  at " + where(problem.path) + ": " + problem.message;
+    }
+    throw Failure{kUsage, message};
+  }
+}
+
+std::unique_ptr<accord::Provider> provider_named(const std::string& name) {
+  auto provider = accord::make_provider(name);
+  if (!provider) {
+    std::string known;
+    for (const auto& n : accord::provider_names()) known += (known.empty() ? "" : ", ") + n;
+    throw Failure{kUsage, "unknown provider \"" + name + "\" (known: " + known + ")"};
+  }
+  return provider;
+}
+
+std::string indented(const std::string& text, const std::string& prefix) {
+  std::string out = prefix;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += prefix;
+  }
+  return out;
+}
+
+// ---- accord schema ----
+
+struct SchemaArgs {
+  std::string file;
+  std::string provider;
+  bool json = false;
+};
+
+int run_schema(const SchemaArgs& args) {
+  const auto provider = provider_named(args.provider);
+  const auto imported = load_schema(args.file);
+  const auto wire = provider->lower(imported.json, imported.report);
+  if (args.json) {
+    const ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "Wire schema for " << args.provider << ":\n" << wire.schema.dump(2) << "\n\n";
+  const auto changed = wire.report.not_keywords().size();
+  std::cout << "Report: " << wire.report.entries().size() << " entries, " << changed
+            << " not sent as keywords\n"
+            << wire.report.to_table();
+  return 0;
+}
+
+// ---- accord validate ----
+
+struct ValidateArgs {
+  std::string schema;
+  std::string documents;
+  bool summary = false;
+};
+
+bool is_jsonl(const std::string& file) {
+  auto ends_with = [&](std::string_view suffix) {
+    return file.size() >= suffix.size() &&
+           file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends_with(".jsonl") || ends_with(".ndjson") || file == "-";
+}
+
+int run_validate(const ValidateArgs& args) {
+  const auto imported = load_schema(args.schema);
+  const auto validator = accord::Validator::from_json_schema(imported.json);
+  const auto text = read_file(args.documents);
+
+  std::size_t total = 0;
+  std::size_t invalid = 0;
+  auto judge = [&](std::string_view document, const std::string& label) {
+    ++total;
+    const auto result = validator.parse_and_validate(document);
+    if (result.ok()) return;
+    ++invalid;
+    if (!args.summary) {
+      std::cout << label << ": invalid\n"
+                << indented(accord::prettify(result.issues), "  ") << "\n";
+    }
+  };
+  if (is_jsonl(args.documents)) {
+    std::istringstream lines(text);
+    std::size_t number = 0;
+    for (std::string line; std::getline(lines, line);) {
+      ++number;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      judge(line, "line " + std::to_string(number));
+    }
+  } else {
+    judge(text, args.documents);
+  }
+  std::cout << total << (total == 1 ? " document: " : " documents: ") << total - invalid
+            << " valid, " << invalid << " invalid\n";
+  return invalid == 0 ? 0 : kInvalid;
+}
+
+// ---- accord extract ----
+
+struct ExtractArgs {
+  std::string schema;
+  std::string provider;
+  std::string model;
+  std::string base_url;
+  std::string input = "-";
+  std::string trace;
+  std::optional<int> corrections;
+};
+
+constexpr const char* kInstructions =
+    "Extract the data the JSON schema describes from the user's text. Follow every rule in the "
+    "schema's descriptions. Reply with the JSON only.";
+
+// The wire name: the schema's title when it is a valid name, else "result".
+std::string wire_name(const ordered_json& schema) {
+  const auto title = schema.find("title");
+  if (title == schema.end() || !title->is_string()) return "result";
+  const std::string text = *title;
+  const bool valid =
+      !text.empty() && text.size() <= 64 && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+      });
+  return valid ? text : "result";
+}
+
+void write_trace(const std::string& file, const accord::Trace& trace) {
+  if (file.empty()) return;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << trace.to_json().dump(2) << "\n";
+  if (!out) throw Failure{kUsage, "cannot write " + file};
+}
+
+int run_extract(const ExtractArgs& args) {
+  (void)provider_named(args.provider);  // an unknown name fails before any file is read
+  auto imported = load_schema(args.schema);
+  auto validator = accord::Validator::from_json_schema(imported.json);
+  const std::string text = read_file(args.input);
+
+  accord::ClientOptions options;
+  options.provider = args.provider;
+  options.model = args.model;
+  options.base_url = args.base_url;
+  if (args.corrections) options.corrections = *args.corrections;
+  const accord::Client client(std::move(options));
+  const auto name = wire_name(imported.json);
+  auto contract = std::make_shared<const accord::Contract>(imported, std::move(validator), name,
+                                                           client.provider());
+  std::cerr << "accord: extracting with " << args.provider
+            << (args.model.empty() ? "" : " (model " + args.model + ")") << "\n";
+
+  const auto result = client.extract({.schema = contract, .prompt = text, .system = kInstructions});
+  std::cerr << result.trace().to_text() << "\n";
+  write_trace(args.trace, result.trace());
+  if (!result.ok()) {
+    std::cerr << "accord: extraction failed: " << accord::to_string(result.error().kind) << ": "
+              << result.error().message << "\n";
+    return kInvalid;
+  }
+  std::cout << result.value().dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "accord: see what a JSON Schema becomes for an LLM provider, validate documents "
+      "against it, and extract with it"};
+  app.set_version_flag("--version", "accord " + std::string(accord::version()));
+  app.require_subcommand(1);
+  std::string providers;
+  for (const auto& n : accord::provider_names()) providers += (providers.empty() ? "" : ", ") + n;
+
+  SchemaArgs schema_args;
+  auto* schema = app.add_subcommand(
+      "schema", "print the wire schema a provider gets and the Report of every change");
+  schema->add_option("FILE", schema_args.file, "the JSON Schema file")->required();
+  schema->add_option("--provider", schema_args.provider, providers)->required();
+  schema->add_flag("--json", schema_args.json, "print {\"wire\": ..., \"report\": [...]}");
+
+  ValidateArgs validate_args;
+  auto* validate = app.add_subcommand(
+      "validate", "validate documents: one per line (.jsonl, .ndjson, - for stdin) or one file");
+  validate->add_option("FILE", validate_args.schema, "the JSON Schema file")->required();
+  validate->add_option("DOCS", validate_args.documents, "the documents")->required();
+  validate->add_flag("--summary", validate_args.summary, "print the counts only");
+
+  ExtractArgs extract_args;
+  auto* extract = app.add_subcommand(
+      "extract", "extract a value matching the schema from a text, with validation and retries");
+  extract->add_option("FILE", extract_args.schema, "the JSON Schema file")->required();
+  extract->add_option("--provider", extract_args.provider, providers)->required();
+  extract->add_option("--model", extract_args.model, "the model (default: the provider's)");
+  extract->add_option("--base-url", extract_args.base_url,
+                      "the API base URL (default: the provider's environment variable, then its "
+                      "public endpoint)");
+  extract->add_option("--input", extract_args.input, "the text to extract from (default: stdin)");
+  extract->add_option("--trace", extract_args.trace, "write every attempt as JSON to this file");
+  extract
+      ->add_option("--corrections", extract_args.corrections,
+                   "corrective retries after an invalid reply (default 1)")
+      ->check(CLI::NonNegativeNumber);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kUsage;
+  }
+  try {
+    if (schema->parsed()) return run_schema(schema_args);
+    if (validate->parsed()) return run_validate(validate_args);
+    return run_extract(extract_args);
+  } catch (const Failure& failure) {
+    std::cerr << "accord: " << failure.message << "\n";
+    return failure.code;
+  } catch (const std::exception& e) {
+    std::cerr << "accord: " << e.what() << "\n";
+    return kUsage;
+  }
+}

@@ -1,0 +1,236 @@
+#include "accord/json_schema_file.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "compiled_schema.hpp"
+#include "rules_detail.hpp"
+
+namespace accord {
+namespace {
+
+using detail::ojson;
+
+const std::set<std::string, std::less<>> kSchemaKeywords = {"additionalProperties",
+                                                            "additionalItems",
+                                                            "items",
+                                                            "contains",
+                                                            "propertyNames",
+                                                            "not",
+                                                            "if",
+                                                            "then",
+                                                            "else",
+                                                            "unevaluatedItems",
+                                                            "unevaluatedProperties"};
+const std::set<std::string, std::less<>> kSchemaListKeywords = {"allOf", "anyOf", "oneOf",
+                                                                "prefixItems", "items"};
+const std::set<std::string, std::less<>> kSchemaMapKeywords = {"properties", "patternProperties",
+                                                               "dependentSchemas", "dependencies"};
+
+// Keywords recorded as `keyword value`: each is a rule a provider may keep, move or reject.
+const std::set<std::string, std::less<>> kValueKeywords = {"minLength",
+                                                           "maxLength",
+                                                           "format",
+                                                           "minimum",
+                                                           "maximum",
+                                                           "exclusiveMinimum",
+                                                           "exclusiveMaximum",
+                                                           "multipleOf",
+                                                           "minItems",
+                                                           "maxItems",
+                                                           "uniqueItems",
+                                                           "minProperties",
+                                                           "maxProperties",
+                                                           "enum",
+                                                           "const",
+                                                           "default",
+                                                           "examples",
+                                                           "not",
+                                                           "if",
+                                                           "then",
+                                                           "else",
+                                                           "contains",
+                                                           "propertyNames",
+                                                           "dependentRequired",
+                                                           "dependencies",
+                                                           "contentEncoding",
+                                                           "contentMediaType"};
+
+std::string percent_decoded(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+// The document was compiled first, so every $ref is local, resolves, and none is recursive.
+ojson inlined(const ojson& node, const ojson& root) {
+  if (!node.is_object()) return node;
+  ojson out = ojson::object();
+  if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
+    const auto pointer = percent_decoded(ref->get<std::string>().substr(1));
+    out = inlined(root.at(ojson::json_pointer(pointer)), root);
+  }
+  for (const auto& [key, value] : node.items()) {
+    if (key == "$ref" || key == "$defs" || key == "definitions") continue;
+    if (kSchemaMapKeywords.count(key) != 0 && value.is_object()) {
+      ojson map = ojson::object();
+      for (const auto& [name, child] : value.items()) map[name] = inlined(child, root);
+      out[key] = std::move(map);
+    } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
+      ojson list = ojson::array();
+      for (const auto& child : value) list.push_back(inlined(child, root));
+      out[key] = std::move(list);
+    } else if (kSchemaKeywords.count(key) != 0) {
+      out[key] = inlined(value, root);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+std::string shown(const ojson& value) {
+  constexpr std::size_t kMax = 60;
+  auto text = value.dump();
+  if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
+  return text;
+}
+
+bool is_null_schema(const ojson& node) {
+  return node.is_object() && node.size() == 1 && node.contains("type") && node["type"] == "null";
+}
+
+bool is_nullable_wrapper(const ojson& options) {
+  return options.is_array() && options.size() == 2 &&
+         (is_null_schema(options[0]) || is_null_schema(options[1]));
+}
+
+// Appends the sentence for each rule to the node's description, placed after "type" as emit()
+// places it.
+void describe_rules(ojson& node) {
+  std::string words;
+  for (const auto& entry : node[kRulesKeyword]) {
+    const auto sentence = detail::rule_sentence(parse_rule(entry));
+    words += (words.empty() ? "" : " ") + sentence;
+  }
+  if (auto it = node.find("description"); it != node.end() && it->is_string()) {
+    std::string text = *it;
+    *it = text.empty() ? words : text + " " + words;
+    return;
+  }
+  ojson out = ojson::object();
+  for (auto& [key, value] : node.items()) {
+    out[key] = std::move(value);
+    if (key == "type") out["description"] = words;
+  }
+  if (!out.contains("description")) out["description"] = words;
+  node = std::move(out);
+}
+
+class Importer {
+ public:
+  Report report;
+
+  void walk(ojson& node, const Path& path) {
+    if (!node.is_object()) return;
+    record(node, path);
+    if (auto properties = node.find("properties");
+        properties != node.end() && properties->is_object()) {
+      for (auto& [name, child] : properties->items()) walk(child, path / name);
+    }
+    const bool tuple =
+        node.contains("prefixItems") || (node.contains("items") && node["items"].is_array());
+    if (auto positions = node.find(node.contains("prefixItems") ? "prefixItems" : "items");
+        tuple && positions != node.end() && positions->is_array()) {
+      for (std::size_t i = 0; i < positions->size(); ++i) walk((*positions)[i], path / i);
+    } else if (auto items = node.find("items"); items != node.end() && items->is_object()) {
+      walk(*items, path / std::string("[]"));
+    }
+    for (const char* key : {"anyOf", "oneOf"}) {
+      auto options = node.find(key);
+      if (options == node.end() || !options->is_array()) continue;
+      const bool nullable = std::string_view(key) == "anyOf" && is_nullable_wrapper(*options);
+      for (std::size_t i = 0; i < options->size(); ++i) {
+        if (nullable && is_null_schema((*options)[i])) continue;
+        walk((*options)[i], nullable ? path : path / ("|" + std::to_string(i)));
+      }
+    }
+    if (auto all = node.find("allOf"); all != node.end() && all->is_array()) {
+      for (auto& branch : *all) walk(branch, path);
+    }
+    if (node.contains(kRulesKeyword)) describe_rules(node);
+  }
+
+ private:
+  void add(const Path& path, std::string rule, std::string keyword, Fate fate = Fate::keyword,
+           std::string why = {}) {
+    report.add({path, std::move(rule), std::move(keyword), fate, std::move(why), "file"});
+  }
+
+  void record(const ojson& node, const Path& path) {
+    for (const auto& [key, value] : node.items()) {
+      if (key == "description" && value.is_string()) {
+        add(path, "description " + shown(value), "description");
+      } else if (key == "type" && (value == "integer" || value.is_array())) {
+        add(path, "type " + value.dump(), "type");
+      } else if (key == "pattern" && value.is_string()) {
+        add(path, "pattern /" + value.get<std::string>() + "/", "pattern");
+      } else if (key == "additionalProperties" && value == false) {
+        add(path, "no unknown keys", "additionalProperties");
+      } else if (key == "anyOf" && value.is_array()) {
+        if (is_nullable_wrapper(value)) {
+          add(path, "nullable", "anyOf");
+        } else {
+          add(path, "anyOf of " + std::to_string(value.size()), "anyOf");
+        }
+      } else if ((key == "oneOf" || key == "allOf") && value.is_array()) {
+        add(path, key + " of " + std::to_string(value.size()), key);
+      } else if (key == "prefixItems" && value.is_array()) {
+        add(path, "tuple of " + std::to_string(value.size()), "prefixItems");
+      } else if (key == "items" && value.is_array()) {
+        add(path, "tuple of " + std::to_string(value.size()), "items");
+      } else if (key == kRulesKeyword && value.is_array()) {
+        for (const auto& entry : value) {
+          const Rule rule = parse_rule(entry);
+          add(path, detail::rule_report_text(rule), kRulesKeyword, Fate::description,
+              detail::rule_why(rule));
+        }
+      } else if (kValueKeywords.count(key) != 0) {
+        add(path, key + " " + shown(value), key);
+      }
+    }
+    // A property left out of `required` may be absent: emit() records that as "optional".
+    const auto properties = node.find("properties");
+    if (properties == node.end() || !properties->is_object()) return;
+    std::set<std::string> required;
+    if (auto list = node.find("required"); list != node.end() && list->is_array()) {
+      for (const auto& name : *list) {
+        if (name.is_string()) required.insert(name.get<std::string>());
+      }
+    }
+    for (const auto& [name, child] : properties->items()) {
+      if (required.count(name) == 0) add(path / name, "optional", "required");
+    }
+  }
+};
+
+}  // namespace
+
+EmittedSchema import_json_schema(const nlohmann::ordered_json& document) {
+  (void)detail::compile_schema(document);  // throws SchemaError naming each problem
+  ojson json = inlined(document, document);
+  Importer importer;
+  importer.walk(json, Path{});
+  return {std::move(json), std::move(importer.report)};
+}
+
+}  // namespace accord

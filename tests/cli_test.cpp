@@ -1,0 +1,275 @@
+// The accord command, run as a program: each subcommand's output and exit code, extraction against
+// accord-mock.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <accord/version.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mock_process.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef ACCORD_CLI_PATH
+    GTEST_SKIP() << "the accord command was not built";
+#endif
+    std::string pattern = (fs::temp_directory_path() / "accord-cli-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    write("transfer.json", kTransfer);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return (dir_ / name).string();
+  }
+  std::string file(const std::string& name) const {
+    return (dir_ / name).string();
+  }
+
+  // Runs the command with stdin from /dev/null; stdout and stderr captured whole.
+  Outcome run(std::vector<std::string> args) const {
+#ifdef ACCORD_CLI_PATH
+    args.insert(args.begin(), ACCORD_CLI_PATH);
+#endif
+    const auto out_path = dir_ / "stdout.txt";
+    const auto err_path = dir_ / "stderr.txt";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    Outcome result;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot start " << args[0];
+      return result;
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = slurp(out_path);
+    result.err = slurp(err_path);
+    return result;
+  }
+
+  static constexpr const char* kTransfer = R"({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "transfer",
+    "type": "object",
+    "properties": {
+      "accountId": {"type": "string", "pattern": "^acct_[a-z0-9]+$"},
+      "amount": {"type": "number", "minimum": 1, "maximum": 10000},
+      "currency": {"type": "string", "enum": ["usd", "eur"]}
+    },
+    "required": ["accountId", "amount", "currency"],
+    "additionalProperties": false,
+    "x-accord-rules": [
+      {"if": "currency == \"eur\"", "then": "amount <= 500", "message": "eur transfers are capped at 500"}
+    ]
+  })";
+
+  fs::path dir_;
+};
+
+TEST_F(Cli, VersionPrintsTheProjectVersion) {
+  const auto r = run({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "accord " + std::string(accord::version()) + "\n");
+}
+
+TEST_F(Cli, MissingSubcommandIsAUsageError) {
+  const auto r = run({});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("subcommand"), std::string::npos) << r.err;
+}
+
+// ---- schema ----
+
+TEST_F(Cli, SchemaJsonHasTheWireAndTheReport) {
+  const auto r = run({"schema", file("transfer.json"), "--provider", "generic", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = json::parse(r.out);
+  EXPECT_EQ(out["wire"]["then"], json::parse(R"({"properties":{"amount":{"maximum":500}}})"));
+  EXPECT_FALSE(out["wire"].contains("x-accord-rules"));
+  bool found = false;
+  for (const auto& e : out["report"]) {
+    if (e["rule"] != "rule if currency == \"eur\" then amount <= 500") continue;
+    found = true;
+    EXPECT_EQ(e["fate"], "keyword");
+    EXPECT_EQ(e["stage"], "generic");
+  }
+  EXPECT_TRUE(found) << r.out;
+}
+
+TEST_F(Cli, SchemaTableShowsMovedRules) {
+  const auto r = run({"schema", file("transfer.json"), "--provider", "anthropic"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("Wire schema for anthropic:\n{\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\nPATH "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("maximum 10000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("anthropic: Anthropic structured outputs reject numeric bounds"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(Cli, InvalidSchemaExitsTwoNamingTheJsonPath) {
+  write("bad.json", R"({"type": "object", "properties": {"amount": {"type": "number",
+    "maximum": "10"}}, "x-accord-rules": [{"rule": "amount >= total"}]})");
+  const auto r = run({"schema", file("bad.json"), "--provider", "openai-chat"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "accord: " + file("bad.json") +
+                       " is not a usable JSON Schema:\n"
+                       "  at #/properties/amount/maximum: maximum must be a number\n"
+                       "  at #/x-accord-rules/0/rule: total is not a field of this object\n");
+}
+
+TEST_F(Cli, SchemaThatIsNotJsonExitsTwo) {
+  write("broken.json", "{\"type\": ");
+  const auto r = run({"schema", file("broken.json"), "--provider", "generic"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is not JSON"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, UnknownProviderExitsTwoListingTheKnownOnes) {
+  const auto r = run({"schema", file("transfer.json"), "--provider", "nope"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("known: openai-chat"), std::string::npos) << r.err;
+}
+
+// ---- validate ----
+
+TEST_F(Cli, ValidSingleDocumentExitsZero) {
+  write("doc.json", R"({"accountId": "acct_1", "amount": 20, "currency": "eur"})");
+  const auto r = run({"validate", file("transfer.json"), file("doc.json")});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, "1 document: 1 valid, 0 invalid\n");
+}
+
+TEST_F(Cli, JsonLinesGetPrettifiedIssuesPerInvalidLine) {
+  write("docs.jsonl",
+        "{\"accountId\": \"acct_1\", \"amount\": 20, \"currency\": \"usd\"}\n"
+        "{\"accountId\": \"acct_1\", \"amount\": 900, \"currency\": \"eur\"}\n"
+        "\n"
+        "{\"accountId\": \"x\", \"amount\": \"9\", \"currency\": \"usd\"}\n");
+  const auto r = run({"validate", file("transfer.json"), file("docs.jsonl")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out,
+            "line 2: invalid\n"
+            "  ✖ eur transfers are capped at 500\n"
+            "    → at amount\n"
+            "line 4: invalid\n"
+            "  ✖ Invalid string: must match pattern /^acct_[a-z0-9]+$/\n"
+            "    → at accountId\n"
+            "  ✖ Invalid input: expected number, received string\n"
+            "    → at amount\n"
+            "3 documents: 1 valid, 2 invalid\n");
+}
+
+TEST_F(Cli, SummaryPrintsCountsOnly) {
+  write("docs.jsonl", "{}\nnot json\n");
+  const auto r = run({"validate", file("transfer.json"), file("docs.jsonl"), "--summary"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "2 documents: 0 valid, 2 invalid\n");
+}
+
+TEST_F(Cli, MissingDocumentsFileExitsTwo) {
+  const auto r = run({"validate", file("transfer.json"), file("absent.jsonl")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot read"), std::string::npos);
+}
+
+// ---- extract ----
+
+std::string scenario(const std::vector<json>& replies) {
+  return json{{"replies", replies}}.dump();
+}
+
+TEST_F(Cli, ExtractPrintsTheValueAndWritesTheTrace) {
+  MockProcess mock(
+      scenario({{{"json", {{"accountId", "acct_9"}, {"amount", 300}, {"currency", "eur"}}}}}));
+  write("mail.txt", "Please send 300 euros to acct_9.");
+  const auto r = run({"extract", file("transfer.json"), "--provider", "anthropic", "--base-url",
+                      mock.root_url(), "--model", "test-model", "--input", file("mail.txt"),
+                      "--trace", file("trace.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out),
+            (json{{"accountId", "acct_9"}, {"amount", 300}, {"currency", "eur"}}));
+  EXPECT_NE(r.err.find("attempt 1: HTTP 200"), std::string::npos) << r.err;
+  const auto trace = json::parse(slurp(file("trace.json")));
+  ASSERT_EQ(trace["attempts"].size(), 1u);
+  EXPECT_NE(trace["attempts"][0]["request_body"].dump().find("Please send 300 euros"),
+            std::string::npos);
+}
+
+TEST_F(Cli, ExtractCorrectsARuleBreakThroughTheOpenAIBranches) {
+  MockProcess mock(scenario(
+      {{{"json", {{"value", {{"accountId", "acct_9"}, {"amount", 900}, {"currency", "eur"}}}}}},
+       {{"json", {{"value", {{"accountId", "acct_9"}, {"amount", 500}, {"currency", "eur"}}}}}}}));
+  write("mail.txt", "Send 900 euros to acct_9.");
+  const auto r = run({"extract", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                      mock.base_url(), "--input", file("mail.txt")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["amount"], 500);
+  EXPECT_NE(r.err.find("eur transfers are capped at 500"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("attempt 2"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, ExtractThatStaysInvalidExitsOne) {
+  MockProcess mock(scenario({{{"json", {{"accountId", "nope"}}}}}));
+  write("mail.txt", "nothing useful");
+  const auto r = run({"extract", file("transfer.json"), "--provider", "generic", "--base-url",
+                      mock.base_url(), "--input", file("mail.txt"), "--corrections", "0"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("accord: extraction failed: invalid_after_retries"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(Cli, ExtractWithAnInvalidSchemaExitsTwoBeforeCallingAnyone) {
+  write("bad.json", R"({"type": "object", "properties": {"a": {"type": "number"}},
+    "x-accord-rules": [{"rule": "a < b"}]})");
+  const auto r = run({"extract", file("bad.json"), "--provider", "generic", "--base-url",
+                      "http://127.0.0.1:9/v1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("at #/x-accord-rules/0/rule"), std::string::npos) << r.err;
+}
+
+}  // namespace
