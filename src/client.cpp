@@ -8,6 +8,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
+#include "utf8.hpp"
 
 namespace accord {
 namespace {
@@ -29,6 +30,21 @@ std::string scrubbed(std::string text, const std::string& secret) {
   return text;
 }
 
+// An attempt as recorded: a hostile server can echo the key into the model's output, from where
+// it would reach the content, issue messages and paths, and the next (corrective) request body.
+void scrub_attempt(Attempt& attempt, const std::string& secret) {
+  if (secret.empty()) return;
+  attempt.content = scrubbed(std::move(attempt.content), secret);
+  for (auto& issue : attempt.issues) {
+    issue.message = scrubbed(std::move(issue.message), secret);
+    std::vector<PathSegment> segments = issue.path.segments();
+    for (auto& segment : segments) {
+      if (auto* key = std::get_if<std::string>(&segment)) *key = scrubbed(std::move(*key), secret);
+    }
+    issue.path = Path(std::move(segments));
+  }
+}
+
 std::string one_line(std::string text) {
   for (char& c : text) {
     if (c == '\n' || c == '\r') c = ' ';
@@ -42,6 +58,10 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
                                                    result.error->message);
   if (decision.retry)
     return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
+  // A failure says why it was not retried (quota, status, retries used up); a success needs no
+  // note.
+  if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
+    return what + decision.reason.substr(at);
   return what;
 }
 
@@ -128,7 +148,8 @@ Exchange Client::exchange(CallSpec call) const {
   auto& reply = exchange.reply;
   const auto& provider = impl.provider;
   const HttpRequest request = provider->encode(call);
-  attempt.request_body = nlohmann::json::parse(request.body, nullptr, false);
+  // The record only: keys are plain [A-Za-z0-9_-] text, so replacing them keeps the JSON valid.
+  attempt.request_body = nlohmann::json::parse(scrubbed(request.body, api_key), nullptr, false);
   const Delivery delivery = deliver(*impl.transport, request, impl.options.retry);
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
     attempt.transport_log.push_back(
@@ -137,8 +158,9 @@ Exchange Client::exchange(CallSpec call) const {
   }
   const auto& last = delivery.last();
   if (!last.response) {
-    reply =
-        Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(last.error->message, api_key)};
+    const std::string what =
+        fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
+    reply = Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(what, api_key)};
     return exchange;
   }
   attempt.http_status = last.response->status;
@@ -146,7 +168,7 @@ Exchange Client::exchange(CallSpec call) const {
   reply = provider->decode(*last.response, call.mode);
   reply.detail = scrubbed(reply.detail, api_key);
   attempt.status = reply.status;
-  attempt.content = reply.text;
+  attempt.content = scrubbed(reply.text, api_key);
   attempt.usage = reply.usage;
   return exchange;
 }
@@ -206,8 +228,12 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
     const bool delivered = attempt.http_status != 0;
     if (auto error = reply_error(reply, request.mode)) {
       trace.attempts.push_back(std::move(attempt));
-      if (!delivered) error->kind = ErrorKind::transport;
-      error->message = scrubbed(error->message, impl_->api_key);
+      if (!delivered) {
+        // No reply arrived: the transport's own words, not a remark on a reply's shape.
+        error->kind = ErrorKind::transport;
+        error->message = one_line(reply.detail);
+      }
+      error->message = detail::valid_utf8(scrubbed(error->message, impl_->api_key));
       error->trace = std::move(trace);
       return *std::move(error);
     }
@@ -220,15 +246,18 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       attempt.issues = std::move(parsed.issues);
     }
     const bool valid = attempt.issues.empty();
-    const Issues issues = attempt.issues;
+    const Issues issues = attempt.issues;  // unscrubbed: the model must hear exactly what was wrong
+    scrub_attempt(attempt, impl_->api_key);
     trace.attempts.push_back(std::move(attempt));
     if (valid) return Extraction<nlohmann::json>{std::move(value), std::move(trace)};
     if (attempt_no >= corrections) {
       const auto count = trace.attempts.size();
-      return Error{ErrorKind::invalid_after_retries,
-                   fmt::format("still invalid after {} attempt{}: {}", count, count == 1 ? "" : "s",
-                               prettify_one_line(issues)),
-                   std::move(trace)};
+      return Error{
+          ErrorKind::invalid_after_retries,
+          detail::valid_utf8(scrubbed(fmt::format("still invalid after {} attempt{}: {}", count,
+                                                  count == 1 ? "" : "s", prettify_one_line(issues)),
+                                      impl_->api_key)),
+          std::move(trace)};
     }
     append_correction(call.turns, reply, issues, request.mode, request.name);
   }

@@ -18,6 +18,8 @@ std::string_view to_string(ErrorKind kind) {
       return "transport";
     case ErrorKind::bad_reply:
       return "bad_reply";
+    case ErrorKind::step_limit:
+      return "step_limit";
   }
   return "unknown";
 }

@@ -200,8 +200,9 @@ TEST_P(Loop, ForcedToolModeIsCorrectedThroughAnErrorToolResult) {
   ASSERT_TRUE(result.ok()) << result.error().message;
   const std::string second = received()[1].dump();
   EXPECT_NE(second.find("refundDate is before orderDate"), std::string::npos);
-  if (GetParam() == "anthropic")
+  if (GetParam() == "anthropic") {
     EXPECT_NE(second.find("\"is_error\":true"), std::string::npos) << second;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, Loop,
