@@ -9,6 +9,7 @@
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
 #include "loop.hpp"
+#include "utf8.hpp"
 
 namespace accord {
 namespace {
@@ -30,12 +31,31 @@ std::string scrubbed(std::string text, const std::string& secret) {
   return text;
 }
 
+// An attempt as recorded: a hostile server can echo the key into the model's output, from where
+// it would reach the content, issue messages and paths, and the next (corrective) request body.
+void scrub_attempt(Attempt& attempt, const std::string& secret) {
+  if (secret.empty()) return;
+  attempt.content = scrubbed(std::move(attempt.content), secret);
+  for (auto& issue : attempt.issues) {
+    issue.message = scrubbed(std::move(issue.message), secret);
+    std::vector<PathSegment> segments = issue.path.segments();
+    for (auto& segment : segments) {
+      if (auto* key = std::get_if<std::string>(&segment)) *key = scrubbed(std::move(*key), secret);
+    }
+    issue.path = Path(std::move(segments));
+  }
+}
+
 std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
   std::string what = result.response ? fmt::format("HTTP {}", result.response->status)
                                      : fmt::format("{}: {}", to_string(result.error->failure),
                                                    result.error->message);
   if (decision.retry)
     return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
+  // A failure says why it was not retried (quota, status, retries used up); a success needs no
+  // note.
+  if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
+    return what + decision.reason.substr(at);
   return what;
 }
 
@@ -79,7 +99,8 @@ Exchange Client::exchange(CallSpec call) const {
   auto& reply = exchange.reply;
   const auto& provider = impl.provider;
   const HttpRequest request = provider->encode(call);
-  attempt.request_body = nlohmann::json::parse(request.body, nullptr, false);
+  // The record only: keys are plain [A-Za-z0-9_-] text, so replacing them keeps the JSON valid.
+  attempt.request_body = nlohmann::json::parse(scrubbed(request.body, api_key), nullptr, false);
   const Delivery delivery = deliver(*impl.transport, request, impl.options.retry);
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
     attempt.transport_log.push_back(
@@ -88,8 +109,9 @@ Exchange Client::exchange(CallSpec call) const {
   }
   const auto& last = delivery.last();
   if (!last.response) {
-    reply =
-        Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(last.error->message, api_key)};
+    const std::string what =
+        fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
+    reply = Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(what, api_key)};
     return exchange;
   }
   attempt.http_status = last.response->status;
@@ -97,7 +119,7 @@ Exchange Client::exchange(CallSpec call) const {
   reply = provider->decode(*last.response, call.mode);
   reply.detail = scrubbed(reply.detail, api_key);
   attempt.status = reply.status;
-  attempt.content = reply.text;
+  attempt.content = scrubbed(reply.text, api_key);
   attempt.usage = reply.usage;
   return exchange;
 }
@@ -165,17 +187,21 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
     trace.usage += attempt.usage;
     if (auto error = detail::reply_error(exchanged, request.mode)) {
       trace.attempts.push_back(std::move(attempt));
-      error->message = scrubbed(error->message, impl_->api_key);
+      error->message = detail::valid_utf8(scrubbed(error->message, impl_->api_key));
       error->trace = std::move(trace);
       return *std::move(error);
     }
     auto judged = detail::judge_text(reply.text, contract->wire().lowering, contract->validator());
-    attempt.issues = judged.issues;
+    attempt.issues = judged.issues;  // the model hears the unscrubbed issues: exactly what was wrong
+    scrub_attempt(attempt, impl_->api_key);
     trace.attempts.push_back(std::move(attempt));
     if (judged.issues.empty())
       return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
-    if (attempt_no >= corrections)
-      return detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
+    if (attempt_no >= corrections) {
+      auto error = detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
+      error.message = detail::valid_utf8(scrubbed(std::move(error.message), impl_->api_key));
+      return error;
+    }
     detail::append_correction(call.turns, reply, judged.issues, request.mode, contract->name());
   }
 }

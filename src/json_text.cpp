@@ -41,20 +41,39 @@ std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
 }
 
 // nlohmann's text reads "... parse error at line 1, column 4: syntax error while parsing value -
-// unexpected ']'; expected '[', '{', or a literal"; keep the reason and the expectation, drop the
-// "last read" echo, which can repeat a whole untrusted string.
+// <reason>; last read: '<token>'; expected <what>". Keep the reason and the expectation, drop
+// the "last read" echo, which repeats untrusted bytes (they may even spell "; expected" or be
+// invalid UTF-8, so the expectation is taken only when it is one of nlohmann's token names).
 std::string reason_of(const std::string& what, std::size_t offset) {
+  static constexpr std::string_view kTokenNames[] = {"true literal",
+                                                     "false literal",
+                                                     "null literal",
+                                                     "string literal",
+                                                     "number literal",
+                                                     "'['",
+                                                     "'{'",
+                                                     "']'",
+                                                     "'}'",
+                                                     "':'",
+                                                     "','",
+                                                     "<parse error>",
+                                                     "end of input",
+                                                     "'[', '{', or a literal",
+                                                     "unknown token"};
   std::string reason = what;
   if (auto dash = reason.find(" - "); dash != std::string::npos) reason = reason.substr(dash + 3);
   std::string expected;
-  if (auto last = reason.find("; last read:"); last != std::string::npos) {
-    auto after = reason.find("; expected", last + 1);
-    if (after != std::string::npos) expected = reason.substr(after + 2);
-    reason.erase(last);
-  } else if (auto exp = reason.find("; expected"); exp != std::string::npos) {
-    expected = reason.substr(exp + 2);
-    reason.erase(exp);
+  if (auto at = reason.rfind("; expected "); at != std::string::npos) {
+    const std::string_view name = std::string_view(reason).substr(at + 11);
+    for (auto known : kTokenNames) {
+      if (name == known) {
+        expected = "expected " + std::string(name);
+        reason.erase(at);
+        break;
+      }
+    }
   }
+  if (auto last = reason.find("; last read:"); last != std::string::npos) reason.erase(last);
   std::string out = reason + " at byte " + std::to_string(offset);
   if (!expected.empty()) out += " (" + expected + ")";
   return out;

@@ -50,7 +50,11 @@ std::optional<Error> status_error(const Reply& reply, OutputMode mode) {
 
 std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
   auto error = status_error(exchange.reply, mode);
-  if (error && exchange.attempt.http_status == 0) error->kind = ErrorKind::transport;
+  if (error && exchange.attempt.http_status == 0) {
+    // No reply arrived: the transport's own words, not a remark on a reply's shape.
+    error->kind = ErrorKind::transport;
+    error->message = one_line(exchange.reply.detail);
+  }
   return error;
 }
 

@@ -348,6 +348,7 @@ nlohmann::ordered_json to_json(const Rule& rule) {
     out["rule"] = to_string(rule.requirement);
   }
   out["message"] = rule.message;
+  if (!rule.text.empty()) out["text"] = rule.text;
   if (rule.path) {
     ojson path = ojson::array();
     for (const auto& segment : rule.path->segments()) {
@@ -370,8 +371,9 @@ Rule parse_rule(const nlohmann::ordered_json& entry) {
         Path{}, "a rule is an object: {\"rule\": \"a >= b\"} or {\"if\": ..., \"then\": ...}"}});
   }
   for (const auto& [key, value] : entry.items()) {
-    if (key != "rule" && key != "if" && key != "then" && key != "message" && key != "path") {
-      problems.push_back({Path{key}, "unknown key (expected rule, if, then, message, path)"});
+    if (key != "rule" && key != "if" && key != "then" && key != "message" && key != "text" &&
+        key != "path") {
+      problems.push_back({Path{key}, "unknown key (expected rule, if, then, message, text, path)"});
     }
   }
   auto comparison = [&](const char* key) -> std::optional<Comparison> {
@@ -409,6 +411,13 @@ Rule parse_rule(const nlohmann::ordered_json& entry) {
       problems.push_back({Path{"message"}, "message must be a non-empty string"});
     } else {
       rule.message = message->get<std::string>();
+    }
+  }
+  if (auto text = entry.find("text"); text != entry.end()) {
+    if (!text->is_string() || text->get<std::string>().empty()) {
+      problems.push_back({Path{"text"}, "text must be a non-empty string"});
+    } else {
+      rule.text = text->get<std::string>();
     }
   }
   if (auto path = entry.find("path"); path != entry.end()) {
@@ -650,10 +659,12 @@ Path issue_path(const Rule& rule) {
 }
 
 std::string rule_sentence(const Rule& rule) {
-  if (rule.condition) {
-    return "Rule: when " + to_string(*rule.condition) + ", " + to_string(rule.requirement) + ".";
-  }
-  return "Rule: " + to_string(rule.requirement) + ".";
+  std::string formal = rule.condition ? "when " + to_string(*rule.condition) + ", " +
+                                            to_string(rule.requirement)
+                                      : to_string(rule.requirement);
+  // The user's words first: they say what the rule means, the formula says exactly what holds.
+  if (rule.text.empty()) return "Rule: " + formal + ".";
+  return "Rule: " + rule.text + " (" + formal + ").";
 }
 
 std::string rule_report_text(const Rule& rule) {
@@ -688,13 +699,13 @@ bool has_rules(const ojson& document) {
 // ---- the DSL side ----
 
 Schema Schema::rule(Comparison comparison, std::string message, RuleOptions options) const {
-  return with_rule(
-      Rule{std::nullopt, std::move(comparison), std::move(message), std::move(options.path)});
+  return with_rule(Rule{std::nullopt, std::move(comparison), std::move(message),
+                        std::move(options.path), std::move(options.text)});
 }
 
 Schema Schema::rule(Conditional conditional, std::string message, RuleOptions options) const {
   return with_rule(Rule{std::move(conditional.condition), std::move(conditional.requirement),
-                        std::move(message), std::move(options.path)});
+                        std::move(message), std::move(options.path), std::move(options.text)});
 }
 
 Schema Schema::with_rule(Rule rule) const {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "utf8.hpp"
+
 namespace accord {
 namespace {
 
@@ -20,20 +22,42 @@ std::string indented(const std::string& text, const std::string& prefix) {
   return out;
 }
 
+// Replies are kept as received (a hostile body, or one cut at the 64 KiB limit mid-character, is
+// not UTF-8), but what is rendered must be text that dump() accepts.
+std::vector<std::string> valid_lines(const std::vector<std::string>& lines) {
+  std::vector<std::string> out;
+  out.reserve(lines.size());
+  for (const auto& line : lines) out.push_back(detail::valid_utf8(line));
+  return out;
+}
+
+nlohmann::ordered_json valid_issues(const Issues& issues) {
+  Issues out = issues;
+  for (auto& issue : out) {
+    issue.message = detail::valid_utf8(issue.message);
+    std::vector<PathSegment> segments = issue.path.segments();
+    for (auto& segment : segments) {
+      if (auto* key = std::get_if<std::string>(&segment)) *key = detail::valid_utf8(*key);
+    }
+    issue.path = Path(std::move(segments));
+  }
+  return accord::to_json(out);
+}
+
 }  // namespace
 
 nlohmann::ordered_json Trace::to_json() const {
   auto attempts_json = nlohmann::ordered_json::array();
   for (const auto& attempt : attempts) {
     attempts_json.push_back({{"request_body", attempt.request_body},
-                             {"transport", attempt.transport_log},
+                             {"transport", valid_lines(attempt.transport_log)},
                              {"http_status", attempt.http_status},
                              {"status", to_string(attempt.status)},
-                             {"content", attempt.content},
-                             {"issues", accord::to_json(attempt.issues)},
+                             {"content", detail::valid_utf8(attempt.content)},
+                             {"issues", valid_issues(attempt.issues)},
                              {"usage", usage_json(attempt.usage)},
                              {"elapsed_ms", attempt.elapsed.count()},
-                             {"raw_reply", attempt.raw_reply}});
+                             {"raw_reply", detail::valid_utf8(attempt.raw_reply)}});
   }
   return {{"attempts", attempts_json}, {"usage", usage_json(usage)}};
 }
@@ -45,9 +69,11 @@ std::string Trace::to_text() const {
     out += fmt::format("attempt {}: HTTP {}, {}, {} ms, tokens in {} / out {}\n", i + 1,
                        attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
                        attempt.usage.input_tokens, attempt.usage.output_tokens);
-    for (const auto& line : attempt.transport_log) out += "  transport: " + line + "\n";
-    if (!attempt.content.empty()) out += "  reply: " + attempt.content + "\n";
-    if (!attempt.issues.empty()) out += indented(prettify(attempt.issues), "    ") + "\n";
+    for (const auto& line : attempt.transport_log)
+      out += "  transport: " + detail::valid_utf8(line) + "\n";
+    if (!attempt.content.empty()) out += "  reply: " + detail::valid_utf8(attempt.content) + "\n";
+    if (!attempt.issues.empty())
+      out += indented(detail::valid_utf8(prettify(attempt.issues)), "    ") + "\n";
   }
   out += fmt::format("total tokens: in {} / out {} / total {}", usage.input_tokens,
                      usage.output_tokens, usage.total_tokens);

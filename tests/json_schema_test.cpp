@@ -319,8 +319,16 @@ TEST(EmitDescription, ObjectRefinementGoesOnTheObject) {
 }
 
 TEST(EmitDescription, ObjectRuleGoesOnTheObjectAsTheRuleItself) {
+  const auto schema = object({{"currency", string()}, {"amount", number()}})
+                          .rule(when("currency", Op::eq, "eur").then("amount", Op::lte, 500),
+                                "eur transfers are capped at 500");
+  EXPECT_EQ(emit(schema).json["description"], R"(Rule: when currency == "eur", amount <= 500.)");
+}
+
+TEST(EmitDescription, RuleTextIsStatedBeforeTheFormula) {
   const auto json = emit(examples::transfer_schema()).json;
-  EXPECT_EQ(json["description"], R"(Rule: when currency == "eur", amount <= 500.)");
+  EXPECT_EQ(json["description"],
+            R"(Rule: eur transfers are capped at 500 (when currency == "eur", amount <= 500).)");
 }
 
 TEST(EmitDefaults, DefaultComesAfterKeywordsAndBeforeExamples) {
@@ -579,7 +587,7 @@ TEST(EmitSnapshot, Transfer) {
   const auto expected = Json::parse(R"({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "description": "Rule: when currency == \"eur\", amount <= 500.",
+    "description": "Rule: eur transfers are capped at 500 (when currency == \"eur\", amount <= 500).",
     "properties": {
       "accountId": {
         "type": "string",
@@ -596,7 +604,8 @@ TEST(EmitSnapshot, Transfer) {
     "additionalProperties": false,
     "x-accord-rules": [
       {"if": "currency == \"eur\"", "then": "amount <= 500",
-       "message": "eur transfers are capped at 500", "path": []}
+       "message": "eur transfers are capped at 500", "text": "eur transfers are capped at 500",
+       "path": []}
     ]
   })");
   EXPECT_EQ(emit(examples::transfer_schema()).json.dump(2), expected.dump(2));

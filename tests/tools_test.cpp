@@ -69,20 +69,24 @@ TEST(Toolset, SpecDescriptionStatesTheObjectRule) {
   const auto specs = tools.specs(*make_provider("openai-chat"));
   ASSERT_EQ(specs.size(), 1u);
   EXPECT_EQ(specs[0].description,
-            "Moves money to an account. Rule: eur transfers are capped at 500.");
+            "Moves money to an account. Rule: eur transfers are capped at 500 (when currency == "
+            "\"eur\", amount <= 500).");
 }
 
 TEST(Toolset, SpecsAreLoweredForTheProvider) {
   const Toolset tools{transfer_tool()};
   const auto specs = tools.specs(*make_provider("openai-chat"));
-  // OpenAI strict: every property required, the optional ones nullable.
-  EXPECT_EQ(specs[0].input.schema["required"].size(), 6u);
+  // OpenAI strict: every property required, the optional ones nullable; the cap splits the object
+  // into anyOf branches, wrapped as {"value": ...} because the root must be an object.
+  const auto& branch = specs[0].input.schema["properties"]["value"]["anyOf"][0];
+  EXPECT_EQ(branch["required"].size(), 6u);
   EXPECT_FALSE(specs[0].input.lowering.nulled_optionals.empty());
 }
 
 TEST(Toolset, ToolWithoutDescriptionGetsTheRuleAlone) {
   const Toolset tools{Tool("transfer", "", examples::transfer_schema(), noop())};
-  EXPECT_EQ(tools.mcp_tools_list()[0]["description"], "Rule: eur transfers are capped at 500.");
+  EXPECT_EQ(tools.mcp_tools_list()[0]["description"],
+            R"(Rule: eur transfers are capped at 500 (when currency == "eur", amount <= 500).)");
 }
 
 // The snapshot is a file so a change shows up as a plain JSON diff; update it deliberately.

@@ -20,7 +20,8 @@ inline Schema transfer_schema() {
                     {"idempotencyKey", string().default_("auto")},
                 })
       .rule(when("currency", Op::eq, "eur").then("amount", Op::lte, 500),
-            "eur transfers are capped at 500", {.path = Path{}});
+            "eur transfers are capped at 500",
+            {.path = Path{}, .text = "eur transfers are capped at 500"});
 }
 
 }  // namespace accord::examples

@@ -10,7 +10,7 @@
 // description, and carried in the JSON Schema as the `x-accord-rules` extension, where a provider
 // that can enforce it gets real keywords instead (`if`/`then`, `anyOf` branches). JSON Schema
 // files write the same rules as text: {"rule": "refundDate >= orderDate", "message": "..."} or
-// {"if": "currency == \"eur\"", "then": "amount <= 500", "message": "..."}. See docs/rules.md.
+// {"if": "currency == \"eur\"", "then": "amount <= 500", "message": "...", "text": "..."}. See docs/rules.md.
 //
 // Semantics: strings compare lexicographically (code point order, so ISO dates compare as dates),
 // numbers numerically; `==`/`!=` compare any JSON values. A comparison whose field is absent (and
@@ -95,6 +95,9 @@ struct Rule {
   std::string message;  // the issue's message when the rule fails
   // Where the issue points, relative to the object; unset: the requirement's left field.
   std::optional<Path> path;
+  // The rule in the user's words for the model, stated before the formula; empty: the formula
+  // alone. The message usually names the violation, so it is not used for this.
+  std::string text;
 
   friend bool operator==(const Rule&, const Rule&) = default;
 };
@@ -103,6 +106,9 @@ struct RuleOptions {
   // Where the issue points, relative to the object (Path{} for the object itself, as an object
   // refine() reports); unset: the requirement's left field.
   std::optional<Path> path;
+  // The rule in words for the model ("eur transfers are capped at 500"): the description then
+  // reads "Rule: <text> (<formula>)." instead of "Rule: <formula>.".
+  std::string text{};
 };
 
 // The text forms: `refundDate >= orderDate`, `if currency == "eur" then amount <= 500`.

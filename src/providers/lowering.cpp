@@ -252,8 +252,8 @@ ojson make_nullable(const ojson& node) {
   static const char* const kOuter[] = {"description", "default", "examples"};
   ojson inner = ojson::object();
   for (const auto& [k, v] : node.items()) {
-    if (std::find_if(std::begin(kOuter), std::end(kOuter), [&](const char* o) { return k == o; }) ==
-        std::end(kOuter)) {
+    if (std::find_if(std::begin(kOuter), std::end(kOuter),
+                     [&name = k](const char* o) { return name == o; }) == std::end(kOuter)) {
       inner[k] = v;
     }
   }

@@ -1,5 +1,7 @@
 #include "wire.hpp"
 
+#include <algorithm>
+
 namespace accord::detail {
 
 namespace {
@@ -93,11 +95,20 @@ std::string snippet(std::string_view body, std::size_t limit) {
 }
 
 std::int64_t token_count(const ojson& object, const char* key) {
+  // Real counts are far below 2^53; clamping there keeps a hostile 1e300 from being UB when
+  // converted, and sums of a few counts (input + cache reads, totals over attempts) in range.
+  constexpr std::int64_t kMax = std::int64_t{1} << 53;
   if (!object.is_object()) return 0;
   const auto it = object.find(key);
   if (it == object.end() || !it->is_number()) return 0;
-  if (it->is_number_integer()) return it->get<std::int64_t>();
-  return static_cast<std::int64_t>(it->get<double>());
+  if (it->is_number_unsigned()) {
+    return static_cast<std::int64_t>(
+        std::min<std::uint64_t>(it->get<std::uint64_t>(), static_cast<std::uint64_t>(kMax)));
+  }
+  if (it->is_number_integer()) return std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, kMax);
+  const double count = it->get<double>();
+  if (!(count > 0)) return 0;  // negative, zero or NaN
+  return count >= static_cast<double>(kMax) ? kMax : static_cast<std::int64_t>(count);
 }
 
 std::string string_or_empty(const ojson& object, const char* key) {

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds accord's libFuzzer targets with clang-14 (ASan + UBSan) in build-fuzz and runs each for
+# a bounded time on its seed corpus. Exit 1 when any target crashes, leaks, times out or hits UB.
+#
+#   tests/fuzz/run.sh [SECONDS_PER_TARGET=20] [TARGET...]
+#
+# New inputs go to build-fuzz/corpus/<target>/ (the seeds in tests/fuzz/corpus/ are only read);
+# a crashing input is saved as build-fuzz/artifacts/<target>-crash-*. Figures per target are
+# printed at the end: executions, seconds, corpus entries, result.
+set -euo pipefail
+seconds="${1:-20}"
+shift || true
+cd "$(dirname "$0")/../.."
+root="$PWD"
+build_dir="${FUZZ_BUILD_DIR:-build-fuzz}"
+
+# clang-14 and its runtime (libFuzzer, sanitizers) come from Debian; install once, quietly.
+missing=()
+for p in clang-14 libclang-rt-14-dev cmake pkg-config; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} > 0)); then
+  echo "fuzz: installing ${missing[*]}" >&2
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null || true
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+"$root/scripts/deps"
+
+all_targets=(decode_openai_chat decode_openai_responses decode_anthropic decode_generic
+  validate_refund validate_transfer prettify)
+targets=("$@")
+((${#targets[@]} == 0)) && targets=("${all_targets[@]}")
+
+cmake -S tests/fuzz -B "$build_dir" -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build_dir" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+mkdir -p "$build_dir/artifacts" "$build_dir/logs"
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+  work="$build_dir/corpus/$target"
+  log="$build_dir/logs/$target.log"
+  mkdir -p "$work"
+  started=$(date +%s)
+  status=0
+  # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a blow-up is a failure too.
+  "$build_dir/fuzz_$target" "$work" "tests/fuzz/corpus/$target" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+    -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$target-" >"$log" 2>&1 ||
+    status=$?
+  took=$(($(date +%s) - started))
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  entries=$(find "$work" "tests/fuzz/corpus/$target" -type f | wc -l)
+  if ((status == 0)); then
+    result="ok"
+  else
+    result="FAILED (exit $status, see $log)"
+    failed+=("$target")
+    grep -m 5 -E "ERROR|runtime error|Test unit written" "$log" >&2 || tail -20 "$log" >&2
+  fi
+  summary+=("$(printf '%-24s %12s %6ss %8s  %s' "$target" "${runs:-?}" "$took" "$entries" "$result")")
+done
+
+printf '%-24s %12s %7s %8s  %s\n' target executions time corpus result
+printf '%s\n' "${summary[@]}"
+if ((${#failed[@]} > 0)); then
+  echo "fuzz: crashes in ${failed[*]}" >&2
+  exit 1
+fi
