@@ -5,13 +5,15 @@
 #   bench/measure.sh [BUILD_DIR] [ROUNDS]
 #
 # Needs a built tree (accord-bench, accord-mock), node + npm for the Node side, the shared corpus.
-# MOCK=path uses another accord-mock binary; LOOP_CALLS (default 2000) sets the loop's length.
+# MOCK=path uses another accord-mock binary; LOOP_CALLS (default 2000) sets the loop's length;
+# SHARED_DIR (default ../shared next to the source tree) holds corpus/ and anchors/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 build="$(cd "${1:-$root/build}" && pwd)"
 rounds="${2:-3}"
-corpus="$(cd "$root/../shared/corpus" && pwd)"
+shared="${SHARED_DIR:-$root/../shared}"
+corpus="$(cd "$shared/corpus" && pwd)"
 bench="$build/bench/accord-bench"
 loop_calls="${LOOP_CALLS:-2000}"
 mock=()

@@ -4,6 +4,7 @@
 #
 #   bench/run_node.sh [BUILD_DIR] [CORPUS_DIR] [LOOP_CALLS]
 #
+# SHARED_DIR (default ../shared next to the source tree) holds anchors/ and corpus/.
 # Prints the anchors' lines: docs_per_sec for JSON.parse, zod and ajv on each corpus (with
 # their agreement with the .expected files), then calls_per_sec for the AI SDK's
 # generateObject against bare fetch().
@@ -11,9 +12,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 build="${1:-$root/build}"
-corpus="${2:-$root/../shared/corpus}"
+shared="${SHARED_DIR:-$root/../shared}"
+corpus="${2:-$shared/corpus}"
 calls="${3:-2000}"
-anchors="$root/../shared/anchors"
+anchors="$shared/anchors"
 
 command -v node >/dev/null || { echo "run_node.sh: node not found" >&2; exit 1; }
 [[ -f "$anchors/package.json" ]] || { echo "run_node.sh: no $anchors/package.json" >&2; exit 1; }
