@@ -380,7 +380,9 @@ CompiledRegex compile_ecma_regex(std::string_view pattern) {
 }
 
 bool regex_search(const re2::RE2& regex, std::string_view text) {
-  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), regex);
+  // Match() directly: PartialMatch() with no captures only adds argument plumbing around it.
+  return regex.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
+                     nullptr, 0);
 }
 
 }  // namespace accord::detail

@@ -74,14 +74,17 @@ int compare(const json& value, const ojson& bound) {
 
 bool same(const ojson& expected, const json& value) {
   if (expected.is_number() && value.is_number()) return compare(value, expected) == 0;
-  if (expected.is_string() || expected.is_boolean() || expected.is_null()) {
-    return expected.type() == value.type() && expected.dump() == value.dump();
+  if (expected.is_string()) {
+    return value.is_string() &&
+           expected.get_ref<const std::string&>() == value.get_ref<const std::string&>();
   }
+  if (expected.is_boolean()) return value.is_boolean() && expected.get<bool>() == value.get<bool>();
+  if (expected.is_null()) return value.is_null();
   if (expected.type() != value.type()) return false;
   return json::parse(expected.dump()) == value;
 }
 
-bool type_matches(const std::string& type, const json& value) {
+bool type_matches(std::string_view type, const json& value) {
   if (type == "string") return value.is_string();
   if (type == "number") return value.is_number();
   if (type == "integer") return integral(value);
@@ -163,9 +166,14 @@ std::string pattern_message(const std::string& source) {
   return "Invalid string: must match pattern " + regex_display(source);
 }
 
-const ojson* find(const ojson& schema, const char* key) {
-  auto it = schema.find(key);
-  return it == schema.end() ? nullptr : &*it;
+// A keyword of a schema object. A plain scan with length-first comparisons: nlohmann's find()
+// would build a std::string key (and allocate for the long ones) on every call.
+const ojson* find(const ojson& schema, std::string_view key) {
+  if (!schema.is_object()) return nullptr;
+  for (const auto& [name, value] : schema.get_ref<const ojson::object_t&>()) {
+    if (std::string_view(name) == key) return &value;
+  }
+  return nullptr;
 }
 
 // The non-null branch of emit()'s nullable wrapper: anyOf [X, {"type":"null"}] (either order).
@@ -220,8 +228,8 @@ class Explainer {
   const ojson& resolve(const ojson& schema) {
     const ojson* at = &schema;
     for (int hops = 0; hops < 64 && at->is_object(); ++hops) {
-      auto ref = at->find("$ref");
-      if (ref == at->end() || !ref->is_string()) break;
+      const ojson* ref = find(*at, "$ref");
+      if (ref == nullptr || !ref->is_string()) break;
       auto target = compiled_.ref_targets.find(ref->get<std::string>());
       if (target == compiled_.ref_targets.end()) break;
       at = &compiled_.document.at(ojson::json_pointer(target->second));
@@ -296,7 +304,8 @@ class Explainer {
 
     const bool format_failed = value->is_string() && failed_format(schema, *value);
     bool object_done = false;
-    for (const auto& [key, keyword] : schema.items()) {
+    for (const auto& [name, keyword] : schema.get_ref<const ojson::object_t&>()) {
+      const std::string_view key = name;
       if (value->is_string()) {
         string_keyword(key, keyword, *value, path, format_failed);
       } else if (value->is_number()) {
@@ -315,6 +324,11 @@ class Explainer {
   }
 
   bool type_ok(const ojson& type, const json* value, const Path& path) {
+    // The common single type is checked without copying any name.
+    if (type.is_string() && value != nullptr &&
+        type_matches(type.get_ref<const std::string&>(), *value)) {
+      return true;
+    }
     std::vector<std::string> types;
     if (type.is_string()) types.push_back(type.get<std::string>());
     if (type.is_array()) {
@@ -458,7 +472,7 @@ class Explainer {
                 .value_or(true);
   }
 
-  void string_keyword(const std::string& key, const ojson& keyword, const json& value,
+  void string_keyword(std::string_view key, const ojson& keyword, const json& value,
                       const Path& path, bool format_failed) {
     const auto& text = value.get_ref<const std::string&>();
     if (key == kMinLengthKey && keyword.is_number()) {
@@ -485,7 +499,7 @@ class Explainer {
     }
   }
 
-  void number_keyword(const std::string& key, const ojson& keyword, const json& value,
+  void number_keyword(std::string_view key, const ojson& keyword, const json& value,
                       const Path& path) {
     if (!keyword.is_number()) return;
     const std::string bound = js_number(json(keyword));
@@ -503,7 +517,7 @@ class Explainer {
     }
   }
 
-  void array_keyword(const ojson& schema, const std::string& key, const ojson& keyword,
+  void array_keyword(const ojson& schema, std::string_view key, const ojson& keyword,
                      const json& value, const Path& path, const SchemaNode* node) {
     if (key == "items" && keyword.is_array()) {
       const ojson* additional = find(schema, "additionalItems");
@@ -612,21 +626,12 @@ class Explainer {
 
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
   void refine(const SchemaNode& node, const json& value, const Path& path) {
-    const json* subject = &value;
     json with_defaults;
-    if (node.kind == Kind::object && value.is_object()) {
-      for (const auto& field : node.fields) {
-        const auto& fallback = field.schema.node().default_value;
-        if (!fallback || value.contains(field.name)) continue;
-        if (subject == &value) with_defaults = value;
-        with_defaults[field.name] = *fallback;
-        subject = &with_defaults;
-      }
-    }
+    const json& subject = refinement_subject(node, value, with_defaults);
     for (const auto& refinement : node.refinements) {
       std::string message;
       try {
-        if (!refinement.predicate || refinement.predicate(*subject)) continue;
+        if (!refinement.predicate || refinement.predicate(subject)) continue;
         message = refinement.message.empty() ? "Invalid input" : refinement.message;
       } catch (const std::exception& e) {
         message = std::string("Refinement failed: ") + e.what();
@@ -688,6 +693,20 @@ std::string js_number(const nlohmann::json& number) {
   if (number.is_number_integer()) return std::to_string(number.get<std::int64_t>());
   if (number.is_number_float()) return js_number(number.get<double>());
   return number.dump();
+}
+
+const json& refinement_subject(const SchemaNode& node, const json& value, json& storage) {
+  const json* subject = &value;
+  if (node.kind == Kind::object && value.is_object()) {
+    for (const auto& field : node.fields) {
+      const auto& fallback = field.schema.node().default_value;
+      if (!fallback || value.contains(field.name)) continue;
+      if (subject == &value) storage = value;
+      storage[field.name] = *fallback;
+      subject = &storage;
+    }
+  }
+  return *subject;
 }
 
 bool has_refinements(const SchemaNode& node) {

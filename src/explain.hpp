@@ -28,6 +28,13 @@ void explain(const CompiledSchema& compiled, const ojson& schema, const nlohmann
 [[nodiscard]] std::string js_number(double value);
 [[nodiscard]] std::string js_number(const nlohmann::json& number);
 
+// What a node's refinements are called with: the value itself, or for an object whose fields
+// have defaults and are absent, a copy in `storage` with those defaults filled in (as Zod's
+// predicates see them).
+[[nodiscard]] const nlohmann::json& refinement_subject(const SchemaNode& node,
+                                                       const nlohmann::json& value,
+                                                       nlohmann::json& storage);
+
 // True when any node of the tree has a refinement.
 [[nodiscard]] bool has_refinements(const SchemaNode& node);
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "fast_json.hpp"
+
 namespace accord {
 namespace {
 
@@ -110,6 +112,13 @@ ParsedJson parse_json(std::string_view text, ParseLimits limits) {
   if (text.size() > limits.max_bytes) {
     return failure("text is " + std::to_string(text.size()) + " bytes, more than the limit of " +
                    std::to_string(limits.max_bytes));
+  }
+  // The common case first; anything the quick reader is unsure of goes to nlohmann, which also
+  // words every error.
+  if (auto quick = detail::fast_parse_json(text, limits.max_depth)) {
+    ParsedJson out;
+    out.value = std::move(quick);
+    return out;
   }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return failure("empty input");
   if (auto at = too_deep_at(text, limits.max_depth); at != std::string_view::npos) {

@@ -99,16 +99,11 @@ std::shared_ptr<const Validator::Impl> make_validator_impl(const ojson& json_sch
   }
   // Declarative rules are checked by the explainer, like refinements, whichever way they came.
   impl->has_refinements = impl->has_refinements || has_rules(impl->compiled.document);
+  impl->fast = FastCheck::compile(impl->compiled, impl->dsl ? &impl->dsl->node() : nullptr);
   return impl;
 }
 
-}  // namespace detail
-
-Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema) {
-  return Validator(detail::make_validator_impl(json_schema, nullptr));
-}
-
-Issues Validator::validate(const json& value) const {
+Issues reference_validate(const Validator::Impl& impl, const json& value) {
   Scan found_in_value;
   scan(value, 0, found_in_value);
   if (found_in_value.too_deep) {
@@ -124,14 +119,14 @@ Issues Validator::validate(const json& value) const {
     checked = &fixed;
   }
 
-  const auto& compiled = impl_->compiled;
-  const bool valid = detail::valijson_accepts(compiled, *checked, nullptr);
-  if (valid && !impl_->has_refinements) return {};
+  const auto& compiled = impl.compiled;
+  const bool valid = valijson_accepts(compiled, *checked, nullptr);
+  if (valid && !impl.has_refinements) return {};
 
-  std::vector<detail::FoundIssue> found;
-  const SchemaNode* root = impl_->dsl ? &impl_->dsl->node() : nullptr;
+  std::vector<FoundIssue> found;
+  const SchemaNode* root = impl.dsl ? &impl.dsl->node() : nullptr;
   try {
-    detail::explain(compiled, compiled.document, &value, Path{}, root, found);
+    explain(compiled, compiled.document, &value, Path{}, root, found);
   } catch (const std::exception&) {
     // The explainer only words valijson's verdict; if it trips, fall back to a plain issue.
     found.clear();
@@ -147,11 +142,24 @@ Issues Validator::validate(const json& value) const {
   }
   if (!valid && !worded) {
     std::vector<std::string> deepest;
-    (void)detail::valijson_accepts(compiled, *checked, &deepest);
+    (void)valijson_accepts(compiled, *checked, &deepest);
     issues.insert(issues.begin(),
                   Issue{IssueCode::custom, to_path(value, deepest), "Invalid input"});
   }
   return issues;
+}
+
+}  // namespace detail
+
+Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema) {
+  return Validator(detail::make_validator_impl(json_schema, nullptr));
+}
+
+Issues Validator::validate(const json& value) const {
+  // A value the fast check accepts has no issues on the reference path either; every other
+  // value, and every issue's wording, is the reference path's.
+  if (impl_->fast && impl_->fast->accepts(value)) return {};
+  return detail::reference_validate(*impl_, value);
 }
 
 ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimits limits) const {

@@ -1,0 +1,57 @@
+#pragma once
+// accord-bench: the pieces shared by its subcommands.
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace accord::bench {
+
+struct ValidateOptions {
+  std::string schema;    // refund | transfer
+  std::string corpus;    // one JSON document per line
+  std::string verdicts;  // optional: valid/invalid per line written here
+  std::string expected;  // optional: reference verdicts; a disagreement makes the exit code 1
+  std::string mode = "full";
+  double seconds = 2.0;
+  std::size_t lines = 0;  // 0: every line
+};
+
+struct LoopOptions {
+  std::string provider = "openai-chat";
+  std::string base_url;  // empty: accord-bench starts accord-mock itself
+  std::string mock;      // accord-mock binary; empty: the one built next to accord-bench
+  int calls = 2000;
+  int warmup = 50;
+  bool raw = false;
+  int in_flight = 1;  // concurrent only
+  int delay_ms = 0;   // the mock's reply delay (only when accord-bench starts the mock)
+};
+
+int run_validate(const ValidateOptions& options);
+int run_loop(const LoopOptions& options);
+int run_concurrent(const LoopOptions& options);
+
+// Peak resident set size of this process so far, in KiB (getrusage).
+long peak_rss_kib();
+
+// accord-mock started for one run and stopped (SIGTERM, then reaped) when this goes away.
+class MockServer {
+ public:
+  MockServer(const std::string& binary, const std::string& scenario_json);
+  ~MockServer();
+  MockServer(const MockServer&) = delete;
+  MockServer& operator=(const MockServer&) = delete;
+  [[nodiscard]] std::string root_url() const;
+
+ private:
+  void stop();
+  int pid_ = -1;
+  int stdout_fd_ = -1;
+  int port_ = 0;
+};
+
+// The accord-mock binary: --mock, else $ACCORD_MOCK_PATH, else the one this build made.
+std::string mock_binary(const std::string& given);
+
+}  // namespace accord::bench

@@ -1,0 +1,406 @@
+// The fast path (src/fast_json.*, src/fast_check.*) against the reference path it stands in
+// front of: nlohmann's parser for text, valijson + the explainer for validity. The fast path may
+// decline anything; whatever it does decide must be exactly what the reference decides.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../examples/schemas/refund.hpp"
+#include "../examples/schemas/transfer.hpp"
+#include "../src/fast_check.hpp"
+#include "../src/fast_json.hpp"
+#include "../src/validator_impl.hpp"
+#include "accord/json_schema.hpp"
+#include "accord/validate.hpp"
+
+namespace accord {
+namespace {
+
+using nlohmann::json;
+using Verdict = detail::FastCheck::Verdict;
+
+// Equal including the kind of number (nlohmann's == calls 1, 1u and 1.0 equal).
+bool identical(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+      if (ia.key() != ib.key() || !identical(ia.value(), ib.value())) return false;
+    }
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!identical(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  if (a.is_number_float()) {
+    const double x = a.get<double>();
+    const double y = b.get<double>();
+    return x == y && std::signbit(x) == std::signbit(y);
+  }
+  return a == b;
+}
+
+// Whatever the quick reader returns, nlohmann must return too, identically.
+::testing::AssertionResult reader_agrees(const std::string& text) {
+  const auto quick = detail::fast_parse_json(text, 256);
+  if (!quick) return ::testing::AssertionSuccess();
+  json reference;
+  try {
+    reference = json::parse(text);
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure()
+           << "quick reader accepted what nlohmann rejects (" << e.what() << "): " << text;
+  }
+  if (!identical(*quick, reference)) {
+    return ::testing::AssertionFailure()
+           << "values differ for " << text << ": " << quick->dump() << " vs " << reference.dump();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::string shared_dir() {
+  if (const char* env = std::getenv("ACCORD_SHARED_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  return ACCORD_SHARED_DIR;
+}
+
+std::vector<std::string> corpus_lines(const std::string& name) {
+  std::ifstream in(shared_dir() + "/corpus/" + name + ".jsonl");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+std::vector<std::string> sample_lines() {
+  std::ifstream in(std::string(ACCORD_SOURCE_DIR) + "/bench/sample/refund.jsonl");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::shared_ptr<const Validator::Impl> reference_of(const Schema& schema) {
+  return detail::make_validator_impl(
+      emit(schema.check(), EmitOptions{.dialect = Dialect::draft07}).json, &schema);
+}
+
+// ---- the quick JSON reader ----
+
+TEST(FastJson, ReadsPlainDocumentsExactlyAsNlohmannDoes) {
+  for (const char* text :
+       {R"({"a":1,"b":-2,"c":1.5,"d":"x","e":true,"f":false,"g":null,"h":[],"i":{}})",
+        R"(  [1, 0, -0, 0.0, -0.0, 1e2, 1E-2, 2.5e+3, 123456789012345678]  )",
+        R"("caf\u00e9 \ud83d\ude00 \" \\ \/ \b \f \n \r \t")", R"({"k":"naïve 日本 😀"})",
+        R"("\u0000")", "0", "-7", "true", "null"}) {
+    ASSERT_TRUE(detail::fast_parse_json(text, 256).has_value()) << text;
+    EXPECT_TRUE(reader_agrees(text));
+  }
+}
+
+TEST(FastJson, LeavesEverythingUnusualToNlohmann) {
+  for (const char* text : {"",
+                           "   ",
+                           "{",
+                           "[1,]",
+                           R"({"a":1,})",
+                           R"({"a" 1})",
+                           "01",
+                           "1.",
+                           ".5",
+                           "-",
+                           "+1",
+                           "1e",
+                           "1e400",
+                           "-1e400",
+                           "1e-400",
+                           "NaN",
+                           "tru",
+                           "nulls",
+                           R"("a" "b")",
+                           "\"\x01\"",
+                           "\"\xff\"",
+                           "\"\xc0\xaf\"",
+                           "\"\xed\xa0\x80\"",
+                           "\"\xf4\x90\x80\x80\"",
+                           R"("\ud800")",
+                           R"("\udc00")",
+                           R"("\ud800\u0041")",
+                           R"("\x")",
+                           R"("\u12")",
+                           "\xef\xbb\xbf{}",
+                           R"({"a":1,"a":2})",
+                           "12345678901234567890",
+                           "-9223372036854775809",
+                           "1234567890123456789"}) {
+    EXPECT_FALSE(detail::fast_parse_json(text, 256).has_value()) << text;
+  }
+}
+
+TEST(FastJson, NestingBeyondTheLimitIsLeftToTheReferenceParser) {
+  EXPECT_TRUE(detail::fast_parse_json("[[[]]]", 3).has_value());
+  EXPECT_FALSE(detail::fast_parse_json("[[[]]]", 2).has_value());
+  EXPECT_FALSE(
+      detail::fast_parse_json(std::string(600, '[') + std::string(600, ']'), 100000).has_value());
+  const auto parsed = parse_json(std::string(300, '[') + std::string(300, ']'));
+  ASSERT_FALSE(parsed.value);
+  EXPECT_NE(parsed.issues.at(0).message.find("nested deeper than 256"), std::string::npos);
+}
+
+TEST(FastJson, RandomNumbersReadAsNlohmannReadsThem) {
+  std::mt19937 random(20261202);
+  std::uniform_int_distribution<int> digit(0, 9);
+  std::uniform_int_distribution<int> length(1, 22);
+  std::uniform_int_distribution<int> shape(0, 5);
+  for (int i = 0; i < 20000; ++i) {
+    std::string number = shape(random) == 0 ? "-" : "";
+    const int digits = length(random);
+    // JSON integers have no leading zero: the first digit is 1-9 unless the whole part is 0.
+    number += digits == 1 ? static_cast<char>('0' + digit(random))
+                          : static_cast<char>('1' + digit(random) % 9);
+    for (int d = 1; d < digits; ++d) number += static_cast<char>('0' + digit(random));
+    if (shape(random) >= 3) number += "." + std::to_string(random() % 100000);
+    if (shape(random) == 5) number += "e" + std::to_string(static_cast<int>(random() % 640) - 320);
+    ASSERT_TRUE(reader_agrees("[" + number + "]"));
+  }
+}
+
+// Byte-level mutations of real documents: whatever the reader accepts, nlohmann accepts equally.
+TEST(FastJson, MutatedDocumentsNeverDisagreeWithNlohmann) {
+  auto seeds = corpus_lines("refund");
+  const auto transfer = corpus_lines("transfer");
+  seeds.insert(seeds.end(), transfer.begin(), transfer.end());
+  const auto sample = sample_lines();
+  seeds.insert(seeds.end(), sample.begin(), sample.end());
+  ASSERT_FALSE(seeds.empty());
+  const std::string alphabet =
+      "\"\\{}[],:0123456789-+.eEtrufalsn \t\n\x01\x7f\xc3\xa9\xe6\x97\xa5\xff";
+  std::mt19937 random(7);
+  for (int i = 0; i < 60000; ++i) {
+    std::string text = seeds[random() % seeds.size()];
+    const int edits = 1 + static_cast<int>(random() % 3);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const std::size_t at = random() % text.size();
+      const char c = alphabet[random() % alphabet.size()];
+      switch (random() % 3) {
+        case 0:
+          text[at] = c;
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        default:
+          text.erase(at, 1);
+      }
+    }
+    ASSERT_TRUE(reader_agrees(text));
+  }
+}
+
+TEST(FastJson, EveryCorpusLineTakesTheQuickRoute) {
+  for (const char* name : {"refund", "transfer"}) {
+    const auto lines = corpus_lines(name);
+    if (lines.empty()) GTEST_SKIP() << "the shared corpus is not present";
+    std::size_t quick = 0;
+    for (const auto& line : lines) {
+      ASSERT_TRUE(reader_agrees(line));
+      quick += detail::fast_parse_json(line, 256) ? 1 : 0;
+    }
+    EXPECT_EQ(quick, lines.size()) << name;
+  }
+}
+
+// ---- the compiled check against valijson + the explainer ----
+
+void expect_paths_agree(const Schema& schema, const std::vector<std::string>& lines) {
+  const auto reference = reference_of(schema);
+  ASSERT_NE(reference->fast, nullptr);
+  const Validator validator(schema);
+  std::size_t fast_valid = 0;
+  for (const auto& line : lines) {
+    const auto parsed = parse_json(line);
+    if (!parsed.value) continue;
+    const Issues expected = detail::reference_validate(*reference, *parsed.value);
+    const Verdict verdict = reference->fast->judge(*parsed.value);
+    // Both directions on real data: the fast check is sound and also covers the common case.
+    ASSERT_EQ(verdict == Verdict::valid, expected.empty()) << line;
+    fast_valid += verdict == Verdict::valid ? 1 : 0;
+    // Through the public API the issues are the reference path's, word for word.
+    const auto result = validator.parse_and_validate(line);
+    ASSERT_EQ(result.issues.size(), expected.size()) << line;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(result.issues[i].message, expected[i].message) << line;
+      EXPECT_EQ(result.issues[i].path, expected[i].path) << line;
+    }
+  }
+  EXPECT_GT(fast_valid, 0U);
+}
+
+TEST(FastCheck, AgreesWithTheReferenceOnEveryRefundCorpusLine) {
+  auto lines = corpus_lines("refund");
+  if (lines.empty()) GTEST_SKIP() << "the shared corpus is not present";
+  expect_paths_agree(examples::refund_schema(), lines);
+}
+
+TEST(FastCheck, AgreesWithTheReferenceOnEveryTransferCorpusLine) {
+  auto lines = corpus_lines("transfer");
+  if (lines.empty()) GTEST_SKIP() << "the shared corpus is not present";
+  expect_paths_agree(examples::transfer_schema(), lines);
+}
+
+TEST(FastCheck, AgreesWithTheReferenceOnTheBuiltInSample) {
+  expect_paths_agree(examples::refund_schema(), sample_lines());
+}
+
+// Sound on targeted edge cases: a "valid" from the fast check is never contradicted.
+struct Edge {
+  const char* name;
+  Schema schema;
+  std::vector<const char*> values;
+};
+
+TEST(FastCheck, NeverSaysValidWhereTheReferenceFindsIssues) {
+  const auto positive_even = number().positive().refine(
+      [](const json& v) {
+        return !v.is_number() || static_cast<long long>(v.get<double>()) % 2 == 0;
+      },
+      "even");
+  const std::vector<Edge> edges = {
+      {"integers",
+       object({{"n", integer().gte(-3).lte(9007199254740993.0)}}),
+       {R"({"n":1})", R"({"n":1.0})", R"({"n":1.5})", R"({"n":-3})", R"({"n":-4})",
+        R"({"n":18446744073709551615})", R"({"n":9223372036854775808})", R"({"n":1e300})",
+        R"({"n":9007199254740993})", R"({"n":"1"})", R"({})"}},
+      {"bounds",
+       object({{"x", number().gt(0).lt(1)}, {"y", number().multiple_of(0.01)}}),
+       {R"({"x":0.5,"y":4.35})", R"({"x":0,"y":1})", R"({"x":1,"y":1})", R"({"x":0.5,"y":0.001})",
+        R"({"x":1e-320,"y":0})", R"({"x":0.5,"y":3})"}},
+      {"strings",
+       object({{"s", string().min(2).max(3).regex("^[a-z]+$")}, {"d", string().date()}}),
+       {R"({"s":"ab","d":"2024-02-29"})", R"({"s":"é","d":"2024-02-29"})",
+        R"({"s":"abcd","d":"2024-02-29"})", R"({"s":"ab","d":"2023-02-29"})",
+        R"({"s":"ab","d":"2023-1-01"})", R"({"s":"ab\u0000c","d":"2024-01-01"})",
+        R"({"s":"ab\n","d":"2024-01-01"})"}},
+      {"nullable and optional",
+       object(
+           {{"a", string().nullable()}, {"b", integer().optional()}, {"c", string().default_("x")}})
+           .refine([](const json& v) { return v.contains("c"); }, "defaults are seen"),
+       {R"({"a":null})", R"({"a":"x","b":2})", R"({"a":1})", R"({"b":2})", R"({"a":null,"c":null})",
+        R"({"a":null,"z":1})"}},
+      {"arrays and refinements",
+       object({{"items", array(positive_even).min(1).max(3)}}),
+       {R"({"items":[2,4]})", R"({"items":[2,3]})", R"({"items":[]})", R"({"items":[2,2,2,2]})",
+        R"({"items":[-2]})", R"({"items":"2"})"}},
+      {"unions",
+       object(
+           {{"u", union_({string(), integer()})},
+            {"t", discriminated_union("kind", {object({{"kind", literal("a")}, {"n", integer()}}),
+                                               object({{"kind", literal("b")}})})}}),
+       {R"({"u":"x","t":{"kind":"a","n":1}})", R"({"u":1,"t":{"kind":"b"}})",
+        R"({"u":1.5,"t":{"kind":"b"}})", R"({"u":1,"t":{"kind":"c"}})",
+        R"({"u":1,"t":{"kind":"a"}})", R"({"u":1,"t":{"kind":"b","n":1}})"}},
+      {"literals and enums",
+       object({{"l", literal(3)}, {"e", enumeration({"x", "y"})}, {"b", literal(true)}}),
+       {R"({"l":3,"e":"x","b":true})", R"({"l":3.0,"e":"y","b":true})",
+        R"({"l":"3","e":"x","b":true})", R"({"l":3,"e":"z","b":true})",
+        R"({"l":3,"e":"x","b":1})"}},
+      {"throwing refinement",
+       object({{"a", string().refine([](const json&) -> bool { throw std::runtime_error("boom"); },
+                                     "m")}}),
+       {R"({"a":"x"})"}},
+      {"passthrough and any",
+       object({{"a", any()}}).passthrough(),
+       {R"({"a":{"b":[1,{"c":null}]},"z":[[]]})", R"({})", R"({"a":null})"}},
+      {"declarative rules with a default",
+       object({{"currency", enumeration({"usd", "eur"}).default_("eur")},
+               {"amount", number()},
+               {"from", string()},
+               {"to", string().optional()}})
+           .rule(when("currency", Op::eq, "eur").then("amount", Op::lte, 500), "capped")
+           .rule(compare("to", Op::gte, field("from")), "to is before from"),
+       {R"({"amount":600,"from":"a"})", R"({"currency":"usd","amount":600,"from":"a"})",
+        R"({"currency":"eur","amount":500,"from":"b","to":"a"})",
+        R"({"amount":1,"from":"a","to":"b"})", R"({"amount":1,"from":"a","to":7})"}},
+  };
+  for (const auto& edge : edges) {
+    const auto reference = reference_of(edge.schema);
+    ASSERT_NE(reference->fast, nullptr) << edge.name;
+    for (const char* text : edge.values) {
+      const json value = json::parse(text);
+      const Issues expected = detail::reference_validate(*reference, value);
+      const Verdict verdict = reference->fast->judge(value);
+      if (verdict == Verdict::valid) {
+        EXPECT_TRUE(expected.empty())
+            << edge.name << ": " << text << " -> " << expected.at(0).message;
+      }
+      // "invalid" is a claim about valijson's verdict: the reference must report something.
+      if (verdict == Verdict::invalid) {
+        EXPECT_FALSE(expected.empty()) << edge.name << ": " << text;
+      }
+      EXPECT_EQ(Validator(edge.schema).validate(value).size(), expected.size()) << text;
+    }
+  }
+}
+
+TEST(FastCheck, AcceptsTheCommonValidShapes) {
+  const auto schema =
+      object({{"n", integer()}, {"s", string().nullable()}, {"l", array(number())}});
+  const auto reference = reference_of(schema);
+  ASSERT_NE(reference->fast, nullptr);
+  EXPECT_EQ(reference->fast->judge(json::parse(R"({"n":1,"s":null,"l":[1,2.5]})")), Verdict::valid);
+  EXPECT_EQ(reference->fast->judge(json::parse(R"({"n":1,"s":"x","l":[]})")), Verdict::valid);
+  EXPECT_EQ(reference->fast->judge(json::parse(R"({"n":"1","s":"x","l":[]})")), Verdict::invalid);
+}
+
+TEST(FastCheck, ValuesTooDeepForValidateAreLeftToTheReference) {
+  const auto schema = object({{"a", any()}});
+  json deep = json::array();
+  for (int i = 0; i < 1000; ++i) deep = json::array({deep});
+  const json value = {{"a", deep}};
+  const auto reference = reference_of(schema);
+  ASSERT_NE(reference->fast, nullptr);
+  EXPECT_NE(reference->fast->judge(value), Verdict::valid);
+  const auto issues = Validator(schema).validate(value);
+  ASSERT_EQ(issues.size(), 1U);
+  EXPECT_EQ(issues[0].code, IssueCode::invalid_json);
+}
+
+TEST(FastCheck, SchemasBeyondItGetNoFastCheck) {
+  for (const char* text :
+       {R"({"definitions":{"a":{"type":"string"}},"properties":{"x":{"$ref":"#/definitions/a"}}})",
+        R"({"not":{"type":"string"}})", R"({"type":"array","uniqueItems":true})",
+        R"({"if":{"type":"string"},"then":{"minLength":1}})", R"({"enum":[[1]]})",
+        R"({"x-vendor":1})"}) {
+    const auto impl = detail::make_validator_impl(nlohmann::ordered_json::parse(text), nullptr);
+    EXPECT_EQ(impl->fast, nullptr) << text;
+  }
+  const auto refined_union =
+      union_({string().refine([](const json&) { return true; }, "m"), integer()});
+  EXPECT_EQ(reference_of(refined_union)->fast, nullptr);
+}
+
+TEST(FastCheck, PlainJsonSchemasGetOne) {
+  const auto impl = detail::make_validator_impl(
+      nlohmann::ordered_json::parse(
+          R"({"type":"object","required":["a"],"properties":{"a":{"type":["string","null"],"maxLength":2}},"additionalProperties":{"type":"integer"},"minProperties":1})"),
+      nullptr);
+  ASSERT_NE(impl->fast, nullptr);
+  EXPECT_EQ(impl->fast->judge(json::parse(R"({"a":"xy","b":3})")), Verdict::valid);
+  EXPECT_EQ(impl->fast->judge(json::parse(R"({"a":null})")), Verdict::valid);
+  EXPECT_EQ(impl->fast->judge(json::parse(R"({"a":"xyz"})")), Verdict::invalid);
+  EXPECT_EQ(impl->fast->judge(json::parse(R"({"a":"x","b":"3"})")), Verdict::invalid);
+  EXPECT_EQ(impl->fast->judge(json::parse(R"({"b":3})")), Verdict::invalid);
+}
+
+}  // namespace
+}  // namespace accord
