@@ -192,7 +192,8 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       return *std::move(error);
     }
     auto judged = detail::judge_text(reply.text, contract->wire().lowering, contract->validator());
-    attempt.issues = judged.issues;  // the model hears the unscrubbed issues: exactly what was wrong
+    attempt.issues =
+        judged.issues;  // the model hears the unscrubbed issues: exactly what was wrong
     scrub_attempt(attempt, impl_->api_key);
     trace.attempts.push_back(std::move(attempt));
     if (judged.issues.empty())

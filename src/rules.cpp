@@ -659,9 +659,9 @@ Path issue_path(const Rule& rule) {
 }
 
 std::string rule_sentence(const Rule& rule) {
-  std::string formal = rule.condition ? "when " + to_string(*rule.condition) + ", " +
-                                            to_string(rule.requirement)
-                                      : to_string(rule.requirement);
+  std::string formal =
+      rule.condition ? "when " + to_string(*rule.condition) + ", " + to_string(rule.requirement)
+                     : to_string(rule.requirement);
   // The user's words first: they say what the rule means, the formula says exactly what holds.
   if (rule.text.empty()) return "Rule: " + formal + ".";
   return "Rule: " + rule.text + " (" + formal + ").";

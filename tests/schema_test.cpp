@@ -445,9 +445,9 @@ TEST(ExampleSchemas, TransferCapIsADeclarativeRuleOnTheObject) {
   const auto transfer = examples::transfer_schema();
   const auto& rules = transfer.node().rules;
   ASSERT_EQ(rules.size(), 1u);
-  EXPECT_EQ(rules[0], (Rule{compare("currency", Op::eq, "eur"), compare("amount", Op::lte, 500),
-                            "eur transfers are capped at 500", Path{},
-                            "eur transfers are capped at 500"}));
+  EXPECT_EQ(rules[0],
+            (Rule{compare("currency", Op::eq, "eur"), compare("amount", Op::lte, 500),
+                  "eur transfers are capped at 500", Path{}, "eur transfers are capped at 500"}));
 }
 
 }  // namespace

@@ -352,7 +352,8 @@ TEST_P(ToolLoop, ReportSaysTheCapIsStatedInTheDescription) {
     if (entry.rule == R"(rule if currency == "eur" then amount <= 500)") {
       found = true;
       EXPECT_NE(entry.why.find("stated in the description"), std::string::npos) << entry.why;
-      EXPECT_EQ(entry.fate, std::string(GetParam()) == "anthropic" ? Fate::description : Fate::keyword);
+      EXPECT_EQ(entry.fate,
+                std::string(GetParam()) == "anthropic" ? Fate::description : Fate::keyword);
     }
   }
   EXPECT_TRUE(found);

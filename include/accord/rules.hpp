@@ -10,7 +10,8 @@
 // description, and carried in the JSON Schema as the `x-accord-rules` extension, where a provider
 // that can enforce it gets real keywords instead (`if`/`then`, `anyOf` branches). JSON Schema
 // files write the same rules as text: {"rule": "refundDate >= orderDate", "message": "..."} or
-// {"if": "currency == \"eur\"", "then": "amount <= 500", "message": "...", "text": "..."}. See docs/rules.md.
+// {"if": "currency == \"eur\"", "then": "amount <= 500", "message": "...", "text": "..."}. See
+// docs/rules.md.
 //
 // Semantics: strings compare lexicographically (code point order, so ISO dates compare as dates),
 // numbers numerically; `==`/`!=` compare any JSON values. A comparison whose field is absent (and

@@ -162,8 +162,6 @@ class Anthropic final : public Provider {
 
     const std::string stop = string_or_empty(*body, "stop_reason");
     reply.detail = stop;
-    const bool forced_output = mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
-    const std::string& out = forced_output ? reply.tool_calls[0].arguments_text : text;
     if (stop == "refusal") {
       reply.status = ReplyStatus::refusal;
       reply.text = text;
@@ -174,18 +172,9 @@ class Anthropic final : public Provider {
       }
     } else if (stop == "max_tokens" || stop == "model_context_window_exceeded") {
       reply.status = ReplyStatus::truncated;
-      reply.text = out;
-    } else if (forced_output) {
-      reply.status = ReplyStatus::ok;
-      reply.text = out;
-    } else if (!reply.tool_calls.empty()) {
-      reply.status = ReplyStatus::tool_calls;
-      reply.text = text;
-    } else if (text.empty()) {
-      reply.status = ReplyStatus::empty;
+      reply.text = output_of(reply, mode, text);
     } else {
-      reply.status = ReplyStatus::ok;
-      reply.text = text;
+      set_answer_status(reply, mode, text);
     }
     return reply;
   }

@@ -154,30 +154,15 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   reply.assistant.tool_calls = reply.tool_calls;
   reply.assistant.raw = nlohmann::json(*message);
 
-  const bool forced_output = mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
-  const std::string& output = forced_output ? reply.tool_calls[0].arguments_text : text;
   if (!refusal.empty()) {
     reply.status = ReplyStatus::refusal;
     reply.text = refusal;
-  } else if (reply.detail == "length") {
-    reply.status = ReplyStatus::truncated;
-    reply.text = output;
-  } else if (reply.detail == "content_filter") {
-    reply.status = ReplyStatus::content_filtered;
-    reply.text = output;
-  } else if (forced_output) {
-    // The forced tool's arguments are the output.
-    reply.status = ReplyStatus::ok;
-    reply.text = output;
-  } else if (!reply.tool_calls.empty()) {
-    // Decided by the list, not finish_reason: servers say "stop" with calls present.
-    reply.status = ReplyStatus::tool_calls;
-    reply.text = text;
-  } else if (text.empty()) {
-    reply.status = ReplyStatus::empty;
+  } else if (reply.detail == "length" || reply.detail == "content_filter") {
+    reply.status =
+        reply.detail == "length" ? ReplyStatus::truncated : ReplyStatus::content_filtered;
+    reply.text = output_of(reply, mode, text);
   } else {
-    reply.status = ReplyStatus::ok;
-    reply.text = text;
+    set_answer_status(reply, mode, text);
   }
   return reply;
 }

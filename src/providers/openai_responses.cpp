@@ -165,26 +165,15 @@ class Responses final : public Provider {
       reason = string_or_empty(*d, "reason");
     }
     reply.detail = reason.empty() ? status : reason;
-    const bool forced_output = mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
-    const std::string& out = forced_output ? reply.tool_calls[0].arguments_text : text;
     if (!refusal.empty()) {
       reply.status = ReplyStatus::refusal;
       reply.text = refusal;
     } else if (status == "incomplete") {
       reply.status =
           reason == "content_filter" ? ReplyStatus::content_filtered : ReplyStatus::truncated;
-      reply.text = out;
-    } else if (forced_output) {
-      reply.status = ReplyStatus::ok;
-      reply.text = out;
-    } else if (!reply.tool_calls.empty()) {
-      reply.status = ReplyStatus::tool_calls;
-      reply.text = text;
-    } else if (text.empty()) {
-      reply.status = ReplyStatus::empty;
+      reply.text = output_of(reply, mode, text);
     } else {
-      reply.status = ReplyStatus::ok;
-      reply.text = text;
+      set_answer_status(reply, mode, text);
     }
     return reply;
   }

@@ -135,4 +135,27 @@ std::string output_name(const CallSpec& call) {
   return call.output_name && !call.output_name->empty() ? *call.output_name : "output";
 }
 
+bool is_forced_output(const Reply& reply, OutputMode mode) {
+  return mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
+}
+
+const std::string& output_of(const Reply& reply, OutputMode mode, const std::string& text) {
+  return is_forced_output(reply, mode) ? reply.tool_calls[0].arguments_text : text;
+}
+
+void set_answer_status(Reply& reply, OutputMode mode, const std::string& text) {
+  if (is_forced_output(reply, mode)) {
+    reply.status = ReplyStatus::ok;
+    reply.text = reply.tool_calls[0].arguments_text;
+  } else if (!reply.tool_calls.empty()) {
+    reply.status = ReplyStatus::tool_calls;
+    reply.text = text;
+  } else if (text.empty()) {
+    reply.status = ReplyStatus::empty;
+  } else {
+    reply.status = ReplyStatus::ok;
+    reply.text = text;
+  }
+}
+
 }  // namespace accord::detail

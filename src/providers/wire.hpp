@@ -46,6 +46,16 @@ constexpr std::size_t kMaxReplyDepth = 512;
 
 [[nodiscard]] std::string output_name(const CallSpec& call);
 
+// In forced-tool mode one call to the tool is the output; its arguments are the text to judge.
+[[nodiscard]] bool is_forced_output(const Reply& reply, OutputMode mode);
+[[nodiscard]] const std::string& output_of(const Reply& reply, OutputMode mode,
+                                           const std::string& text);
+
+// Status and text for a reply that was not refused, cut off or filtered: the forced tool's
+// arguments, a turn of tool calls (decided by the list: servers say "stop" with calls present),
+// no output, or the text.
+void set_answer_status(Reply& reply, OutputMode mode, const std::string& text);
+
 // Said to the model about the forced output tool.
 inline constexpr const char* kOutputToolDescription =
     "Return the final answer by calling this tool once; its input is the answer.";
