@@ -13,10 +13,10 @@ ParsedJson failure(std::string what) {
   return out;
 }
 
-// Finds the first place where arrays/objects nest deeper than `max_depth`, looking only at
-// brackets outside strings, so nothing deep is ever built. Returns npos when within the limit.
-std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
-  std::size_t depth = 0;
+// The offset of the first byte outside JSON strings for which `stop(offset)` is true, or npos.
+// A scan of bytes, so nothing is built however hostile the text.
+template <class Stop>
+std::size_t first_outside_strings(std::string_view text, Stop stop) {
   bool in_string = false;
   bool escaped = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -29,17 +29,25 @@ std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
       } else if (c == '"') {
         in_string = false;
       }
-      continue;
-    }
-    if (c == '"') {
+    } else if (c == '"') {
       in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
+    } else if (stop(i)) {
+      return i;
     }
   }
   return std::string_view::npos;
+}
+
+// Finds the first place where arrays/objects nest deeper than `max_depth`. Returns npos when
+// within the limit.
+std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  return first_outside_strings(text, [&](std::size_t i) {
+    const char c = text[i];
+    if (c == '[' || c == '{') return ++depth > max_depth;
+    if ((c == ']' || c == '}') && depth > 0) --depth;
+    return false;
+  });
 }
 
 // nlohmann's text reads "... parse error at line 1, column 4: syntax error while parsing value -
@@ -83,27 +91,9 @@ std::string reason_of(const std::string& what, std::size_t offset) {
 
 // Where a number token that overflowed sits, for the message (nlohmann does not say).
 std::size_t number_offset(std::string_view text, const std::string& token) {
-  bool in_string = false;
-  bool escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (text.substr(i, token.size()) == token) {
-      return i;
-    }
-  }
-  return 0;
+  const auto at = first_outside_strings(
+      text, [&](std::size_t i) { return text.substr(i, token.size()) == token; });
+  return at == std::string_view::npos ? 0 : at;
 }
 
 }  // namespace
