@@ -163,8 +163,8 @@ TEST(DecideRetry, A429BodyThatIsNotJsonIsRetried) {
 }
 
 TEST(DecideRetry, A429BodyNested100000DeepIsScannedWithoutCrashing) {
-  const std::string body =
-      std::string(100'000, '[') + "\"insufficient_quota\"" + std::string(100'000, ']');
+  std::string body(100'000, '[');
+  body.append("\"insufficient_quota\"").append(100'000, ']');
   EXPECT_TRUE(decide_retry(reply(429, {}, body), 0, steady()).retry);
 }
 
