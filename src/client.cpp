@@ -9,7 +9,6 @@
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
 #include "loop.hpp"
-#include "utf8.hpp"
 
 namespace accord {
 namespace {
@@ -29,21 +28,6 @@ std::string scrubbed(std::string text, const std::string& secret) {
     text.replace(at, secret.size(), "[redacted]");
   }
   return text;
-}
-
-// An attempt as recorded: a hostile server can echo the key into the model's output, from where
-// it would reach the content, issue messages and paths, and the next (corrective) request body.
-void scrub_attempt(Attempt& attempt, const std::string& secret) {
-  if (secret.empty()) return;
-  attempt.content = scrubbed(std::move(attempt.content), secret);
-  for (auto& issue : attempt.issues) {
-    issue.message = scrubbed(std::move(issue.message), secret);
-    std::vector<PathSegment> segments = issue.path.segments();
-    for (auto& segment : segments) {
-      if (auto* key = std::get_if<std::string>(&segment)) *key = scrubbed(std::move(*key), secret);
-    }
-    issue.path = Path(std::move(segments));
-  }
 }
 
 std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
@@ -187,24 +171,28 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
     trace.usage += attempt.usage;
     if (auto error = detail::reply_error(exchanged, request.mode)) {
       trace.attempts.push_back(std::move(attempt));
-      error->message = detail::valid_utf8(scrubbed(error->message, impl_->api_key));
       error->trace = std::move(trace);
+      detail::redact(*error, *this);
       return *std::move(error);
     }
     auto judged = detail::judge_text(reply.text, contract->wire().lowering, contract->validator());
     attempt.issues =
         judged.issues;  // the model hears the unscrubbed issues: exactly what was wrong
-    scrub_attempt(attempt, impl_->api_key);
+    detail::redact(attempt, *this);
     trace.attempts.push_back(std::move(attempt));
     if (judged.issues.empty())
       return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
     if (attempt_no >= corrections) {
       auto error = detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
-      error.message = detail::valid_utf8(scrubbed(std::move(error.message), impl_->api_key));
+      detail::redact(error, *this);
       return error;
     }
     detail::append_correction(call.turns, reply, judged.issues, request.mode, contract->name());
   }
+}
+
+std::string Client::redacted(std::string text) const {
+  return scrubbed(std::move(text), impl_->api_key);
 }
 
 Extraction<nlohmann::json> Client::extract_or_throw(const ExtractRequest& request) const {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "accord/json_text.hpp"
+#include "utf8.hpp"
 
 namespace accord::detail {
 
@@ -64,6 +65,23 @@ Judged judge_text(std::string_view text, const Lowering& lowering, const Validat
   Judged judged{unlower(std::move(*parsed.value), lowering), {}};
   judged.issues = validator.validate(judged.value);
   return judged;
+}
+
+void redact(Attempt& attempt, const Client& client) {
+  attempt.content = client.redacted(std::move(attempt.content));
+  for (auto& issue : attempt.issues) {
+    issue.message = client.redacted(std::move(issue.message));
+    std::vector<PathSegment> segments = issue.path.segments();
+    for (auto& segment : segments) {
+      if (auto* key = std::get_if<std::string>(&segment)) *key = client.redacted(std::move(*key));
+    }
+    issue.path = Path(std::move(segments));
+  }
+}
+
+void redact(Error& error, const Client& client) {
+  error.message = valid_utf8(client.redacted(std::move(error.message)));
+  for (auto& attempt : error.trace.attempts) redact(attempt, client);
 }
 
 Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace) {

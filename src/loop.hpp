@@ -26,6 +26,12 @@ struct Judged {
 [[nodiscard]] Judged judge_text(std::string_view text, const Lowering& lowering,
                                 const Validator& validator);
 
+// The records as kept: the key out of the attempt's content and its issues' messages and paths
+// (a hostile server can echo the key into the model's output), or out of an error's message and
+// trace; messages made valid UTF-8.
+void redact(Attempt& attempt, const Client& client);
+void redact(Error& error, const Client& client);
+
 // "still invalid after N attempts: <issues>"
 [[nodiscard]] Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace);
 

@@ -273,8 +273,10 @@ Trace ToolRun::trace() const {
   return trace;
 }
 
-Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
-                          const Toolset& toolset) {
+namespace {
+
+Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
+                               const Toolset& toolset) {
   const auto specs = toolset.specs(client.provider());
   CallSpec call{.tools = specs};
   std::shared_ptr<const Contract> final_contract;
@@ -328,6 +330,24 @@ Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
   return Error{ErrorKind::step_limit,
                fmt::format("no final answer within {} model turns", request.max_steps),
                run.trace()};
+}
+
+}  // namespace
+
+Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
+                          const Toolset& toolset) {
+  auto result = run_unredacted(client, request, toolset);
+  if (!result.ok()) {
+    Error error = result.error();
+    detail::redact(error, client);
+    return error;
+  }
+  // The tool results stay as the handlers made them; the records of the model's turns do not
+  // keep the key.
+  ToolRun run = result.value();
+  for (auto& step : run.steps) detail::redact(step.attempt, client);
+  Trace trace = run.trace();
+  return Extraction<ToolRun>{std::move(run), std::move(trace)};
 }
 
 }  // namespace accord

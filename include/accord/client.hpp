@@ -111,6 +111,9 @@ class Client {
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and
   // max_tokens filled in from this client) with transport retries and decodes the reply.
   [[nodiscard]] Exchange exchange(CallSpec call) const;
+  // `text` with this client's API key replaced by "[redacted]": what every record and message
+  // the library keeps passes through, since a provider or a hostile server can echo the key.
+  [[nodiscard]] std::string redacted(std::string text) const;
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
 
