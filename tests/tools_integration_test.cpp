@@ -51,9 +51,12 @@ struct SentResult {
 
 class ToolLoop : public ::testing::TestWithParam<std::string> {
  protected:
-  Result<ToolRun> run(const std::vector<json>& replies, ToolRequest request = {}) {
+  Result<ToolRun> run(const std::vector<json>& replies, ToolRequest request = {},
+                      const std::string& api_key = "") {
     mock_ = std::make_unique<MockProcess>(json{{"replies", replies}}.dump());
-    const Client client(testing_support::mock_client_options(GetParam(), mock_->base_url()));
+    auto options = testing_support::mock_client_options(GetParam(), mock_->base_url());
+    if (!api_key.empty()) options.api_key = api_key;
+    const Client client(options);
     if (request.prompt.empty()) request.prompt = "Send 450 eur to acct_9f3k2.";
     return run_tools(client, request, toolset());
   }
@@ -403,6 +406,21 @@ TEST_P(ToolLoop, RefusalEndsTheRunAsRefused) {
   auto result = run({{{"refusal", "I can't move money."}}});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().kind, ErrorKind::refused);
+}
+
+// A hostile server echoes the key into a tool call's arguments (as an unknown field, so it lands
+// in the issues) and into a refusal: neither the error nor the trace keeps it.
+TEST_P(ToolLoop, KeyEchoedByTheModelIsKeptOutOfTheErrorAndTrace) {
+  const std::string key = "sk-tool-SENTINEL-51c2";
+  json arguments = kValid;
+  arguments[key] = true;
+  auto result = run({calls({call("call_a", arguments)}), {{"refusal", "no, " + key}}}, {}, key);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::refused);
+  const std::string written =
+      result.error().message + result.trace().to_json().dump() + result.trace().to_text();
+  EXPECT_EQ(written.find("SENTINEL-51c2"), std::string::npos) << written;
+  EXPECT_NE(written.find("[redacted]"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, ToolLoop,
