@@ -175,13 +175,14 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       detail::redact(*error, *this);
       return *std::move(error);
     }
+    // The trace is redacted once, when the call ends; the model hears the issues as found.
     auto judged = detail::judge_text(reply.text, contract->wire().lowering, contract->validator());
-    attempt.issues =
-        judged.issues;  // the model hears the unscrubbed issues: exactly what was wrong
-    detail::redact(attempt, *this);
+    attempt.issues = judged.issues;
     trace.attempts.push_back(std::move(attempt));
-    if (judged.issues.empty())
+    if (judged.issues.empty()) {
+      detail::redact(trace, *this);
       return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
+    }
     if (attempt_no >= corrections) {
       auto error = detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
       detail::redact(error, *this);

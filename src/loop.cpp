@@ -79,9 +79,13 @@ void redact(Attempt& attempt, const Client& client) {
   }
 }
 
+void redact(Trace& trace, const Client& client) {
+  for (auto& attempt : trace.attempts) redact(attempt, client);
+}
+
 void redact(Error& error, const Client& client) {
   error.message = valid_utf8(client.redacted(std::move(error.message)));
-  for (auto& attempt : error.trace.attempts) redact(attempt, client);
+  redact(error.trace, client);
 }
 
 Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace) {

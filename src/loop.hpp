@@ -30,6 +30,7 @@ struct Judged {
 // (a hostile server can echo the key into the model's output), or out of an error's message and
 // trace; messages made valid UTF-8.
 void redact(Attempt& attempt, const Client& client);
+void redact(Trace& trace, const Client& client);
 void redact(Error& error, const Client& client);
 
 // "still invalid after N attempts: <issues>"
