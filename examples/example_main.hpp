@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <accord/client.hpp>
 #include <accord/json_schema.hpp>
+#include <accord/printable.hpp>
 #include <accord/validate.hpp>
 #include <fstream>
 #include <iostream>
@@ -48,7 +49,8 @@ inline int validate_lines(const ExampleSpec& spec, const std::string& file) {
     if (line.empty()) continue;
     auto result = validator.parse_and_validate(line);
     all_valid = all_valid && result.ok();
-    std::cout << (result.ok() ? "valid" : "invalid\t" + prettify_one_line(result.issues)) << "\n";
+    std::cout << (result.ok() ? "valid" : "invalid\t" + prettify_one_line(printable(result.issues)))
+              << "\n";
   }
   return all_valid ? 0 : 1;
 }
@@ -68,8 +70,8 @@ inline int run_extraction(const ExampleSpec& spec, ClientOptions options,
       {.schema = spec.schema, .prompt = text, .system = spec.instructions, .name = spec.name});
   std::cerr << result.trace().to_text() << "\n";
   if (!result.ok()) {
-    std::cerr << "error: " << to_string(result.error().kind) << ": " << result.error().message
-              << "\n";
+    std::cerr << "error: " << to_string(result.error().kind) << ": "
+              << printable(result.error().message) << "\n";
     return 1;
   }
   std::cout << result.value().dump(2) << "\n";

@@ -7,6 +7,7 @@
 //
 // The steps go to stderr; the final answer and then `handler_runs: N` go to stdout.
 #include <CLI/CLI.hpp>
+#include <accord/printable.hpp>
 #include <accord/tools.hpp>
 #include <iostream>
 
@@ -14,11 +15,15 @@
 
 namespace {
 
+// Each line of `text` made printable (the model's words are in it), the lines after the first
+// indented: whatever the text holds, it stays inside its block.
 std::string indented(const std::string& text, const std::string& prefix) {
   std::string out;
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out += prefix;
+  std::size_t start = 0;
+  for (std::size_t end = text.find('\n');; end = text.find('\n', start)) {
+    out += (start == 0 ? "" : "\n" + prefix) + accord::printable(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
   }
   return out;
 }
@@ -31,7 +36,8 @@ void print_steps(const accord::ToolRun& run) {
               << step.attempt.usage.total_tokens << "\n";
     for (const auto index : step.calls) {
       const auto& call = run.calls[index];
-      std::cerr << "  " << call.call.name << " " << call.call.arguments_text << " -> "
+      std::cerr << "  " << accord::printable(call.call.name) << " "
+                << accord::printable(call.call.arguments_text) << " -> "
                 << accord::to_string(call.verdict) << "\n";
       if (!call.sent_back.empty())
         std::cerr << "    sent back: " << indented(call.sent_back, "      ") << "\n";
@@ -74,11 +80,11 @@ int main(int argc, char** argv) {
         client, {.prompt = prompt, .system = "You move money with the transfer tool."}, tools);
     if (result.ok()) {
       print_steps(result.value());
-      std::cout << result.value().final_text << "\n";
+      std::cout << accord::printable(result.value().final_text) << "\n";
     } else {
       std::cerr << result.trace().to_text() << "\n";
       std::cerr << "error: " << accord::to_string(result.error().kind) << ": "
-                << result.error().message << "\n";
+                << accord::printable(result.error().message) << "\n";
       exit_code = 1;
     }
   } catch (const std::exception& e) {

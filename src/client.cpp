@@ -9,6 +9,7 @@
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
 #include "loop.hpp"
+#include "redaction.hpp"
 
 namespace accord {
 namespace {
@@ -20,14 +21,15 @@ std::string from_env(std::string_view name) {
   return value ? value : "";
 }
 
-// Provider texts can echo a key back (a 401 names the key it rejected); keep it out of every
-// record.
-std::string scrubbed(std::string text, const std::string& secret) {
-  if (secret.empty()) return text;
-  for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
-    text.replace(at, secret.size(), "[redacted]");
+Deadline deadline_after(std::chrono::milliseconds timeout) {
+  return timeout.count() > 0 ? std::chrono::steady_clock::now() + timeout : Deadline::max();
+}
+
+void check_corrections(int corrections, std::string_view where) {
+  if (corrections < 0 || corrections > kMaxCorrections) {
+    throw std::invalid_argument(fmt::format("{}: corrections must be 0 to {}, not {}", where,
+                                            kMaxCorrections, corrections));
   }
-  return text;
 }
 
 std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
@@ -72,10 +74,13 @@ struct Client::Impl {
 };
 
 Exchange Client::exchange(CallSpec call) const {
+  return exchange(std::move(call), deadline_after(impl_->options.call_timeout));
+}
+
+Exchange Client::exchange(CallSpec call, Deadline deadline) const {
   const auto& impl = *impl_;
-  const auto& api_key = impl.api_key;
   call.base_url = impl.base_url;
-  call.api_key = api_key;
+  call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
   call.max_tokens = impl.options.max_tokens;
   Exchange exchange;
@@ -83,32 +88,37 @@ Exchange Client::exchange(CallSpec call) const {
   auto& reply = exchange.reply;
   const auto& provider = impl.provider;
   const HttpRequest request = provider->encode(call);
-  // The record only: keys are plain [A-Za-z0-9_-] text, so replacing them keeps the JSON valid.
-  attempt.request_body = nlohmann::json::parse(scrubbed(request.body, api_key), nullptr, false);
-  const Delivery delivery = deliver(*impl.transport, request, impl.options.retry);
+  // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
+  attempt.request_body = nlohmann::json::parse(redacted(request.body), nullptr, false);
+  const Delivery delivery = deliver(*impl.transport, request, impl.options.retry, {}, deadline);
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
     attempt.transport_log.push_back(
-        scrubbed(describe_try(delivery.tries[i], delivery.decisions[i]), api_key));
+        redacted(describe_try(delivery.tries[i], delivery.decisions[i])));
     attempt.elapsed += delivery.tries[i].elapsed;
   }
   const auto& last = delivery.last();
   if (!last.response) {
     const std::string what =
         fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
-    reply = Reply{.status = ReplyStatus::bad_reply, .detail = scrubbed(what, api_key)};
+    reply = Reply{.status = ReplyStatus::bad_reply, .detail = redacted(what)};
     return exchange;
   }
-  attempt.http_status = last.response->status;
-  attempt.raw_reply = scrubbed(last.response->body.substr(0, kKeptReplyBytes), api_key);
-  reply = provider->decode(*last.response, call.mode);
-  reply.detail = scrubbed(reply.detail, api_key);
+  // Redacted once, whole, before anything reads or cuts it: a key straddling the 64 KiB record
+  // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
+  // (content, tool calls, the echo sent back) can carry the key.
+  HttpResponse response = *last.response;
+  response.body = redacted(std::move(response.body));
+  attempt.http_status = response.status;
+  attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
+  reply = provider->decode(response, call.mode);
   attempt.status = reply.status;
-  attempt.content = scrubbed(reply.text, api_key);
+  attempt.content = reply.text;
   attempt.usage = reply.usage;
   return exchange;
 }
 
 Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>()) {
+  check_corrections(options.corrections, "ClientOptions");
   impl_->provider = make_provider(options.provider);
   if (!impl_->provider) {
     std::string known;
@@ -158,6 +168,8 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
                                             contract->provider_name(), impl_->provider->name()));
   }
   const int corrections = request.corrections.value_or(impl_->options.corrections);
+  check_corrections(corrections, "ExtractRequest");
+  const Deadline deadline = deadline_after(impl_->options.call_timeout);
 
   CallSpec call{.output_name = contract->name(), .output = &contract->wire(), .mode = request.mode};
   if (!request.system.empty())
@@ -166,7 +178,7 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
 
   Trace trace;
   for (int attempt_no = 0;; ++attempt_no) {
-    auto exchanged = exchange(call);
+    auto exchanged = exchange(call, deadline);
     auto& [attempt, reply] = exchanged;
     trace.usage += attempt.usage;
     if (auto error = detail::reply_error(exchanged, request.mode)) {
@@ -184,7 +196,8 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
     }
     if (attempt_no >= corrections) {
-      auto error = detail::invalid_after(trace.attempts.size(), judged.issues, std::move(trace));
+      const std::size_t attempts = trace.attempts.size();  // read before the trace moves
+      auto error = detail::invalid_after(attempts, judged.issues, std::move(trace));
       detail::redact(error, *this);
       return error;
     }
@@ -193,7 +206,7 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
 }
 
 std::string Client::redacted(std::string text) const {
-  return scrubbed(std::move(text), impl_->api_key);
+  return detail::redact_secret(std::move(text), impl_->api_key);
 }
 
 Extraction<nlohmann::json> Client::extract_or_throw(const ExtractRequest& request) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "accord/transport.hpp"
+#include "redaction.hpp"
 
 namespace accord {
 namespace {
@@ -164,12 +165,8 @@ std::vector<std::string> secrets_of(const HttpRequest& request) {
 
 // curl's messages name hosts, not headers; scrubbing anyway keeps that true whatever curl does.
 std::string scrub(std::string message, const std::vector<std::string>& secrets) {
-  for (const std::string& secret : secrets) {
-    for (auto at = message.find(secret); at != std::string::npos;
-         at = message.find(secret, at + 10)) {
-      message.replace(at, secret.size(), "[redacted]");
-    }
-  }
+  for (const std::string& secret : secrets)
+    message = detail::redact_secret(std::move(message), secret);
   return message;
 }
 
@@ -251,10 +248,16 @@ TransportResult CurlTransport::post(const HttpRequest& request) {
   curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // signals are not thread-safe
   curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(options.connect_timeout.count()));
-  curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(options.total_timeout.count()));
+  const auto timeout = request.timeout.count() > 0
+                           ? std::min(request.timeout, options.total_timeout)
+                           : options.total_timeout;
+  // A total limit: it also cuts a 1-byte/s trickle and an endless run of `100 Continue` lines.
+  curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(std::max<long long>(1, timeout.count())));
   curl_easy_setopt(handle, CURLOPT_TCP_KEEPALIVE, 1L);
-  // No Accept-Encoding: the body arrives as sent, and the size cap counts real bytes.
-  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, nullptr);
+  // Every encoding curl can decode is accepted and decoded, so a gzip body is read as the JSON it
+  // is; the size cap counts decoded bytes, which also stops a compression bomb.
+  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
   const bool verify = !options.insecure_skip_tls_verification;
   curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, verify ? 1L : 0L);
   curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, verify ? 2L : 0L);

@@ -368,6 +368,17 @@ TranslatedRegex translate_ecma_regex(std::string_view pattern) {
   return Translator(pattern).run();
 }
 
+std::string re2_problem(const re2::RE2& regex) {
+  // RE2 refuses {n} above 1000, and nested repetitions whose counts multiply past 1000, with
+  // only "invalid repetition size": say which limit it is.
+  if (regex.error_code() == RE2::ErrorRepeatSize) {
+    return "a repetition is too large for the regex engine (RE2 allows at most 1000 repeats, "
+           "nested repetitions multiplied: ((a{100}){100}) is 10000): " +
+           regex.error();
+  }
+  return regex.error();
+}
+
 CompiledRegex compile_ecma_regex(std::string_view pattern) {
   auto translated = translate_ecma_regex(pattern);
   if (!translated.error.empty()) return {nullptr, translated.error};
@@ -375,7 +386,7 @@ CompiledRegex compile_ecma_regex(std::string_view pattern) {
   options.set_log_errors(false);
   options.set_encoding(RE2::Options::EncodingUTF8);
   auto regex = std::make_shared<const RE2>(translated.re2, options);
-  if (!regex->ok()) return {nullptr, regex->error()};
+  if (!regex->ok()) return {nullptr, re2_problem(*regex)};
   return {std::move(regex), ""};
 }
 

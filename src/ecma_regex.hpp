@@ -29,6 +29,9 @@ struct CompiledRegex {
 
 [[nodiscard]] CompiledRegex compile_ecma_regex(std::string_view pattern);
 
+// RE2's error for a pattern that did not compile, saying which engine limit a repetition broke.
+[[nodiscard]] std::string re2_problem(const re2::RE2& regex);
+
 // Unanchored search, as JSON Schema's `pattern` and JavaScript's RegExp.test do.
 [[nodiscard]] bool regex_search(const re2::RE2& regex, std::string_view text);
 

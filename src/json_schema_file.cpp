@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "compiled_schema.hpp"
 #include "rules_detail.hpp"
@@ -71,31 +72,57 @@ std::string percent_decoded(const std::string& text) {
   return out;
 }
 
+// Sets keys of an ordered object in linear time (ordered_json's operator[] searches every key
+// before it: a node with 40,000 properties took seconds). A key set twice keeps its first place.
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(ojson start) : object_(std::move(start)) {
+    auto& entries = this->entries();
+    for (std::size_t i = 0; i < entries.size(); ++i) index_.emplace(entries[i].first, i);
+  }
+  void set(const std::string& key, ojson value) {
+    auto& entries = this->entries();
+    const auto [at, added] = index_.try_emplace(key, entries.size());
+    if (added) {
+      entries.emplace_back(key, std::move(value));
+    } else {
+      entries[at->second].second = std::move(value);
+    }
+  }
+  ojson done() && { return std::move(object_); }
+
+ private:
+  ojson::object_t::Container& entries() { return object_.get_ref<ojson::object_t&>(); }
+  ojson object_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
 // The document was compiled first, so every $ref is local, resolves, and none is recursive.
 ojson inlined(const ojson& node, const ojson& root) {
   if (!node.is_object()) return node;
-  ojson out = ojson::object();
+  ojson start = ojson::object();
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
     const auto pointer = percent_decoded(ref->get<std::string>().substr(1));
-    out = inlined(root.at(ojson::json_pointer(pointer)), root);
+    start = inlined(root.at(ojson::json_pointer(pointer)), root);
   }
+  ObjectWriter out(std::move(start));
   for (const auto& [key, value] : node.items()) {
     if (key == "$ref" || key == "$defs" || key == "definitions") continue;
     if (kSchemaMapKeywords.count(key) != 0 && value.is_object()) {
-      ojson map = ojson::object();
-      for (const auto& [name, child] : value.items()) map[name] = inlined(child, root);
-      out[key] = std::move(map);
+      ObjectWriter map(ojson::object());
+      for (const auto& [name, child] : value.items()) map.set(name, inlined(child, root));
+      out.set(key, std::move(map).done());
     } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
       ojson list = ojson::array();
       for (const auto& child : value) list.push_back(inlined(child, root));
-      out[key] = std::move(list);
+      out.set(key, std::move(list));
     } else if (kSchemaKeywords.count(key) != 0) {
-      out[key] = inlined(value, root);
+      out.set(key, inlined(value, root));
     } else {
-      out[key] = value;
+      out.set(key, value);
     }
   }
-  return out;
+  return std::move(out).done();
 }
 
 std::string shown(const ojson& value) {
@@ -127,13 +154,57 @@ void describe_rules(ojson& node) {
     *it = text.empty() ? words : text + " " + words;
     return;
   }
-  ojson out = ojson::object();
+  ObjectWriter out(ojson::object());
+  bool described = false;
   for (auto& [key, value] : node.items()) {
-    out[key] = std::move(value);
-    if (key == "type") out["description"] = words;
+    out.set(key, std::move(value));
+    if (key == "type") {
+      out.set("description", words);
+      described = true;
+    }
   }
-  if (!out.contains("description")) out["description"] = words;
-  node = std::move(out);
+  if (!described) out.set("description", words);
+  node = std::move(out).done();
+}
+
+// Counts above 2^53 are refused by one rule whatever their spelling: `1e30` and
+// `10000000000000000000` are the same kind of number to a reader, and no string, array or object
+// is that long. (The compiler alone refused the float as "not an integer" and took the other.)
+constexpr double kMaxCount = 9007199254740992.0;  // 2^53, the largest exact double integer
+const std::set<std::string, std::less<>> kCountKeywords = {
+    "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"};
+
+// Schema nesting deeper than this is refused before any recursive pass (compiling, inlining,
+// lowering) walks it: a hostile file must not exhaust the stack.
+constexpr std::size_t kMaxSchemaDepth = 256;
+
+// The limits a file must keep before any recursive pass reads it: counts, and nesting depth.
+void check_file_limits(const ojson& node, const Path& path, std::size_t depth,
+                       std::vector<SchemaProblem>& problems) {
+  if (!node.is_object()) return;
+  if (depth > kMaxSchemaDepth) {
+    problems.push_back(
+        {path, "the schema nests deeper than " + std::to_string(kMaxSchemaDepth) + " levels"});
+    return;
+  }
+  for (const auto& [key, value] : node.items()) {
+    if (kCountKeywords.count(key) != 0 && value.is_number() && value.get<double>() > kMaxCount) {
+      problems.push_back({path / key, key + " " + value.dump() +
+                                          " is larger than any length accord can check (at "
+                                          "most 2^53 = 9007199254740992)"});
+    } else if ((kSchemaMapKeywords.count(key) != 0 || key == "$defs" || key == "definitions") &&
+               value.is_object()) {
+      for (const auto& [name, child] : value.items()) {
+        check_file_limits(child, path / key / name, depth + 1, problems);
+      }
+    } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        check_file_limits(value[i], path / key / i, depth + 1, problems);
+      }
+    } else if (kSchemaKeywords.count(key) != 0) {
+      check_file_limits(value, path / key, depth + 1, problems);
+    }
+  }
 }
 
 class Importer {
@@ -226,6 +297,9 @@ class Importer {
 }  // namespace
 
 EmittedSchema import_json_schema(const nlohmann::ordered_json& document) {
+  std::vector<SchemaProblem> problems;
+  check_file_limits(document, Path{}, 0, problems);
+  if (!problems.empty()) throw SchemaError(std::move(problems));
   (void)detail::compile_schema(document);  // throws SchemaError naming each problem
   ojson json = inlined(document, document);
   Importer importer;

@@ -1,6 +1,8 @@
 #include "accord/json_text.hpp"
 
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "fast_json.hpp"
 
@@ -96,6 +98,81 @@ std::size_t number_offset(std::string_view text, const std::string& token) {
   return at == std::string_view::npos ? 0 : at;
 }
 
+using ojson = nlohmann::ordered_json;
+
+// Builds an ordered_json the way nlohmann's DOM parser does, except that each open object keeps
+// a hash index of its keys: a new key is appended without the linear search ordered_map does.
+class OrderedBuilder final : public nlohmann::json_sax<ojson> {
+ public:
+  ojson root;
+
+  bool null() override { return put(nullptr); }
+  bool boolean(bool value) override { return put(value); }
+  bool number_integer(number_integer_t value) override { return put(value); }
+  bool number_unsigned(number_unsigned_t value) override { return put(value); }
+  bool number_float(number_float_t value, const string_t&) override { return put(value); }
+  bool string(string_t& value) override { return put(std::move(value)); }
+  bool binary(binary_t& value) override { return put(ojson::binary(std::move(value))); }
+  bool start_object(std::size_t) override { return open(ojson::object()); }
+  bool start_array(std::size_t) override { return open(ojson::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& value) override {
+    key_ = std::move(value);
+    return true;
+  }
+  // Rethrown as nlohmann's DOM parser does, so callers catch the usual parse_error.
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception& error) override {
+    if (!throw_errors) return false;
+    if (error.id / 100 == 4) throw *static_cast<const nlohmann::json::out_of_range*>(&error);
+    throw *static_cast<const nlohmann::json::parse_error*>(&error);
+  }
+  bool throw_errors = true;
+
+ private:
+  struct Open {
+    ojson* node;
+    std::unordered_map<std::string, std::size_t> index;  // objects: key -> position
+  };
+
+  // The new value's place: the root, the end of the open array, or the open object's slot for
+  // the pending key.
+  ojson& slot(ojson value) {
+    if (open_.empty()) {
+      root = std::move(value);
+      return root;
+    }
+    Open& top = open_.back();
+    if (top.node->is_array()) {
+      auto& array = top.node->get_ref<ojson::array_t&>();
+      array.push_back(std::move(value));
+      return array.back();
+    }
+    auto& object = top.node->get_ref<ojson::object_t&>();
+    auto& entries = static_cast<ojson::object_t::Container&>(object);
+    const auto [at, added] = top.index.try_emplace(key_, entries.size());
+    if (!added) return entries[at->second].second = std::move(value);
+    entries.emplace_back(key_, std::move(value));
+    return entries.back().second;
+  }
+  bool put(ojson value) {
+    slot(std::move(value));
+    return true;
+  }
+  bool open(ojson container) {
+    open_.push_back(Open{&slot(std::move(container)), {}});
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  std::vector<Open> open_;
+  std::string key_;
+};
+
 }  // namespace
 
 ParsedJson parse_json(std::string_view text, ParseLimits limits) {
@@ -136,6 +213,13 @@ ParsedJson parse_json(std::string_view text, ParseLimits limits) {
   } catch (const std::exception& e) {
     return failure(e.what());
   }
+}
+
+ojson parse_ordered_json(std::string_view text, bool allow_exceptions) {
+  OrderedBuilder builder;
+  builder.throw_errors = allow_exceptions;
+  if (!ojson::sax_parse(text, &builder)) return ojson(ojson::value_t::discarded);
+  return std::move(builder.root);
 }
 
 }  // namespace accord

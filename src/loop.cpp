@@ -69,7 +69,11 @@ Judged judge_text(std::string_view text, const Lowering& lowering, const Validat
 
 void redact(Attempt& attempt, const Client& client) {
   attempt.content = client.redacted(std::move(attempt.content));
-  for (auto& issue : attempt.issues) {
+  redact(attempt.issues, client);
+}
+
+void redact(Issues& issues, const Client& client) {
+  for (auto& issue : issues) {
     issue.message = client.redacted(std::move(issue.message));
     std::vector<PathSegment> segments = issue.path.segments();
     for (auto& segment : segments) {
@@ -95,11 +99,41 @@ Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace) {
                std::move(trace)};
 }
 
+namespace {
+
+// `text` cut to `limit` bytes with a marker saying how much was left out; true when cut.
+bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what) {
+  if (text.size() <= limit) return false;
+  const std::size_t left_out = text.size() - limit;
+  text = valid_utf8(std::string_view(text).substr(0, limit)) +
+         fmt::format("...[{} more bytes of {} not repeated]", left_out, what);
+  return true;
+}
+
+// The model's reply as echoed back: each corrective request resends the whole conversation, so
+// an echo of a huge reply is cut (the issues say what to fix; the model does not need its whole
+// output again) and the provider's own copy of the message, which would repeat it, is dropped.
+Turn echoed(const Turn& assistant) {
+  Turn turn = assistant;
+  bool cut = cut_with_marker(turn.text, kEchoedReplyBytes, "the reply");
+  for (auto& call : turn.tool_calls) {
+    cut = cut_with_marker(call.arguments_text, kEchoedReplyBytes, "the arguments") || cut;
+  }
+  if (cut || (!turn.raw.is_null() && turn.raw.dump().size() > 2 * kEchoedReplyBytes)) {
+    turn.raw = nullptr;
+  }
+  return turn;
+}
+
+}  // namespace
+
 void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
                        OutputMode mode, const std::string& output_name) {
+  std::string listed = prettify(issues);
+  cut_with_marker(listed, kEchoedIssuesBytes, "the issues");
   const std::string text =
-      "That JSON failed validation:\n" + prettify(issues) + "\nReturn the corrected JSON only.";
-  turns.push_back(reply.assistant);
+      "That JSON failed validation:\n" + listed + "\nReturn the corrected JSON only.";
+  turns.push_back(echoed(reply.assistant));
   if (mode == OutputMode::forced_tool && !reply.assistant.tool_calls.empty()) {
     Turn results{.role = Turn::Role::tool_results};
     const auto& call = reply.assistant.tool_calls.front();

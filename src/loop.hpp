@@ -30,11 +30,17 @@ struct Judged {
 // (a hostile server can echo the key into the model's output), or out of an error's message and
 // trace; messages made valid UTF-8.
 void redact(Attempt& attempt, const Client& client);
+void redact(Issues& issues, const Client& client);
 void redact(Trace& trace, const Client& client);
 void redact(Error& error, const Client& client);
 
 // "still invalid after N attempts: <issues>"
 [[nodiscard]] Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace);
+
+// The most of one reply (text or tool arguments) and of its issue list a corrective turn repeats;
+// longer ones are cut with a marker, so each corrective request stays bounded.
+inline constexpr std::size_t kEchoedReplyBytes = 16 * 1024;
+inline constexpr std::size_t kEchoedIssuesBytes = 8 * 1024;
 
 // The turns that tell the model what was wrong with its last reply.
 void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,

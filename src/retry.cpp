@@ -207,13 +207,15 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
     if (status == 429 && is_insufficient_quota(response.body)) {
       return no(what, "insufficient_quota (retrying will not help)");
     }
+    // A 2xx is an answer (and billed): no header makes accord throw it away and ask again.
+    if (status >= 200 && status < 300) {
+      return RetryDecision{false, milliseconds{0}, what + ", success"};
+    }
     const auto should_retry = response.header("x-should-retry");
     const std::string verdict = should_retry ? lower(trim(*should_retry)) : std::string();
     if (verdict == "false") return no(what, "x-should-retry: false");
     if (verdict == "true") {
       why_retry = "x-should-retry: true";
-    } else if (status >= 200 && status < 300) {
-      return RetryDecision{false, milliseconds{0}, what + ", success"};
     } else if (status != 408 && status != 409 && status != 429 && status < 500) {
       return no(what, "status is not retryable");
     }
@@ -238,13 +240,37 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
   return RetryDecision{true, wait, std::move(reason)};
 }
 
+namespace {
+
+milliseconds left_until(Deadline deadline) {
+  if (deadline == Deadline::max()) return milliseconds::max();
+  return std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
+}
+
+}  // namespace
+
 Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,
-                 const Sleeper& sleep) {
+                 const Sleeper& sleep, Deadline deadline) {
   Delivery delivery;
+  HttpRequest timed = request;
   for (int retries_done = 0;; ++retries_done) {
-    delivery.tries.push_back(transport.post(request));
+    const milliseconds left = left_until(deadline);
+    if (left.count() <= 0) {
+      delivery.tries.push_back(TransportResult{
+          std::nullopt, TransportError{TransportFailure::timeout, "the call's deadline passed"},
+          milliseconds{0}});
+      delivery.decisions.push_back(no("timeout", "the call's deadline passed"));
+      break;
+    }
+    if (left != milliseconds::max()) {
+      timed.timeout = request.timeout.count() == 0 ? left : std::min(left, request.timeout);
+    }
+    delivery.tries.push_back(transport.post(timed));
     delivery.decisions.push_back(decide_retry(delivery.tries.back(), retries_done, policy));
-    const RetryDecision& decision = delivery.decisions.back();
+    RetryDecision& decision = delivery.decisions.back();
+    if (decision.retry && decision.wait >= left_until(deadline)) {
+      decision = no(describe(delivery.tries.back()), "the call's deadline comes first");
+    }
     if (!decision.retry) break;
     if (sleep) {
       sleep(decision.wait);

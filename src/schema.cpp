@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "ecma_regex.hpp"
 #include "schema_text.hpp"
 
 namespace accord {
@@ -121,7 +122,7 @@ std::optional<std::string> regex_problem(const std::string& pattern) {
   RE2::Options options;
   options.set_log_errors(false);
   RE2 re(translated, options);
-  if (!re.ok()) return "regex /" + pattern + "/ does not compile: " + re.error();
+  if (!re.ok()) return "regex /" + pattern + "/ does not compile: " + detail::re2_problem(re);
   return std::nullopt;
 }
 

@@ -346,6 +346,14 @@ Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
   // keep the key.
   ToolRun run = result.value();
   for (auto& step : run.steps) detail::redact(step.attempt, client);
+  // The call records are what callers print (transfer_tool does): the tool name, the model's
+  // arguments and what went back keep no key either, whatever a handler did with its input.
+  for (auto& record : run.calls) {
+    record.call.name = client.redacted(std::move(record.call.name));
+    record.call.arguments_text = client.redacted(std::move(record.call.arguments_text));
+    record.sent_back = client.redacted(std::move(record.sent_back));
+    detail::redact(record.issues, client);
+  }
   Trace trace = run.trace();
   return Extraction<ToolRun>{std::move(run), std::move(trace)};
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "accord/printable.hpp"
 #include "utf8.hpp"
 
 namespace accord {
@@ -69,11 +70,12 @@ std::string Trace::to_text() const {
     out += fmt::format("attempt {}: HTTP {}, {}, {} ms, tokens in {} / out {}\n", i + 1,
                        attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
                        attempt.usage.input_tokens, attempt.usage.output_tokens);
-    for (const auto& line : attempt.transport_log)
-      out += "  transport: " + detail::valid_utf8(line) + "\n";
-    if (!attempt.content.empty()) out += "  reply: " + detail::valid_utf8(attempt.content) + "\n";
+    // Every piece from outside is printable: a reply cannot drive the terminal or write a line
+    // of its own that looks like "attempt 1: ...".
+    for (const auto& line : attempt.transport_log) out += "  transport: " + printable(line) + "\n";
+    if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
     if (!attempt.issues.empty())
-      out += indented(detail::valid_utf8(prettify(attempt.issues)), "    ") + "\n";
+      out += indented(prettify(printable(attempt.issues)), "    ") + "\n";
   }
   out += fmt::format("total tokens: in {} / out {} / total {}", usage.input_tokens,
                      usage.output_tokens, usage.total_tokens);

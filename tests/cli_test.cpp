@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hostile_server.hpp"
 #include "mock_process.hpp"
 
 namespace {
@@ -270,6 +271,36 @@ TEST_F(Cli, ExtractWithAnInvalidSchemaExitsTwoBeforeCallingAnyone) {
                       "http://127.0.0.1:9/v1"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("at #/x-accord-rules/0/rule"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, ExtractChecksTheTracePathBeforeAnyRequest) {
+  hostile::Server server(hostile::canned(hostile::Server::response("{}")));
+  write("mail.txt", "Send 300 euros to acct_9.");
+  const auto r = run({"extract", file("transfer.json"), "--provider", "generic", "--base-url",
+                      server.base_url(), "--input", file("mail.txt"), "--trace",
+                      file("no-such-dir/trace.json")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+  EXPECT_EQ(server.requests(), 0);
+}
+
+TEST_F(Cli, CorrectionsOutOfRangeSaysTheBound) {
+  const auto r =
+      run({"extract", file("transfer.json"), "--provider", "generic", "--corrections", "-1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("not in range 0 to 10"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("1.79769"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("179769313486231570"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, ValidatePrintsDocumentKeysEscaped) {
+  write("closed.json", R"({"type":"object","properties":{},"additionalProperties":false})");
+  write("docs.jsonl", "{\"\\u001b[2J\\u0007\": 1}\n");
+  const auto r = run({"validate", file("closed.json"), file("docs.jsonl")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -18,14 +18,22 @@
 
 namespace accord {
 
+// The most corrective retries a call may ask for: each one resends the whole conversation, so
+// the upload grows with the square of the count; more rarely helps a model that failed 10 times.
+inline constexpr int kMaxCorrections = 10;
+
 struct ClientOptions {
   std::string provider = "openai-chat";
   std::string model;     // empty: the provider profile's default
   std::string base_url;  // empty: the provider's base-URL variable, else its public endpoint
   std::string api_key;   // empty: the provider's key variable (may stay empty for local servers)
   int max_tokens = 1024;
-  int corrections = 1;  // corrective retries after an invalid reply; 0 allowed
+  int corrections = 1;  // corrective retries after an invalid reply; 0 to kMaxCorrections
   RetryPolicy retry;
+  // The whole of one extract() (every attempt, transport try and wait between them), or of one
+  // exchange(); a call past it ends as a `transport` timeout. 0: no limit but the transport's
+  // per-try `total_timeout`.
+  std::chrono::milliseconds call_timeout{300'000};
   TransportOptions transport;
   std::shared_ptr<Transport> custom_transport;  // instead of a CurlTransport
 };
@@ -61,7 +69,7 @@ struct ExtractRequest {
   // The schema's name on the wire ([A-Za-z0-9_-], <= 64); a Contract carries its own.
   std::string name = "result";
   OutputMode mode = OutputMode::response_format;
-  std::optional<int> corrections;  // overrides ClientOptions::corrections
+  std::optional<int> corrections;  // overrides ClientOptions::corrections (0 to kMaxCorrections)
 };
 
 // One request and its decoded reply, with transport retries done.
@@ -105,14 +113,18 @@ class Client {
   [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
                                                          const std::string& name) const;
 
-  // Throws std::invalid_argument for a null Contract or one made for another provider.
+  // Throws std::invalid_argument for a null Contract, one made for another provider, or
+  // corrections outside 0..kMaxCorrections.
   [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
 
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and
   // max_tokens filled in from this client) with transport retries and decodes the reply.
+  // ClientOptions::call_timeout bounds it.
   [[nodiscard]] Exchange exchange(CallSpec call) const;
-  // `text` with this client's API key replaced by "[redacted]": what every record and message
-  // the library keeps passes through, since a provider or a hostile server can echo the key.
+  // `text` with this client's API key replaced by "[redacted]", written plainly or with JSON
+  // `\uXXXX` escapes: what every record and message the library keeps passes through, since a
+  // provider or a hostile server can echo the key. A reply body is redacted whole on arrival,
+  // before anything decodes or cuts it.
   [[nodiscard]] std::string redacted(std::string text) const;
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
@@ -126,6 +138,7 @@ class Client {
   }
 
  private:
+  [[nodiscard]] Exchange exchange(CallSpec call, Deadline deadline) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

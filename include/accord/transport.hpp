@@ -19,6 +19,9 @@ struct HttpRequest {
   std::string url;
   Headers headers;  // may carry credentials: never log them; see redacted_headers()
   std::string body;
+  // This try's time limit when shorter than TransportOptions::total_timeout (what is left of a
+  // call's deadline); 0: the transport's own limit. CurlTransport honours it.
+  std::chrono::milliseconds timeout{0};
 };
 
 struct HttpResponse {
@@ -89,8 +92,9 @@ struct RetryDecision {
 };
 
 // 408, 409, 429, 5xx (529 included) and connection failures are retried; `x-should-retry`
-// overrides; OpenAI's `insufficient_quota` never is. Waits honour retry-after-ms, then retry-after
-// (seconds or an HTTP date), else exponential backoff with jitter.
+// overrides for failures (a 2xx is a billed answer and is never retried); OpenAI's
+// `insufficient_quota` never is. Waits honour retry-after-ms, then retry-after (seconds or an HTTP
+// date), else exponential backoff with jitter.
 [[nodiscard]] RetryDecision decide_retry(const TransportResult& result, int retries_done,
                                          const RetryPolicy& policy);
 
@@ -101,10 +105,14 @@ struct Delivery {
 };
 
 using Sleeper = std::function<void(std::chrono::milliseconds)>;
+using Deadline = std::chrono::steady_clock::time_point;
 
-// Sends with transport retries. `sleep` defaults to std::this_thread::sleep_for.
+// Sends with transport retries. `sleep` defaults to std::this_thread::sleep_for. Every try and
+// wait fits before `deadline`: each try gets what is left as its timeout, a retry whose wait would
+// end past it is not made, and a deadline already passed is a timeout without a request.
 [[nodiscard]] Delivery deliver(Transport& transport, const HttpRequest& request,
-                               const RetryPolicy& policy, const Sleeper& sleep = {});
+                               const RetryPolicy& policy, const Sleeper& sleep = {},
+                               Deadline deadline = Deadline::max());
 
 // Header list with credential values (authorization, x-api-key, api-key, cookies, and any name
 // containing "key", "token" or "secret") replaced by "[redacted]".

@@ -7,8 +7,11 @@
 #include <CLI/CLI.hpp>
 #include <accord/client.hpp>
 #include <accord/json_schema_file.hpp>
+#include <accord/json_text.hpp>
+#include <accord/printable.hpp>
 #include <accord/validate.hpp>
 #include <accord/version.hpp>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -47,16 +50,17 @@ std::string where(const accord::Path& path) {
 accord::EmittedSchema load_schema(const std::string& file) {
   ordered_json document;
   try {
-    document = ordered_json::parse(read_file(file));
+    document = accord::parse_ordered_json(read_file(file));
   } catch (const nlohmann::json::parse_error& e) {
-    throw Failure{kUsage, file + " is not JSON: " + e.what()};
+    throw Failure{kUsage, file + " is not JSON: " + accord::printable(e.what())};
   }
   try {
     return accord::import_json_schema(document);
   } catch (const accord::SchemaError& e) {
     std::string message = file + " is not a usable JSON Schema:";
     for (const auto& problem : e.problems()) {
-      message += "\n  at " + where(problem.path) + ": " + problem.message;
+      message += "\n  at " + accord::printable(where(problem.path)) + ": " +
+                 accord::printable(problem.message);
     }
     throw Failure{kUsage, message};
   }
@@ -136,7 +140,7 @@ int run_validate(const ValidateArgs& args) {
     ++invalid;
     if (!args.summary) {
       std::cout << label << ": invalid\n"
-                << indented(accord::prettify(result.issues), "  ") << "\n";
+                << indented(accord::prettify(accord::printable(result.issues)), "  ") << "\n";
     }
   };
   if (is_jsonl(args.documents)) {
@@ -165,6 +169,7 @@ struct ExtractArgs {
   std::string input = "-";
   std::string trace;
   std::optional<int> corrections;
+  std::optional<double> timeout_seconds;
 };
 
 constexpr const char* kInstructions =
@@ -183,6 +188,14 @@ std::string wire_name(const ordered_json& schema) {
   return valid ? text : "result";
 }
 
+// Fails before any request when the trace file cannot be written, so a billed reply is never
+// lost to a bad path. Opening to append creates the file without emptying an existing one.
+void check_writable(const std::string& file) {
+  if (file.empty()) return;
+  std::ofstream probe(file, std::ios::binary | std::ios::app);
+  if (!probe) throw Failure{kUsage, "cannot write " + file};
+}
+
 void write_trace(const std::string& file, const accord::Trace& trace) {
   if (file.empty()) return;
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
@@ -195,12 +208,16 @@ int run_extract(const ExtractArgs& args) {
   auto imported = load_schema(args.schema);
   auto validator = accord::Validator::from_json_schema(imported.json);
   const std::string text = read_file(args.input);
+  check_writable(args.trace);
 
   accord::ClientOptions options;
   options.provider = args.provider;
   options.model = args.model;
   options.base_url = args.base_url;
   if (args.corrections) options.corrections = *args.corrections;
+  if (args.timeout_seconds) {
+    options.call_timeout = std::chrono::milliseconds(std::llround(*args.timeout_seconds * 1000));
+  }
   const accord::Client client(std::move(options));
   const auto name = wire_name(imported.json);
   auto contract = std::make_shared<const accord::Contract>(imported, std::move(validator), name,
@@ -213,7 +230,7 @@ int run_extract(const ExtractArgs& args) {
   write_trace(args.trace, result.trace());
   if (!result.ok()) {
     std::cerr << "accord: extraction failed: " << accord::to_string(result.error().kind) << ": "
-              << result.error().message << "\n";
+              << accord::printable(result.error().message) << "\n";
     return kInvalid;
   }
   std::cout << result.value().dump(2) << "\n";
@@ -258,8 +275,14 @@ int main(int argc, char** argv) {
   extract->add_option("--trace", extract_args.trace, "write every attempt as JSON to this file");
   extract
       ->add_option("--corrections", extract_args.corrections,
-                   "corrective retries after an invalid reply (default 1)")
-      ->check(CLI::NonNegativeNumber);
+                   "corrective retries after an invalid reply, 0 to " +
+                       std::to_string(accord::kMaxCorrections) + " (default 1)")
+      ->check(CLI::Range(0, accord::kMaxCorrections));
+  extract
+      ->add_option("--timeout", extract_args.timeout_seconds,
+                   "seconds the whole extraction may take, every attempt and retry included "
+                   "(default 300)")
+      ->check(CLI::Range(0.001, 86400.0));
 
   try {
     app.parse(argc, argv);
@@ -275,7 +298,7 @@ int main(int argc, char** argv) {
     std::cerr << "accord: " << failure.message << "\n";
     return failure.code;
   } catch (const std::exception& e) {
-    std::cerr << "accord: " << e.what() << "\n";
+    std::cerr << "accord: " << accord::printable(e.what()) << "\n";
     return kUsage;
   }
 }

@@ -120,6 +120,7 @@ class Anthropic final : public Provider {
       r.status = ReplyStatus::bad_reply;
       return r;
     }
+    if (auto error = error_in_success(*body, "content")) return *std::move(error);
     Usage usage;
     if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
       // Cached input is still input: the three fields together are the prompt.

@@ -99,6 +99,7 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   if (!body) return bad_reply(problem);
   if (!body->is_object())
     return bad_reply("the body is not a JSON object: " + snippet(response.body));
+  if (auto error = error_in_success(*body, "choices")) return *std::move(error);
 
   Usage usage;
   if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include "../utf8.hpp"
+#include "accord/json_text.hpp"
+#include "accord/printable.hpp"
+
 namespace accord::detail {
 
 namespace {
@@ -40,7 +44,8 @@ std::optional<ojson> parse_body(std::string_view body, std::string& problem) {
     problem = "the body nests deeper than " + std::to_string(kMaxReplyDepth) + " levels";
     return std::nullopt;
   }
-  ojson parsed = ojson::parse(body, nullptr, /*allow_exceptions=*/false);
+  // Linear in the number of keys, however many a hostile envelope carries.
+  ojson parsed = parse_ordered_json(body, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) {
     problem = "the body is not JSON: " + snippet(body);
     return std::nullopt;
@@ -52,32 +57,50 @@ bool is_success(long status) {
   return status >= 200 && status < 300;
 }
 
-Reply http_error_reply(const HttpResponse& response) {
+std::optional<Reply> error_envelope(const ojson& body) {
+  if (!body.is_object()) return std::nullopt;
+  const auto error = body.find("error");
+  if (error == body.end()) return std::nullopt;
   Reply reply;
-  reply.status = ReplyStatus::http_error;
-  std::string problem;
-  const auto body = parse_body(response.body, problem);
-  if (body && body->is_object() && body->contains("error")) {
-    const auto& error = (*body)["error"];
-    if (error.is_string()) {
-      reply.detail = error.get<std::string>();
-    } else if (error.is_object()) {
-      reply.detail = string_or_empty(error, "message");
-      const auto code = error.find("code");
-      if (code != error.end() && code->is_string() && !code->get<std::string>().empty()) {
-        reply.error_code = code->get<std::string>();
-      } else if (code != error.end() && code->is_number()) {
-        reply.error_code = code->dump();
-      } else {
-        reply.error_code = string_or_empty(error, "type");
-      }
+  if (error->is_string()) {
+    reply.detail = error->get<std::string>();
+  } else if (error->is_object()) {
+    reply.detail = string_or_empty(*error, "message");
+    const auto code = error->find("code");
+    if (code != error->end() && code->is_string() && !code->get<std::string>().empty()) {
+      reply.error_code = code->get<std::string>();
+    } else if (code != error->end() && code->is_number()) {
+      reply.error_code = code->dump();
+    } else {
+      reply.error_code = string_or_empty(*error, "type");
     }
   }
+  if (reply.detail.empty()) return std::nullopt;
+  return reply;
+}
+
+Reply http_error_reply(const HttpResponse& response) {
+  std::string problem;
+  const auto body = parse_body(response.body, problem);
+  Reply reply;
+  if (body) {
+    if (auto envelope = error_envelope(*body)) reply = *std::move(envelope);
+  }
+  reply.status = ReplyStatus::http_error;
   if (reply.detail.empty()) {
     reply.detail = "HTTP " + std::to_string(response.status);
     if (!response.body.empty()) reply.detail += ": " + snippet(response.body);
   }
   return reply;
+}
+
+std::optional<Reply> error_in_success(const ojson& body, const char* expected) {
+  if (body.contains(expected)) return std::nullopt;
+  auto envelope = error_envelope(body);
+  if (!envelope) return std::nullopt;
+  envelope->status = ReplyStatus::bad_reply;
+  envelope->detail = "the provider sent an error with a 2xx status: " + envelope->detail;
+  return envelope;
 }
 
 Reply bad_reply(std::string detail) {
@@ -88,10 +111,18 @@ Reply bad_reply(std::string detail) {
 }
 
 std::string snippet(std::string_view body, std::size_t limit) {
+  // A compressed or binary body is described, not quoted: its bytes mean nothing to a reader and
+  // could drive a terminal.
+  if (body.size() >= 2 && static_cast<unsigned char>(body[0]) == 0x1F &&
+      static_cast<unsigned char>(body[1]) == 0x8B) {
+    return "(" + std::to_string(body.size()) + " bytes of gzip-compressed data)";
+  }
+  if (body.find('\0') != std::string_view::npos || !is_valid_utf8(body)) {
+    return "(" + std::to_string(body.size()) + " bytes of binary data, not text)";
+  }
   std::string out;
   for (char c : body.substr(0, limit)) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-  if (body.size() > limit) out += "...";
-  return out;
+  return printable(out) + (body.size() > limit ? "..." : "");
 }
 
 std::int64_t token_count(const ojson& object, const char* key) {

@@ -28,9 +28,18 @@ constexpr std::size_t kMaxReplyDepth = 512;
 // string error as some local servers send), error_code = error.code, else error.type.
 [[nodiscard]] Reply http_error_reply(const HttpResponse& response);
 
+// The provider's message and code when `body` is an error envelope ({"error": "..."} or
+// {"error": {"message", "code"/"type"}}); nullopt when it is not one or says nothing.
+[[nodiscard]] std::optional<Reply> error_envelope(const ojson& body);
+
+// A 2xx body without the `expected` field that is an error envelope (some gateways and proxies
+// answer 200 with one): a bad_reply that keeps the provider's message.
+[[nodiscard]] std::optional<Reply> error_in_success(const ojson& body, const char* expected);
+
 [[nodiscard]] Reply bad_reply(std::string detail);
 
-// The start of a body on one line, for details about bodies that are not the expected shape.
+// The start of a body on one line, for details about bodies that are not the expected shape; a
+// compressed or binary body is described by its size instead of quoted.
 [[nodiscard]] std::string snippet(std::string_view body, std::size_t limit = 200);
 
 // A token count, 0 when absent or not a number.

@@ -30,7 +30,7 @@ fi
 "$root/scripts/deps"
 
 all_targets=(decode_openai_chat decode_openai_responses decode_anthropic decode_generic
-  validate_refund validate_transfer prettify)
+  validate_refund validate_transfer prettify load_schema)
 targets=("$@")
 ((${#targets[@]} == 0)) && targets=("${all_targets[@]}")
 

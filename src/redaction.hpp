@@ -1,0 +1,19 @@
+#pragma once
+// The one redaction every record and message passes through. A hostile server can echo a key
+// back as plain text or with JSON escapes (`sk\u002d...`, doubly escaped inside content that is
+// itself JSON text), so a match allows each character of the secret in either form.
+
+#include <string>
+#include <string_view>
+
+namespace accord::detail {
+
+inline constexpr std::string_view kRedacted = "[redacted]";
+
+// `text` with every occurrence of `secret` (each character plain or written as a `\uXXXX`
+// escape behind one or more backslashes) replaced by "[redacted]". Secrets shorter than 4
+// characters are left alone: replacing them would shred ordinary text. Linear in practice:
+// a candidate is abandoned at its first differing character.
+[[nodiscard]] std::string redact_secret(std::string text, std::string_view secret);
+
+}  // namespace accord::detail
