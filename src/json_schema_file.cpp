@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <set>
-#include <unordered_map>
 
 #include "compiled_schema.hpp"
+#include "ordered_object.hpp"
 #include "rules_detail.hpp"
 
 namespace accord {
 namespace {
 
+using detail::ObjectWriter;
 using detail::ojson;
 
 const std::set<std::string, std::less<>> kSchemaKeywords = {"additionalProperties",
@@ -71,31 +72,6 @@ std::string percent_decoded(const std::string& text) {
   }
   return out;
 }
-
-// Sets keys of an ordered object in linear time (ordered_json's operator[] searches every key
-// before it: a node with 40,000 properties took seconds). A key set twice keeps its first place.
-class ObjectWriter {
- public:
-  explicit ObjectWriter(ojson start) : object_(std::move(start)) {
-    auto& entries = this->entries();
-    for (std::size_t i = 0; i < entries.size(); ++i) index_.emplace(entries[i].first, i);
-  }
-  void set(const std::string& key, ojson value) {
-    auto& entries = this->entries();
-    const auto [at, added] = index_.try_emplace(key, entries.size());
-    if (added) {
-      entries.emplace_back(key, std::move(value));
-    } else {
-      entries[at->second].second = std::move(value);
-    }
-  }
-  ojson done() && { return std::move(object_); }
-
- private:
-  ojson::object_t::Container& entries() { return object_.get_ref<ojson::object_t&>(); }
-  ojson object_;
-  std::unordered_map<std::string, std::size_t> index_;
-};
 
 // The document was compiled first, so every $ref is local, resolves, and none is recursive.
 ojson inlined(const ojson& node, const ojson& root) {

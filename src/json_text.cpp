@@ -1,10 +1,10 @@
 #include "accord/json_text.hpp"
 
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "fast_json.hpp"
+#include "ordered_object.hpp"
 
 namespace accord {
 namespace {
@@ -100,11 +100,13 @@ std::size_t number_offset(std::string_view text, const std::string& token) {
 
 using ojson = nlohmann::ordered_json;
 
-// Builds an ordered_json the way nlohmann's DOM parser does, except that each open object keeps
-// a hash index of its keys: a new key is appended without the linear search ordered_map does.
+// Builds an ordered_json the way nlohmann's DOM parser does, except that each open object is an
+// ObjectWriter: a new key is appended without the linear search ordered_map does. A finished
+// container moves into its parent.
 class OrderedBuilder final : public nlohmann::json_sax<ojson> {
  public:
   ojson root;
+  bool throw_errors = true;
 
   bool null() override { return put(nullptr); }
   bool boolean(bool value) override { return put(value); }
@@ -113,12 +115,12 @@ class OrderedBuilder final : public nlohmann::json_sax<ojson> {
   bool number_float(number_float_t value, const string_t&) override { return put(value); }
   bool string(string_t& value) override { return put(std::move(value)); }
   bool binary(binary_t& value) override { return put(ojson::binary(std::move(value))); }
-  bool start_object(std::size_t) override { return open(ojson::object()); }
-  bool start_array(std::size_t) override { return open(ojson::array()); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
   bool key(string_t& value) override {
-    key_ = std::move(value);
+    open_.back().key = std::move(value);
     return true;
   }
   // Rethrown as nlohmann's DOM parser does, so callers catch the usual parse_error.
@@ -128,49 +130,36 @@ class OrderedBuilder final : public nlohmann::json_sax<ojson> {
     if (error.id / 100 == 4) throw *static_cast<const nlohmann::json::out_of_range*>(&error);
     throw *static_cast<const nlohmann::json::parse_error*>(&error);
   }
-  bool throw_errors = true;
 
  private:
   struct Open {
-    ojson* node;
-    std::unordered_map<std::string, std::size_t> index;  // objects: key -> position
+    bool object;
+    detail::ObjectWriter members;  // objects
+    ojson items = ojson::array();  // arrays
+    std::string key;               // objects: the key of the value coming next
   };
 
-  // The new value's place: the root, the end of the open array, or the open object's slot for
-  // the pending key.
-  ojson& slot(ojson value) {
+  bool put(ojson value) {
     if (open_.empty()) {
       root = std::move(value);
-      return root;
+    } else if (Open& top = open_.back(); top.object) {
+      top.members.set(top.key, std::move(value));
+    } else {
+      top.items.push_back(std::move(value));
     }
-    Open& top = open_.back();
-    if (top.node->is_array()) {
-      auto& array = top.node->get_ref<ojson::array_t&>();
-      array.push_back(std::move(value));
-      return array.back();
-    }
-    auto& object = top.node->get_ref<ojson::object_t&>();
-    auto& entries = static_cast<ojson::object_t::Container&>(object);
-    const auto [at, added] = top.index.try_emplace(key_, entries.size());
-    if (!added) return entries[at->second].second = std::move(value);
-    entries.emplace_back(key_, std::move(value));
-    return entries.back().second;
-  }
-  bool put(ojson value) {
-    slot(std::move(value));
     return true;
   }
-  bool open(ojson container) {
-    open_.push_back(Open{&slot(std::move(container)), {}});
+  bool open(bool object) {
+    open_.push_back(Open{object, detail::ObjectWriter(), ojson::array(), {}});
     return true;
   }
   bool close() {
+    Open done = std::move(open_.back());
     open_.pop_back();
-    return true;
+    return put(done.object ? std::move(done.members).done() : std::move(done.items));
   }
 
   std::vector<Open> open_;
-  std::string key_;
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "accord/printable.hpp"
+
 namespace accord {
 
 std::string_view to_string(Fate fate) {
@@ -66,8 +68,10 @@ std::string Report::to_table() const {
     // emit and file are where rules come from; a stage that changed nothing adds no reason.
     const bool origin = e.stage == "emit" || e.stage == "file" || e.stage.empty();
     const auto why = origin || e.why.empty() ? e.why : e.stage + ": " + e.why;
-    rows.push_back({path.empty() ? "(root)" : path, e.rule, e.keyword.empty() ? "-" : e.keyword,
-                    std::string(to_string(e.fate)), why});
+    // Paths, rules and reasons quote the schema (a file's keys and patterns): printed escaped.
+    rows.push_back({path.empty() ? "(root)" : printable(path), printable(e.rule),
+                    e.keyword.empty() ? "-" : printable(e.keyword), std::string(to_string(e.fate)),
+                    printable(why)});
   }
   std::array<std::size_t, 4> widths{};
   for (const auto& row : rows) {

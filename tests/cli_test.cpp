@@ -303,4 +303,12 @@ TEST_F(Cli, ValidatePrintsDocumentKeysEscaped) {
   EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, SchemaReportPrintsTheFilesPatternEscaped) {
+  write("esc.json", R"({"type":"string","pattern":"^\u001b\\[31m"})");
+  const auto r = run({"schema", file("esc.json"), "--provider", "anthropic"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b"), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -309,18 +309,21 @@ TEST(HostileWork, OrderedParseKeepsOrderAndTheLastDuplicate) {
   EXPECT_THROW((void)parse_ordered_json("{"), nlohmann::json::parse_error);
 }
 
-TEST(HostileWork, SchemaFileWithFortyThousandPropertiesLoadsInLinearTime) {
+TEST(HostileWork, SchemaWithFortyThousandPropertiesIsLoweredInLinearTime) {
+  // Lowering set each property with operator[] and searched the whole Report for each optional
+  // one: 40,000 properties took about 13 s. (Compiling the file is the validation
+  // engine's part and is measured in docs/reliability.md.)
   std::string text = R"({"type":"object","properties":{)";
   for (int i = 0; i < 40'000; ++i) {
     text += (i ? "," : "") + ("\"p" + std::to_string(i) + "\":{\"type\":\"string\"}");
   }
   text += "}}";
+  const auto schema = parse_ordered_json(text);
   const auto started = std::chrono::steady_clock::now();
-  const auto imported = import_json_schema(parse_ordered_json(text));
-  const auto wire = make_provider("anthropic")->lower(imported.json, imported.report);
-  const auto took = std::chrono::steady_clock::now() - started;
+  // OpenAI strict: every property also gets its Report entry changed (optional -> nullable).
+  const auto wire = make_provider("openai-chat")->lower(schema, Report{});
   EXPECT_EQ(wire.schema["properties"].size(), 40'000u);
-  EXPECT_LT(took, std::chrono::seconds(10));  // a guard against quadratic lookups, not a bench
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));  // a guard
 }
 
 TEST(HostileWork, TrickledBodyEndsAtTheCallDeadline) {

@@ -1,5 +1,6 @@
 #include "lowering.hpp"
 
+#include "../ordered_object.hpp"
 #include "../rules_detail.hpp"
 #include "rule_lowering.hpp"
 
@@ -8,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace accord {
@@ -386,12 +388,21 @@ class Lowerer {
   // Finds the emit entry for (path, keyword) and records the new fate; adds one when none exists.
   void record(const Path& path, std::string_view keyword, const std::string& rule_if_new, Fate fate,
               const std::string& why) {
-    for (auto& e : report_.entries()) {
-      if (e.path == path && has_keyword(e.keyword, keyword)) {
-        e.fate = fate;
-        e.why = why;
-        e.stage = stage_;
-        return;
+    // Entries are only ever appended: index the new ones by path, so a schema with n optional
+    // properties costs n lookups, not n scans of n entries.
+    auto& entries = report_.entries();
+    for (; indexed_ < entries.size(); ++indexed_) {
+      by_path_[entries[indexed_].path.to_pointer()].push_back(indexed_);
+    }
+    if (const auto found = by_path_.find(path.to_pointer()); found != by_path_.end()) {
+      for (const std::size_t i : found->second) {
+        auto& e = entries[i];
+        if (e.path == path && has_keyword(e.keyword, keyword)) {
+          e.fate = fate;
+          e.why = why;
+          e.stage = stage_;
+          return;
+        }
       }
     }
     report_.add({path, rule_if_new, std::string(keyword), fate, why, stage_});
@@ -412,9 +423,9 @@ class Lowerer {
     for (const auto& [key, value] : in.items()) {
       if (key == "$schema" || key == kRulesKeyword) continue;  // rules: compiled below
       if (key == "properties" && value.is_object()) {
-        ojson props = ojson::object();
-        for (const auto& [name, child] : value.items()) props[name] = node(child, path / name);
-        out[key] = std::move(props);
+        ObjectWriter props;
+        for (const auto& [name, child] : value.items()) props.set(name, node(child, path / name));
+        out[key] = std::move(props).done();
       } else if (key == "additionalProperties") {
         out[key] = false;
         if (value != false) closed_by_lowering(path);
@@ -648,11 +659,17 @@ class Lowerer {
         if (r.is_string()) was_required.insert(r.get<std::string>());
       }
     }
+    std::unordered_map<std::string, const ojson*> originals;
+    if (const auto props = in.find("properties"); props != in.end() && props->is_object()) {
+      for (const auto& [name, child] : props->items()) originals.emplace(name, &child);
+    }
+    static const ojson kAbsent;
     ojson required = ojson::array();
     for (auto& [name, child] : out["properties"].items()) {
       required.push_back(name);
       if (was_required.count(name)) continue;
-      const ojson& original = in["properties"][name];
+      const auto found = originals.find(name);
+      const ojson& original = found != originals.end() ? *found->second : kAbsent;
       const bool has_default = original.is_object() && original.contains("default");
       if (accepts_null(child)) {
         // The model cannot leave the key out; its null keeps meaning null.
@@ -683,6 +700,8 @@ class Lowerer {
   Report& report_;
   Lowering& lowering_;
   bool root_branched_ = false;  // the root object's rules made it anyOf branches
+  std::unordered_map<std::string, std::vector<std::size_t>> by_path_;  // report entries by path
+  std::size_t indexed_ = 0;                                            // entries indexed so far
 };
 
 }  // namespace

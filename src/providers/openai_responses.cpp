@@ -103,7 +103,6 @@ class Responses final : public Provider {
     if (!body->is_object()) {
       return bad_reply("the body is not a JSON object: " + snippet(response.body));
     }
-    if (auto error = error_in_success(*body, "output")) return *std::move(error);
     Usage usage;
     if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
       usage.input_tokens = token_count(*u, "input_tokens");
@@ -125,6 +124,7 @@ class Responses final : public Provider {
       }
       return r;
     }
+    if (auto error = error_in_success(*body, "output")) return *std::move(error);
     const auto output = body->find("output");
     if (output == body->end() || !output->is_array()) return fail("the reply has no output array");
 
