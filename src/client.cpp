@@ -90,7 +90,7 @@ Exchange Client::exchange(CallSpec call, Deadline deadline) const {
   const HttpRequest request = provider->encode(call);
   // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
   attempt.request_body = nlohmann::json::parse(redacted(request.body), nullptr, false);
-  const Delivery delivery = deliver(*impl.transport, request, impl.options.retry, {}, deadline);
+  Delivery delivery = deliver(*impl.transport, request, impl.options.retry, {}, deadline);
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
     attempt.transport_log.push_back(
         redacted(describe_try(delivery.tries[i], delivery.decisions[i])));
@@ -106,7 +106,7 @@ Exchange Client::exchange(CallSpec call, Deadline deadline) const {
   // Redacted once, whole, before anything reads or cuts it: a key straddling the 64 KiB record
   // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
   // (content, tool calls, the echo sent back) can carry the key.
-  HttpResponse response = *last.response;
+  HttpResponse response = std::move(*delivery.tries.back().response);
   response.body = redacted(std::move(response.body));
   attempt.http_status = response.status;
   attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
