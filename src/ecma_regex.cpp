@@ -436,7 +436,8 @@ class Translator {
     }
     const auto byte = static_cast<unsigned char>(c);
     if (strict_ && (ascii_alpha(c) || ascii_digit(c))) {
-      error_ = std::string("\\") + c + " is not an ECMA-262 escape";
+      // Appended piece by piece: g++ 12 misreads `string&& + const char*` (GCC PR 105651).
+      error_.assign("\\").append(1, c).append(" is not an ECMA-262 escape");
       return;
     }
     if (byte >= 0x80 || ascii_alpha(c) || c == '_') {
@@ -475,8 +476,9 @@ class Translator {
       needs_backtracking("backreferences are not supported by the linear-time regex engine");
       i_ = end;
     } else if (strict_) {
-      error_ =
-          "\\" + std::string(p_.substr(i_, end - i_)) + " refers to a group that does not exist";
+      error_.assign("\\")
+          .append(p_.substr(i_, end - i_))
+          .append(" refers to a group that does not exist");
     } else if (p_[i_] >= '8') {
       out_ += p_[i_];
       ++i_;
