@@ -29,12 +29,13 @@ char lower(char c) {
 // A string libidn2 allocated, freed with idn2_free.
 using IdnString = std::unique_ptr<char, decltype(&idn2_free)>;
 
-// The A-label form of a U-label; nullopt when IDNA2008 (as libidn2 reads it) refuses it.
+// The A-label form of a U-label; nullopt when IDNA2008 (as libidn2 reads it) refuses it. Plain
+// IDNA2008, without UTS #46's mapping, which would turn a DISALLOWED "É" into "é" and accept it.
 std::optional<std::string> to_a_label(std::string_view label) {
   const std::string input(label);
   uint8_t* out = nullptr;
   const int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &out,
-                                IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+                                IDN2_NFC_INPUT | IDN2_NO_TR46);
   const IdnString owned(reinterpret_cast<char*>(out), &idn2_free);
   if (rc != IDN2_OK) return std::nullopt;
   return std::string(owned.get());

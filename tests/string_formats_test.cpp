@@ -158,5 +158,11 @@ TEST(IdnHostname, ContextRulesApplyToULabelsAndALabels) {
   EXPECT_FALSE(is_hostname("a\u3002b"));
 }
 
+TEST(IdnHostname, UppercaseULabelsAreDisallowedAsIdna2008SaysNotMappedAsUts46Would) {
+  EXPECT_FALSE(is_idn_hostname("\u00c9cole.fr"));
+  EXPECT_TRUE(is_idn_hostname("\u00e9cole.fr"));
+  EXPECT_TRUE(is_idn_hostname("Ecole.fr"));
+}
+
 }  // namespace
 }  // namespace accord::detail
