@@ -13,6 +13,12 @@ namespace {
 constexpr std::string_view kSpaceSet =
     "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}"
     "\\x{3000}\\x{FEFF}";
+// The complement of kSpaceSet as ranges, for \S inside a class (RE2's \S still matches \v and
+// NBSP).
+constexpr std::string_view kNonSpaceSet =
+    "\\x00-\\x08\\x0E-\\x1F\\x21-\\x9F\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}"
+    "\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}"
+    "\\x{FF00}-\\x{10FFFF}";
 // What `.` matches: everything but line terminators.
 constexpr std::string_view kDot = "[^\\n\\r\\x{2028}\\x{2029}]";
 
@@ -366,7 +372,7 @@ class Translator {
         return;
       case 'S':
         if (in_class_) {
-          out_ += "\\S";  // RE2's narrower set; a negated set cannot be spliced into a class
+          out_ += kNonSpaceSet;  // a negated set cannot be spliced into a class: its ranges can
         } else {
           out_ += "[^" + std::string(kSpaceSet) + "]";
         }

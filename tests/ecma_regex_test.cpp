@@ -50,6 +50,14 @@ TEST(EcmaRegex, SpaceClassIncludesVerticalTabAndNoBreakSpace) {
   EXPECT_FALSE(matches(R"(^\S$)", "\u00a0"));
 }
 
+TEST(EcmaRegex, NonSpaceClassInsideBracketsExcludesEcmaWhitespace) {
+  EXPECT_FALSE(matches(R"(^[\S]$)", "\v"));
+  EXPECT_FALSE(matches(R"(^[\S]$)", "\u00a0"));
+  EXPECT_FALSE(matches(R"(^[\S]$)", "\ufeff"));
+  EXPECT_TRUE(matches(R"(^[\S]$)", "x"));
+  EXPECT_TRUE(matches(R"(^[^\S]$)", "\u3000"));
+}
+
 TEST(EcmaRegex, EmptyClassesMeanNothingAndAnything) {
   EXPECT_FALSE(matches("^[]$", "a"));
   EXPECT_TRUE(matches("^[^]$", "\n"));
