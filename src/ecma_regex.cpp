@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "ascii.hpp"
+
 namespace accord::detail {
 namespace {
 
@@ -11,22 +13,19 @@ namespace {
 constexpr std::string_view kSpaceSet =
     "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}"
     "\\x{3000}\\x{FEFF}";
+// The complement of kSpaceSet as ranges, for \S inside a class (RE2's \S still matches \v and
+// NBSP).
+constexpr std::string_view kNonSpaceSet =
+    "\\x00-\\x08\\x0E-\\x1F\\x21-\\x9F\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}"
+    "\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}"
+    "\\x{FF00}-\\x{10FFFF}";
 // What `.` matches: everything but line terminators.
 constexpr std::string_view kDot = "[^\\n\\r\\x{2028}\\x{2029}]";
 
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return c - 'A' + 10;
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_ascii_letter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 std::string code_point(unsigned long value) {
@@ -35,11 +34,90 @@ std::string code_point(unsigned long value) {
   return buffer;
 }
 
+// Long General_Category names (and `digit`, which ECMA engines accept for Nd) as RE2's short
+// ones; script names are the same in both.
+std::string_view short_property_name(std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+      {"Letter", "L"},
+      {"Uppercase_Letter", "Lu"},
+      {"Lowercase_Letter", "Ll"},
+      {"Titlecase_Letter", "Lt"},
+      {"Modifier_Letter", "Lm"},
+      {"Other_Letter", "Lo"},
+      {"Mark", "M"},
+      {"Nonspacing_Mark", "Mn"},
+      {"Spacing_Mark", "Mc"},
+      {"Enclosing_Mark", "Me"},
+      {"Number", "N"},
+      {"Decimal_Number", "Nd"},
+      {"digit", "Nd"},
+      {"Letter_Number", "Nl"},
+      {"Other_Number", "No"},
+      {"Punctuation", "P"},
+      {"punct", "P"},
+      {"Connector_Punctuation", "Pc"},
+      {"Dash_Punctuation", "Pd"},
+      {"Open_Punctuation", "Ps"},
+      {"Close_Punctuation", "Pe"},
+      {"Initial_Punctuation", "Pi"},
+      {"Final_Punctuation", "Pf"},
+      {"Other_Punctuation", "Po"},
+      {"Symbol", "S"},
+      {"Math_Symbol", "Sm"},
+      {"Currency_Symbol", "Sc"},
+      {"Modifier_Symbol", "Sk"},
+      {"Other_Symbol", "So"},
+      {"Separator", "Z"},
+      {"Space_Separator", "Zs"},
+      {"Line_Separator", "Zl"},
+      {"Paragraph_Separator", "Zp"},
+      {"Other", "C"},
+      {"Control", "Cc"},
+      {"cntrl", "Cc"},
+      {"Format", "Cf"},
+      {"Surrogate", "Cs"},
+      {"Private_Use", "Co"},
+      {"Unassigned", "Cn"}};
+  for (const auto& [long_name, short_name] : kNames) {
+    if (name == long_name) return short_name;
+  }
+  return name;
+}
+
+// Capturing groups in the pattern: `(` outside a class, not `(?` unless a named group.
+std::size_t count_groups(std::string_view p) {
+  std::size_t groups = 0;
+  bool in_class = false;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = p[i] != ']';
+    } else if (p[i] == '[') {
+      in_class = true;
+    } else if (p[i] == '(') {
+      const auto rest = p.substr(i + 1);
+      if (!rest.starts_with("?") ||
+          (rest.starts_with("?<") && !rest.starts_with("?<=") && !rest.starts_with("?<!"))) {
+        ++groups;
+      }
+    }
+  }
+  return groups;
+}
+
+struct Translation {
+  std::string re2;           // also set when only `backtracking` is: the pattern minus those parts
+  std::string error;         // a syntax error
+  std::string backtracking;  // the first construct RE2 cannot run
+};
+
 class Translator {
  public:
-  explicit Translator(std::string_view p) : p_(p) {}
+  // `strict`: identity escapes of letters and digits are errors, as under the `u` flag.
+  Translator(std::string_view p, bool strict) : p_(p), strict_(strict), groups_(count_groups(p)) {}
 
-  TranslatedRegex run() {
+  Translation run() {
     while (i_ < p_.size() && error_.empty()) {
       if (in_class_) {
         class_char();
@@ -48,11 +126,14 @@ class Translator {
       }
     }
     if (error_.empty() && in_class_) error_ = "missing ] at the end of a character class";
-    if (!error_.empty()) return {"", error_};
-    return {out_, ""};
+    return {out_, error_, backtracking_};
   }
 
  private:
+  void needs_backtracking(std::string_view what) {
+    if (backtracking_.empty()) backtracking_ = what;
+  }
+
   void outside_char() {
     const char c = p_[i_];
     switch (c) {
@@ -135,9 +216,15 @@ class Translator {
       out_ += "(?:";
       i_ += 3;
     } else if (rest.starts_with("=") || rest.starts_with("!")) {
-      error_ = "lookahead (?= or (?! is not supported by the linear-time regex engine";
+      // Kept as a plain group so the rest of the pattern is still checked.
+      needs_backtracking("lookahead (?= or (?! is not supported by the linear-time regex engine");
+      out_ += "(?:";
+      i_ += 3;
     } else if (rest.starts_with("<=") || rest.starts_with("<!")) {
-      error_ = "lookbehind (?<= or (?<! is not supported by the linear-time regex engine";
+      needs_backtracking(
+          "lookbehind (?<= or (?<! is not supported by the linear-time regex engine");
+      out_ += "(?:";
+      i_ += 4;
     } else if (rest.starts_with("<")) {
       out_ += "(?P<";
       i_ += 3;
@@ -150,14 +237,14 @@ class Translator {
   void brace() {
     std::size_t j = i_ + 1;
     std::size_t digits = 0;
-    while (j < p_.size() && is_digit(p_[j])) ++j, ++digits;
+    while (j < p_.size() && ascii_digit(p_[j])) ++j, ++digits;
     bool quantifier = false;
     if (digits > 0 && j < p_.size()) {
       if (p_[j] == '}') {
         quantifier = true;
       } else if (p_[j] == ',') {
         ++j;
-        while (j < p_.size() && is_digit(p_[j])) ++j;
+        while (j < p_.size() && ascii_digit(p_[j])) ++j;
         quantifier = j < p_.size() && p_[j] == '}';
       }
     }
@@ -175,7 +262,7 @@ class Translator {
     if (at + 4 > p_.size()) return -1;
     long value = 0;
     for (std::size_t k = at; k < at + 4; ++k) {
-      if (!is_hex(p_[k])) return -1;
+      if (!ascii_hex(p_[k])) return -1;
       value = value * 16 + hex_value(p_[k]);
     }
     return value;
@@ -187,7 +274,7 @@ class Translator {
       std::size_t j = i_ + 2;
       unsigned long value = 0;
       std::size_t digits = 0;
-      while (j < p_.size() && is_hex(p_[j]) && digits < 8) {
+      while (j < p_.size() && ascii_hex(p_[j]) && digits < 8) {
         value = value * 16 + static_cast<unsigned long>(hex_value(p_[j]));
         ++j, ++digits;
       }
@@ -237,11 +324,11 @@ class Translator {
       error_ = "bad \\p{...} escape";
       return;
     }
-    std::string name(p_.substr(i_ + 2, close - i_ - 2));
-    if (auto eq = name.find('='); eq != std::string::npos) name = name.substr(eq + 1);
+    std::string_view name = p_.substr(i_ + 2, close - i_ - 2);
+    if (auto eq = name.find('='); eq != std::string_view::npos) name = name.substr(eq + 1);
     out_ += '\\';
     out_ += kind;
-    out_ += "{" + name + "}";
+    out_ += "{" + std::string(short_property_name(name)) + "}";
     i_ = close + 1;
   }
 
@@ -285,7 +372,7 @@ class Translator {
         return;
       case 'S':
         if (in_class_) {
-          out_ += "\\S";  // RE2's narrower set; a negated set cannot be spliced into a class
+          out_ += kNonSpaceSet;  // a negated set cannot be spliced into a class: its ranges can
         } else {
           out_ += "[^" + std::string(kSpaceSet) + "]";
         }
@@ -296,15 +383,10 @@ class Translator {
         ++i_;
         return;
       case '0':
-        if (i_ + 1 < p_.size() && is_digit(p_[i_ + 1])) {
-          error_ = "octal escapes are not supported";
-          return;
-        }
-        out_ += "\\x00";
-        ++i_;
+        legacy_octal();
         return;
       case 'x':
-        if (i_ + 2 < p_.size() && is_hex(p_[i_ + 1]) && is_hex(p_[i_ + 2])) {
+        if (i_ + 2 < p_.size() && ascii_hex(p_[i_ + 1]) && ascii_hex(p_[i_ + 2])) {
           out_ += "\\x";
           out_ += p_.substr(i_ + 1, 2);
           i_ += 3;
@@ -317,11 +399,15 @@ class Translator {
         unicode_escape();
         return;
       case 'c':
-        if (i_ + 1 < p_.size() && is_ascii_letter(p_[i_ + 1])) {
+        if (i_ + 1 < p_.size() && (ascii_alpha(p_[i_ + 1]) ||
+                                   (in_class_ && (ascii_digit(p_[i_ + 1]) || p_[i_ + 1] == '_')))) {
+          // Annex B also reads `[\c1]` and `[\c_]` as control characters.
           out_ += code_point(static_cast<unsigned long>(p_[i_ + 1]) % 32);
           i_ += 2;
+        } else if (strict_) {
+          error_ = "\\c must be followed by a letter";
         } else {
-          out_ += "\\\\c";
+          out_ += "\\\\c";  // Annex B: a backslash and a c
           ++i_;
         }
         return;
@@ -331,7 +417,17 @@ class Translator {
         return;
       case 'k':
         if (i_ + 1 < p_.size() && p_[i_ + 1] == '<') {
-          error_ = "backreferences are not supported by the linear-time regex engine";
+          const auto close = p_.find('>', i_ + 2);
+          if (close == std::string_view::npos) {
+            error_ = "\\k< without a closing >";
+            return;
+          }
+          needs_backtracking("backreferences are not supported by the linear-time regex engine");
+          i_ = close + 1;
+          return;
+        }
+        if (strict_) {
+          error_ = "\\k must name a group: \\k<name>";
           return;
         }
         out_ += 'k';
@@ -341,11 +437,16 @@ class Translator {
         break;
     }
     if (c >= '1' && c <= '9') {
-      error_ = "backreferences are not supported by the linear-time regex engine";
+      decimal_escape();
       return;
     }
     const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x80 || is_ascii_letter(c) || c == '_') {
+    if (strict_ && (ascii_alpha(c) || ascii_digit(c))) {
+      // Appended piece by piece: g++ 12 misreads `string&& + const char*` (GCC PR 105651).
+      error_.assign("\\").append(1, c).append(" is not an ECMA-262 escape");
+      return;
+    }
+    if (byte >= 0x80 || ascii_alpha(c) || c == '_') {
       // Identity escape of a character with no special meaning.
       out_ += c;
     } else {
@@ -355,19 +456,61 @@ class Translator {
     ++i_;
   }
 
+  // Annex B's LegacyOctalEscapeSequence, i_ at its first digit: up to three octal digits worth
+  // at most 0377 (`\0` alone is NUL; `\08` is NUL then 8).
+  void legacy_octal() {
+    const std::size_t max_digits = p_[i_] <= '3' ? 3 : 2;
+    unsigned long value = 0;
+    std::size_t digits = 0;
+    while (digits < max_digits && i_ < p_.size() && p_[i_] >= '0' && p_[i_] <= '7') {
+      value = value * 8 + static_cast<unsigned long>(p_[i_] - '0');
+      ++i_, ++digits;
+    }
+    out_ += code_point(value);
+  }
+
+  // `\N`, i_ at its first digit: a backreference when group N exists; otherwise (Annex B) an
+  // octal escape, or the digit itself for 8 and 9. Inside a class it is never a backreference.
+  void decimal_escape() {
+    std::size_t end = i_;
+    std::size_t number = 0;
+    while (end < p_.size() && ascii_digit(p_[end]) && number <= groups_) {
+      number = number * 10 + static_cast<std::size_t>(p_[end] - '0');
+      ++end;
+    }
+    if (!in_class_ && number <= groups_) {
+      needs_backtracking("backreferences are not supported by the linear-time regex engine");
+      i_ = end;
+    } else if (strict_) {
+      error_.assign("\\")
+          .append(p_.substr(i_, end - i_))
+          .append(" refers to a group that does not exist");
+    } else if (p_[i_] >= '8') {
+      out_ += p_[i_];
+      ++i_;
+    } else {
+      legacy_octal();
+    }
+  }
+
   std::string_view p_;
+  bool strict_;
+  std::size_t groups_;
   std::size_t i_ = 0;
   bool in_class_ = false;
   std::string out_;
   std::string error_;
+  std::string backtracking_;
 };
 
-}  // namespace
-
-TranslatedRegex translate_ecma_regex(std::string_view pattern) {
-  return Translator(pattern).run();
+RE2::Options re2_options() {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_encoding(RE2::Options::EncodingUTF8);
+  return options;
 }
 
+// RE2's error for a pattern that did not compile, saying which engine limit a repetition broke.
 std::string re2_problem(const re2::RE2& regex) {
   // RE2 refuses {n} above 1000, and nested repetitions whose counts multiply past 1000, with
   // only "invalid repetition size": say which limit it is.
@@ -379,15 +522,30 @@ std::string re2_problem(const re2::RE2& regex) {
   return regex.error();
 }
 
+}  // namespace
+
+TranslatedRegex translate_ecma_regex(std::string_view pattern) {
+  auto translation = Translator(pattern, false).run();
+  if (!translation.error.empty()) return {"", std::move(translation.error), false};
+  if (!translation.backtracking.empty()) return {"", std::move(translation.backtracking), true};
+  return {std::move(translation.re2), "", false};
+}
+
+bool is_ecma_regex(std::string_view pattern) {
+  // The rest of the syntax (balanced groups, quantifier placement) is RE2's to check, on the
+  // pattern with its lookarounds made plain groups and its backreferences left out.
+  const auto translation = Translator(pattern, true).run();
+  return translation.error.empty() && RE2(translation.re2, re2_options()).ok();
+}
+
 CompiledRegex compile_ecma_regex(std::string_view pattern) {
   auto translated = translate_ecma_regex(pattern);
-  if (!translated.error.empty()) return {nullptr, translated.error};
-  RE2::Options options;
-  options.set_log_errors(false);
-  options.set_encoding(RE2::Options::EncodingUTF8);
-  auto regex = std::make_shared<const RE2>(translated.re2, options);
-  if (!regex->ok()) return {nullptr, re2_problem(*regex)};
-  return {std::move(regex), ""};
+  if (!translated.error.empty()) {
+    return {nullptr, std::move(translated.error), translated.needs_backtracking};
+  }
+  auto regex = std::make_shared<const RE2>(translated.re2, re2_options());
+  if (!regex->ok()) return {nullptr, re2_problem(*regex), false};
+  return {std::move(regex), "", false};
 }
 
 bool regex_search(const re2::RE2& regex, std::string_view text) {

@@ -1,7 +1,5 @@
 #include "accord/schema.hpp"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -59,70 +57,15 @@ void wrong_kind(SchemaNode& node, std::string_view rule, Applies applies) {
                         std::string(to_string(node.kind)));
 }
 
-// Translates ECMA-262 syntax RE2 spells differently; reports lookaround and backreferences, which
-// a linear-time engine cannot run. Returns false when the pattern needs them.
-bool ecma_to_re2(const std::string& pattern, std::string& out) {
-  bool in_class = false;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    char c = pattern[i];
-    if (c == '\\' && i + 1 < pattern.size()) {
-      char next = pattern[i + 1];
-      if (next == 'u' && i + 2 < pattern.size() && pattern[i + 2] == '{') {
-        auto close = pattern.find('}', i + 3);
-        if (close != std::string::npos) {
-          out += "\\x{" + pattern.substr(i + 3, close - i - 3) + "}";
-          i = close;
-          continue;
-        }
-      }
-      if (next == 'u' && i + 5 < pattern.size() &&
-          std::all_of(pattern.begin() + static_cast<std::ptrdiff_t>(i) + 2,
-                      pattern.begin() + static_cast<std::ptrdiff_t>(i) + 6,
-                      [](char h) { return std::isxdigit(static_cast<unsigned char>(h)) != 0; })) {
-        out += "\\x{" + pattern.substr(i + 2, 4) + "}";
-        i += 5;
-        continue;
-      }
-      if (!in_class && next >= '1' && next <= '9') return false;
-      if (!in_class && next == 'k' && i + 2 < pattern.size() && pattern[i + 2] == '<') return false;
-      out += c;
-      out += next;
-      ++i;
-      continue;
-    }
-    if (in_class) {
-      if (c == ']') in_class = false;
-      out += c;
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-    } else if (c == '(' && pattern.compare(i, 2, "(?") == 0) {
-      if (pattern.compare(i, 3, "(?=") == 0 || pattern.compare(i, 3, "(?!") == 0 ||
-          pattern.compare(i, 4, "(?<=") == 0 || pattern.compare(i, 4, "(?<!") == 0) {
-        return false;
-      }
-      if (pattern.compare(i, 3, "(?<") == 0) {  // a named group: RE2 of Debian 12 wants (?P<
-        out += "(?P<";
-        i += 2;
-        continue;
-      }
-    }
-    out += c;
-  }
-  return true;
-}
-
+// The DSL reads `.regex()` with the validator's ECMA-262 front end, so both agree on every
+// pattern.
 std::optional<std::string> regex_problem(const std::string& pattern) {
-  std::string translated;
-  if (!ecma_to_re2(pattern, translated)) {
+  const auto compiled = detail::compile_ecma_regex(pattern);
+  if (compiled.needs_backtracking) {
     return "regex /" + pattern +
            "/ uses lookaround/backreferences, which accord's linear-time engine does not support";
   }
-  RE2::Options options;
-  options.set_log_errors(false);
-  RE2 re(translated, options);
-  if (!re.ok()) return "regex /" + pattern + "/ does not compile: " + detail::re2_problem(re);
+  if (!compiled.error.empty()) return "regex /" + pattern + "/ does not compile: " + compiled.error;
   return std::nullopt;
 }
 

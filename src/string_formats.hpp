@@ -6,6 +6,14 @@
 
 namespace accord::detail {
 
+// Whose reading of a format applies. The DSL's string().email(), .uuid(), .uri(), .date(),
+// .time() and .date_time() promise Zod's verdicts, and the DSL emits them as plain `format`
+// keywords; a JSON Schema file means RFC 3339/5321/3986/9562 as the JSON-Schema-Test-Suite reads
+// them. The two disagree on a few inputs (a time without offset, a leap second, a quoted local
+// part or a tilde in an email, a UUID of version 15, an unescaped non-ASCII character in a URL);
+// every other format reads the same under both.
+enum class FormatRules { zod, json_schema };
+
 // YYYY-MM-DD with a real day of the month (leap years included).
 [[nodiscard]] bool is_iso_date(std::string_view text);
 // HH:MM, optional :SS and fraction, optional offset (Z or +HH:MM): Zod's z.iso.time() plus
@@ -21,8 +29,41 @@ namespace accord::detail {
 // RFC 9562 UUID (versions 1-8, variant 10xx), or the nil and max UUIDs, as Zod's z.uuid().
 [[nodiscard]] bool is_uuid(std::string_view text);
 
+// RFC 3339 full-time: seconds and offset required; a leap second only at 23:59 UTC.
+[[nodiscard]] bool is_rfc3339_time(std::string_view text);
+[[nodiscard]] bool is_rfc3339_date_time(std::string_view text);
+// RFC 3339 Appendix A duration: P[nY][nM][nD][T[nH][nM][nS]] with adjacent units, or PnW.
+[[nodiscard]] bool is_iso_duration(std::string_view text);
+// Any 8-4-4-4-12 hex UUID, whatever its version and variant (RFC 4122's text form).
+[[nodiscard]] bool is_uuid_text(std::string_view text);
+// RFC 6901 JSON Pointer and draft-handrews relative JSON Pointer.
+[[nodiscard]] bool is_json_pointer(std::string_view text);
+[[nodiscard]] bool is_relative_json_pointer(std::string_view text);
+
+// Dotted-quad IPv4 (no leading zeros, no shorthand) and RFC 4291 IPv6 text (no zone, no prefix).
+[[nodiscard]] bool is_ipv4(std::string_view text);
+[[nodiscard]] bool is_ipv6(std::string_view text);
+// RFC 3986 URI / URI-reference; with `iri`, RFC 3987's non-ASCII characters are allowed too.
+[[nodiscard]] bool is_rfc3986_uri(std::string_view text, bool iri);
+[[nodiscard]] bool is_uri_reference(std::string_view text, bool iri);
+// RFC 6570 URI Template (levels 1-4).
+[[nodiscard]] bool is_uri_template(std::string_view text);
+
+// RFC 1123 host name; an `xn--` label must be a valid IDNA2008 A-label.
+[[nodiscard]] bool is_hostname(std::string_view text);
+// IDNA2008 host name: U-labels and A-labels, the contextual rules of RFC 5892 and RFC 5893's Bidi
+// rule, with the four label separators of RFC 3490.
+[[nodiscard]] bool is_idn_hostname(std::string_view text);
+// RFC 5321 mailbox (dot-atom or quoted local part; host name or address literal) and RFC 6531's
+// internationalised form.
+[[nodiscard]] bool is_rfc5321_email(std::string_view text);
+[[nodiscard]] bool is_idn_email(std::string_view text);
+
 // The check for a `format` value; nullopt for formats accord does not check (annotations only).
+// The two-argument form reads the DSL's formats as Zod does.
 [[nodiscard]] std::optional<bool> check_format(std::string_view format, std::string_view text);
+[[nodiscard]] std::optional<bool> check_format(std::string_view format, std::string_view text,
+                                               FormatRules rules);
 // Zod's wording for a failed format, e.g. "Invalid ISO date"; empty for unchecked formats.
 [[nodiscard]] std::string_view format_message(std::string_view format);
 

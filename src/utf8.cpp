@@ -44,6 +44,22 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+std::optional<std::u32string> decode_utf8(std::string_view text) {
+  std::u32string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t length = sequence_length(text, at);
+    if (length == 0) return std::nullopt;
+    static constexpr unsigned char kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+    char32_t value = static_cast<unsigned char>(text[at]) & kLeadMask[length];
+    for (std::size_t i = 1; i < length; ++i) {
+      value = (value << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+    }
+    out += value;
+    at += length;
+  }
+  return out;
+}
+
 std::string valid_utf8(std::string_view text) {
   if (is_valid_utf8(text)) return std::string(text);
   std::string out;

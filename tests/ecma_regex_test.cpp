@@ -50,6 +50,14 @@ TEST(EcmaRegex, SpaceClassIncludesVerticalTabAndNoBreakSpace) {
   EXPECT_FALSE(matches(R"(^\S$)", "\u00a0"));
 }
 
+TEST(EcmaRegex, NonSpaceClassInsideBracketsExcludesEcmaWhitespace) {
+  EXPECT_FALSE(matches(R"(^[\S]$)", "\v"));
+  EXPECT_FALSE(matches(R"(^[\S]$)", "\u00a0"));
+  EXPECT_FALSE(matches(R"(^[\S]$)", "\ufeff"));
+  EXPECT_TRUE(matches(R"(^[\S]$)", "x"));
+  EXPECT_TRUE(matches(R"(^[^\S]$)", "\u3000"));
+}
+
 TEST(EcmaRegex, EmptyClassesMeanNothingAndAnything) {
   EXPECT_FALSE(matches("^[]$", "a"));
   EXPECT_TRUE(matches("^[^]$", "\n"));
@@ -71,6 +79,42 @@ TEST(EcmaRegex, ControlAndNulEscapes) {
   EXPECT_TRUE(matches(R"(^a\0b$)", std::string("a\0b", 3)));
 }
 
+TEST(EcmaRegex, ClassBackspaceIsBackspace) {
+  EXPECT_TRUE(matches(R"(^[\b]$)", "\b"));
+  EXPECT_FALSE(matches(R"(^[\b]$)", "b"));
+}
+
+TEST(EcmaRegex, LegacyOctalEscapesAreCharacters) {
+  EXPECT_TRUE(matches(R"(^\01$)", "\x01"));
+  EXPECT_TRUE(matches(R"(^\101$)", "A"));  // no group 1: octal 101
+  EXPECT_TRUE(matches(R"(^\08$)", std::string("\0"
+                                              "8",
+                                              2)));  // NUL, then 8
+  EXPECT_TRUE(matches(R"(^\8$)", "8"));
+}
+
+TEST(EcmaRegex, InlineFlagsAreSyntaxErrors) {
+  EXPECT_FALSE(error_of("(?i)a").empty());
+  EXPECT_FALSE(compile_ecma_regex("(?i)a").needs_backtracking);
+}
+
+TEST(EcmaRegex, LongUnicodePropertyNamesWork) {
+  EXPECT_TRUE(matches(R"(^\p{Letter}+$)", "\u00e9cole"));
+  EXPECT_TRUE(matches(R"(^\p{digit}+$)", "\u09ea\u09e8"));
+  EXPECT_FALSE(matches(R"(^\p{Lu}$)", "a"));
+}
+
+TEST(EcmaRegex, RegexFormatAcceptsBacktrackingSyntaxAndRejectsForeignSyntax) {
+  EXPECT_TRUE(is_ecma_regex("(?<=a+)b"));
+  EXPECT_TRUE(is_ecma_regex(R"((?<n>a)\k<n>)"));
+  EXPECT_TRUE(is_ecma_regex(R"((a)(?!b)\1)"));
+  EXPECT_FALSE(is_ecma_regex("(?i)abc"));
+  EXPECT_FALSE(is_ecma_regex("(?P<name>x)"));
+  EXPECT_FALSE(is_ecma_regex(R"(\a)"));
+  EXPECT_FALSE(is_ecma_regex("^(abc]"));
+  EXPECT_FALSE(is_ecma_regex("(?=a"));
+}
+
 TEST(EcmaRegex, LookaroundIsRejectedWithAReason) {
   EXPECT_NE(error_of("(?=a)").find("lookahead"), std::string::npos);
   EXPECT_NE(error_of("(?<!a)b").find("lookbehind"), std::string::npos);
@@ -78,6 +122,7 @@ TEST(EcmaRegex, LookaroundIsRejectedWithAReason) {
 
 TEST(EcmaRegex, BackreferencesAreRejected) {
   EXPECT_NE(error_of(R"((a)\1)").find("backreferences"), std::string::npos);
+  EXPECT_TRUE(compile_ecma_regex(R"((a)\1)").needs_backtracking);
 }
 
 TEST(EcmaRegex, SyntaxErrorsAreReported) {

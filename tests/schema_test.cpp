@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../src/ecma_regex.hpp"
+
 #include "../examples/schemas/refund.hpp"
 #include "../examples/schemas/transfer.hpp"
 
@@ -183,6 +185,15 @@ TEST(SchemaProblems, EcmaOnlySyntaxCompiles) {
 
 TEST(SchemaProblems, DigitEscapeInsideClassIsNotABackreference) {
   EXPECT_TRUE(string().regex(R"([\d\-]+)").node().problems.empty());
+}
+
+TEST(SchemaProblems, DslAndValidatorReadEveryPatternAlike) {
+  // The patterns on which the DSL's own translator and the validator's used to disagree.
+  for (const char* pattern : {R"(\cJ)", R"([\b])", "(?i)a", R"(\01)", R"(\1)", R"([\c1])",
+                              R"(\p{Letter})", "a{,2}", "(?#c)", "(?P<n>x)", R"(\k)", "[^]"}) {
+    const auto compiled = detail::compile_ecma_regex(pattern);
+    EXPECT_EQ(string().regex(pattern).node().problems.empty(), compiled.error.empty()) << pattern;
+  }
 }
 
 // ---- bounds ---------------------------------------------------------------------------------

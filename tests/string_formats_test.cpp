@@ -102,8 +102,66 @@ TEST(Uuid, RejectsBadVersionVariantOrShape) {
 }
 
 TEST(CheckFormat, UnknownFormatsAreNotChecked) {
-  EXPECT_FALSE(check_format("hostname", "not a host").has_value());
+  EXPECT_FALSE(check_format("phone", "not a phone").has_value());
+  EXPECT_FALSE(check_format("phone", "x", FormatRules::json_schema).has_value());
   EXPECT_EQ(check_format("date", "2026-01-01"), true);
+}
+
+TEST(CheckFormat, EveryJsonSchemaFormatIsChecked) {
+  for (const char* format :
+       {"date", "time", "date-time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+        "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+        "json-pointer", "relative-json-pointer", "regex"}) {
+    EXPECT_TRUE(check_format(format, "").has_value()) << format;
+    EXPECT_FALSE(format_message(format).empty()) << format;
+  }
+}
+
+TEST(CheckFormat, DslTimeKeepsZodsOptionalOffsetWhileJsonSchemaRequiresIt) {
+  EXPECT_EQ(check_format("time", "12:00:00"), true);
+  EXPECT_EQ(check_format("time", "12:00:00", FormatRules::json_schema), false);
+  EXPECT_EQ(check_format("time", "23:59:60Z", FormatRules::json_schema), true);
+}
+
+TEST(CheckFormat, DslEmailKeepsZodsPatternWhileJsonSchemaReadsRfc5321) {
+  EXPECT_EQ(check_format("email", "\"joe bloggs\"@example.com"), false);
+  EXPECT_EQ(check_format("email", "\"joe bloggs\"@example.com", FormatRules::json_schema), true);
+}
+
+TEST(Uri, WebUrlsNeedANumericPortAndAnIpv6InBrackets) {
+  EXPECT_FALSE(is_uri("http://example.com:abc/path"));
+  EXPECT_FALSE(is_uri("http://[::ffff:01.2.3.4]/"));
+  EXPECT_TRUE(is_uri("http://example.com:8080/path"));
+}
+
+TEST(Duration, AdjacentUnitsOnlyAndWeeksAlone) {
+  EXPECT_TRUE(is_iso_duration("P1Y2M3DT4H5M6S"));
+  EXPECT_TRUE(is_iso_duration("P2W"));
+  EXPECT_FALSE(is_iso_duration("P1Y2D"));
+  EXPECT_FALSE(is_iso_duration("P1WT1H"));
+  EXPECT_FALSE(is_iso_duration("PT"));
+}
+
+TEST(Ip, Ipv6CompressionAndEmbeddedIpv4) {
+  EXPECT_TRUE(is_ipv6("::ffff:192.168.0.1"));
+  EXPECT_TRUE(is_ipv6("1:2:3:4:5:6:7:8"));
+  EXPECT_FALSE(is_ipv6("1::d6::42"));
+  EXPECT_FALSE(is_ipv6("::ffff:192.168.0.01"));
+  EXPECT_FALSE(is_ipv4("127.1"));
+}
+
+TEST(IdnHostname, ContextRulesApplyToULabelsAndALabels) {
+  EXPECT_TRUE(is_idn_hostname("l\u00b7l"));
+  EXPECT_FALSE(is_idn_hostname("a\u00b7l"));
+  EXPECT_FALSE(is_hostname("xn--al-0ea"));  // the same MIDDLE DOT, Punycode-encoded
+  EXPECT_TRUE(is_idn_hostname("a\u3002b"));
+  EXPECT_FALSE(is_hostname("a\u3002b"));
+}
+
+TEST(IdnHostname, UppercaseULabelsAreDisallowedAsIdna2008SaysNotMappedAsUts46Would) {
+  EXPECT_FALSE(is_idn_hostname("\u00c9cole.fr"));
+  EXPECT_TRUE(is_idn_hostname("\u00e9cole.fr"));
+  EXPECT_TRUE(is_idn_hostname("Ecole.fr"));
 }
 
 }  // namespace

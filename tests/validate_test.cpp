@@ -273,7 +273,12 @@ TEST(Messages, LeapDayOfACommonYearIsAnInvalidDate) {
 }
 
 TEST(Messages, UncheckedFormatsAreAnnotations) {
-  EXPECT_TRUE(check(R"({"type":"string","format":"hostname"})", R"("not a host!")").empty());
+  EXPECT_TRUE(check(R"({"type":"string","format":"phone"})", R"("not a phone!")").empty());
+}
+
+TEST(Messages, HostnameFormatIsChecked) {
+  EXPECT_EQ(only(check(R"({"type":"string","format":"hostname"})", R"("not a host!")")).message,
+            "Invalid hostname");
 }
 
 TEST(Messages, EnumOption) {
