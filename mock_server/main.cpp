@@ -26,6 +26,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "growing_pool.hpp"
 #include "render.hpp"
 #include "request_log.hpp"
 #include "scenario.hpp"
@@ -34,6 +35,9 @@ namespace {
 
 using nlohmann::json;
 using namespace accord_mock;
+
+// Connections served at once: like a real API, thousands of idle keep-alive clients are held.
+constexpr std::size_t kMaxConnections = 8192;
 
 constexpr const char* kUsage =
     "usage: accord-mock [--host 127.0.0.1] [--port 0] [--scenario FILE | --scenario-json JSON]\n"
@@ -173,11 +177,23 @@ class MockServer {
       : queue_(std::move(scenario)), log_(log_path) {}
 
   httplib::Server& server() { return server_; }
+  // Call after bind: a backlog of 5 drops the SYNs of a burst of new connections, and each drop
+  // costs the client a 1 s retransmission.
+  void widen_accept_backlog() const {
+    if (listening_socket_ != -1) ::listen(listening_socket_, SOMAXCONN);
+  }
   Shutdown& shutdown() { return shutdown_; }
 
   void install_routes() {
-    // Many tests stall replies on purpose; each stalled reply holds a worker.
-    server_.new_task_queue = [] { return new httplib::ThreadPool(64); };
+    // One worker per open connection (httplib serves a kept-alive connection on one thread);
+    // idle keep-alive connections must not make new callers wait.
+    server_.new_task_queue = [] { return new GrowingPool(kMaxConnections); };
+    // httplib passes the listening socket through here before bind(); it is kept so main() can
+    // raise the accept backlog that Debian's compiled httplib fixes at 5.
+    server_.set_socket_options([this](int sock) {
+      httplib::default_socket_options(sock);
+      listening_socket_ = sock;
+    });
     server_.set_payload_max_length(256u * 1024u * 1024u);
     server_.set_keep_alive_timeout(5);
     server_.set_keep_alive_max_count(1000);  // like a real API: reuse is the client's choice
@@ -324,6 +340,7 @@ class MockServer {
   RequestLog log_;
   Shutdown shutdown_;
   std::atomic<std::uint64_t> serial_{0};
+  int listening_socket_ = -1;
   httplib::Server server_;
 };
 
@@ -360,6 +377,7 @@ int main(int argc, char** argv) {
   } else if (!server.bind_to_port(options.host, port)) {
     port = 0;
   }
+  mock->widen_accept_backlog();
   if (port == 0) {
     std::cerr << "accord-mock: cannot listen on " << options.host << ":" << options.port << "\n";
     return 1;

@@ -1,6 +1,10 @@
 // accord-mock over real HTTP: the real binary, started per test by MockProcess, queried by curl.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -117,6 +121,34 @@ TEST(MockServerProcess, StopsPromptlyWhileAReplyIsStalled) {
   EXPECT_EQ(mock.stop(), 0);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   client.join();
+}
+
+// A real API keeps thousands of idle keep-alive connections open; a fixed pool of workers made
+// the caller after the 64th wait for some idle connection's 5 s keep-alive timeout, and an
+// accept backlog of 5 dropped the connections of a burst.
+TEST(MockServerProcess, AnswersWhileHundredsOfIdleConnectionsAreOpen) {
+  REQUIRE_MOCK();
+  MockProcess mock("");
+  std::vector<int> idle;
+  for (int i = 0; i < 300; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    // A connect whose SYN the server's accept backlog dropped waits a 1 s retransmission.
+    const timeval limit{.tv_sec = 1, .tv_usec = 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(mock.port()));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+    idle.push_back(fd);
+  }
+  mock_http::Options options;
+  options.timeout_ms = 2'000;
+  const auto result = mock_http::get(mock.root_url() + "/_accord/health", options);
+  for (const int fd : idle) ::close(fd);
+  EXPECT_EQ(result.code, CURLE_OK);
+  EXPECT_EQ(result.status, 200);
 }
 
 TEST(MockServerProcess, RejectsAnInvalidScenarioAtStartup) {
