@@ -1574,10 +1574,12 @@ class Run {
     auto required = [&](const std::string& name) {
       return std::find(n.required.begin(), n.required.end(), name) != n.required.end();
     };
+    std::size_t present = 0;  // declared properties the value has
     for (const auto& [name, id] : n.properties) {
       const Link field{at, &name, 0};
       auto it = object.find(name);
       if (it != object.end()) {
+        ++present;
         ok = node(id, &it->second, &field, field_node(dsl, name), nullptr) && ok;
         if (seen != nullptr) seen->properties.push_back(&it->second);
       } else if (required(name)) {
@@ -1591,7 +1593,10 @@ class Run {
       ok = missing(&field);
       if (sink_ == nullptr) return false;
     }
-    if (n.pattern_properties.empty() && n.additional == kNone) return ok;
+    // Every key declared (the common valid case): no key left for the other two keywords.
+    if (n.pattern_properties.empty() && (n.additional == kNone || present == object.size())) {
+      return ok;
+    }
     std::vector<const std::string*> extra;
     for (const auto& [name, item] : object) {
       const Link field{at, &name, 0};
