@@ -159,7 +159,9 @@ struct Engine::Data {
   std::vector<Resource> resources;
   NodeId root = 0;
   const SchemaNode* dsl = nullptr;
-  FormatMode formats = FormatMode::assertion;
+  // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the
+  // list of resources it entered (otherwise the fast pass allocates nothing).
+  bool dynamic_scope = false;
 };
 
 namespace {
@@ -742,8 +744,11 @@ class Compiler {
       const ojson& source = *d_.nodes[*id].source;
       if (!fragment.empty() && fragment[0] != '/' && source.is_object()) {
         auto anchor = source.find("$dynamicAnchor");
-        if (anchor != source.end() && anchor->is_string() && anchor->get<std::string>() == fragment)
+        if (anchor != source.end() && anchor->is_string() &&
+            anchor->get<std::string>() == fragment) {
           node.dynamic_anchor = fragment;
+          d_.dynamic_scope = true;
+        }
       }
     }
   }
@@ -1037,7 +1042,7 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
 // collected with Zod's abort rules; without one (the fast path) the first failure ends it.
 class Run {
  public:
-  Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) { scope_.reserve(16); }
+  Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
 
   bool node(NodeId id, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
     const Node& n = d_.nodes[id];
@@ -1049,7 +1054,7 @@ class Run {
       return false;
     }
     ++depth_;
-    const bool entered = scope_.empty() || scope_.back() != n.resource;
+    const bool entered = d_.dynamic_scope && (scope_.empty() || scope_.back() != n.resource);
     if (entered) scope_.push_back(n.resource);
     const bool ok = body(n, v, at, dsl, seen);
     if (entered) scope_.pop_back();
@@ -1727,7 +1732,6 @@ Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& 
                                                  std::to_string(kMaxSchemaDepth) + " levels"}});
   }
   data_->dsl = dsl;
-  data_->formats = options.formats;
   data_->documents.push_back(std::make_unique<ojson>(schema));
   Compiler(*data_, options).run(*data_->documents.front());
 }
