@@ -27,9 +27,9 @@ int main(int argc, char** argv) {
   validate_cmd
       ->add_option("--mode", validate.mode,
                    "full: Validator::parse_and_validate; parse: accord::parse_json only; "
-                   "nlohmann: nlohmann::json::parse only; reference: parse_json + the "
-                   "valijson/explainer path, without the fast check")
-      ->check(CLI::IsMember({"full", "parse", "nlohmann", "reference"}));
+                   "nlohmann: nlohmann::json::parse only; worded: parse_json + the engine's "
+                   "worded pass (every issue with its message), without the fast pass")
+      ->check(CLI::IsMember({"full", "parse", "nlohmann", "worded"}));
   validate_cmd->add_option("--seconds", validate.seconds, "how long to repeat (default 2)");
   validate_cmd->add_option("--lines", validate.lines, "only the first N lines (default all)");
 

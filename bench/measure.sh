@@ -34,7 +34,7 @@ for ((round = 1; round <= rounds; round++)); do
     record "$name.$kind" "${value#docs_per_sec=}"
   done < <(cd "$build/node-anchors" && node bench_node.mjs "$corpus" | sed 's/://' | awk '{print $1, $2, $3}')
   for schema in refund transfer; do
-    for mode in full reference; do
+    for mode in full worded; do
       out="$("$bench" validate --schema "$schema" --corpus "$corpus/$schema.jsonl" \
         --expected "$corpus/$schema.expected" --mode "$mode")" || echo "VERDICTS DIFFER: $schema $mode" >&2
       record "$schema.accord-$mode" "$(last_value <<<"$out")"
@@ -54,8 +54,8 @@ done
 
 for schema in refund transfer; do
   echo "== $schema (docs/sec, medians of $rounds rounds)"
-  echo "  verdicts equal to $schema.expected: full $(median "$schema.agreement-full")/10000, reference $(median "$schema.agreement-reference")/10000"
-  for name in accord-full accord-reference accord-parse accord-nlohmann ajv zod parse; do
+  echo "  verdicts equal to $schema.expected: full $(median "$schema.agreement-full")/10000, worded $(median "$schema.agreement-worded")/10000"
+  for name in accord-full accord-worded accord-parse accord-nlohmann ajv zod parse; do
     printf '  %-18s %s\n' "$name" "$(median "$schema.$name")"
   done
   awk -v a="$(median "$schema.accord-full")" -v j="$(median "$schema.ajv")" -v z="$(median "$schema.zod")" \

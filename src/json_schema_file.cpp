@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <set>
 
-#include "compiled_schema.hpp"
+#include "engine.hpp"
 #include "ordered_object.hpp"
 #include "rules_detail.hpp"
+#include "schema_uri.hpp"
+#include "string_formats.hpp"
 
 namespace accord {
 namespace {
@@ -58,42 +60,46 @@ const std::set<std::string, std::less<>> kValueKeywords = {"minLength",
                                                            "contentEncoding",
                                                            "contentMediaType"};
 
-std::string percent_decoded(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
-      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
-// The document was compiled first, so every $ref is local, resolves, and none is recursive.
-ojson inlined(const ojson& node, const ojson& root) {
+// Local `$ref`s replaced by their targets so each provider's lowering sees every node. The
+// engine has checked the document; what lowering cannot take (references to other documents or
+// anchors, recursion) is refused here with the path of the `$ref`.
+ojson inlined(const ojson& node, const ojson& root, const Path& path,
+              std::vector<const ojson*>& active) {
   if (!node.is_object()) return node;
   ojson start = ojson::object();
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
-    const auto pointer = percent_decoded(ref->get<std::string>().substr(1));
-    start = inlined(root.at(ojson::json_pointer(pointer)), root);
+    const auto& target = ref->get_ref<const std::string&>();
+    const Path at = path / std::string("$ref");
+    if (target.empty() || target[0] != '#' || (target.size() > 1 && target[1] != '/')) {
+      throw SchemaError({SchemaProblem{
+          at, "$ref \"" + target +
+                  "\": only local JSON-pointer references (#/...) can be inlined for providers"}});
+    }
+    const ojson& resolved = root.at(ojson::json_pointer(detail::percent_decoded(target.substr(1))));
+    if (std::find(active.begin(), active.end(), &resolved) != active.end()) {
+      throw SchemaError({SchemaProblem{at, "recursive $ref: recursive schemas are not supported"}});
+    }
+    active.push_back(&resolved);
+    start = inlined(resolved, root, at, active);
+    active.pop_back();
   }
   ObjectWriter out(std::move(start));
   for (const auto& [key, value] : node.items()) {
     if (key == "$ref" || key == "$defs" || key == "definitions") continue;
+    const Path at = path / key;
     if (kSchemaMapKeywords.count(key) != 0 && value.is_object()) {
       ObjectWriter map(ojson::object());
-      for (const auto& [name, child] : value.items()) map.set(name, inlined(child, root));
+      for (const auto& [name, child] : value.items())
+        map.set(name, inlined(child, root, at / name, active));
       out.set(key, std::move(map).done());
     } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
       ojson list = ojson::array();
-      for (const auto& child : value) list.push_back(inlined(child, root));
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        list.push_back(inlined(value[i], root, at / i, active));
+      }
       out.set(key, std::move(list));
     } else if (kSchemaKeywords.count(key) != 0) {
-      out.set(key, inlined(value, root));
+      out.set(key, inlined(value, root, at, active));
     } else {
       out.set(key, value);
     }
@@ -231,6 +237,11 @@ class Importer {
         add(path, "type " + value.dump(), "type");
       } else if (key == "pattern" && value.is_string()) {
         add(path, "pattern /" + value.get<std::string>() + "/", "pattern");
+      } else if (key == "format" && value.is_string() &&
+                 !detail::check_format(value.get<std::string>(), "").has_value()) {
+        // Never "enforced locally": accord has no check for it (strict lowering fails on it).
+        add(path, "format " + value.dump(), "format", Fate::dropped,
+            "accord does not know format " + value.dump() + "; it is not checked locally");
       } else if (key == "additionalProperties" && value == false) {
         add(path, "no unknown keys", "additionalProperties");
       } else if (key == "anyOf" && value.is_array()) {
@@ -276,8 +287,10 @@ EmittedSchema import_json_schema(const nlohmann::ordered_json& document) {
   std::vector<SchemaProblem> problems;
   check_file_limits(document, Path{}, 0, problems);
   if (!problems.empty()) throw SchemaError(std::move(problems));
-  (void)detail::compile_schema(document);  // throws SchemaError naming each problem
-  ojson json = inlined(document, document);
+  // The engine throws SchemaError naming each problem (x-accord-rules entries included).
+  (void)detail::Engine(document, nullptr, detail::EngineOptions{});
+  std::vector<const ojson*> active{&document};
+  ojson json = inlined(document, document, Path{}, active);
   Importer importer;
   importer.walk(json, Path{});
   return {std::move(json), std::move(importer.report)};

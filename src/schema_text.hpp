@@ -9,7 +9,7 @@
 
 namespace accord::detail {
 
-// Whole numbers become JSON integers so `1` is never written `1.0` (valijson 1.0 also rejects
+// Whole numbers become JSON integers so `1` is never written `1.0` (some validators reject
 // decimal limits such as `maxLength: 2.0`).
 inline nlohmann::json json_number(double value) {
   constexpr double kExactInt = 9007199254740992.0;  // 2^53: beyond it doubles skip integers

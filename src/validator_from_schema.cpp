@@ -7,6 +7,7 @@ namespace accord {
 
 Validator::Validator(const Schema& schema)
     : Validator(detail::make_validator_impl(
-          emit(schema.check(), EmitOptions{.dialect = Dialect::draft07}).json, &schema)) {}
+          emit(schema.check(), EmitOptions{.dialect = Dialect::draft07}).json, &schema,
+          detail::EngineOptions{.default_draft = detail::Draft::draft7})) {}
 
 }  // namespace accord

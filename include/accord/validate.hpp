@@ -1,17 +1,20 @@
 #pragma once
 // A Validator compiled once from a Schema (or a JSON Schema document) and reused.
 //
-// Order of checks, as in Zod 4: valijson judges the value against the full emitted JSON Schema
-// (pattern through RE2 and formats through accord's own checks); issues are reported with Zod's
-// messages. A field's refinements run when the field has the right type; an object's refinements
-// and declarative rules (rules.hpp, `x-accord-rules`) run unless some issue inside it is a type
+// One engine judges and words every issue (draft-07 and 2020-12 JSON Schema; pattern through the
+// ECMA-262 front end, formats through accord's own checks), in Zod 4's messages and order. A
+// field's refinements run when the field has the right type; an object's refinements and
+// declarative rules (rules.hpp, `x-accord-rules`) run unless some issue inside it is a type
 // mismatch or a missing field.
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "accord/issue.hpp"
+#include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
 #include "accord/schema.hpp"
 
@@ -23,13 +26,33 @@ struct ValidationResult {
   [[nodiscard]] bool ok() const { return value.has_value() && issues.empty(); }
 };
 
+// `format` as an assertion (the default: what users of Zod and ajv-formats expect) or, as the
+// 2020-12 specification has it by default, an annotation only.
+enum class FormatMode { assertion, annotation };
+
+// Where `$ref`s to other documents come from; the network is never used. A URI is looked up in
+// `documents` first (exact, without fragment), then under the longest `directories` prefix
+// (`http://localhost:1234/` -> a directory: `http://localhost:1234/a/b.json` reads `DIR/a/b.json`).
+struct SchemaRegistry {
+  std::map<std::string, std::string> directories;
+  std::map<std::string, nlohmann::ordered_json> documents;
+};
+
+struct ValidatorOptions {
+  // How a document without `$schema` is read (one with it is read as it says).
+  Dialect dialect = Dialect::draft2020_12;
+  FormatMode formats = FormatMode::assertion;
+  SchemaRegistry registry;
+};
+
 class Validator {
  public:
   // Throws SchemaError for a schema with mistakes.
   explicit Validator(const Schema& schema);
-  // A plain JSON Schema (draft-07 or 2020-12 keywords valijson knows); throws SchemaError with the
-  // path of the first problem for a document that is not a usable schema.
-  [[nodiscard]] static Validator from_json_schema(const nlohmann::ordered_json& json_schema);
+  // A plain JSON Schema: draft-07 or 2020-12 as its `$schema` says (2020-12 without one); throws
+  // SchemaError with the path of each problem for a document that is not a usable schema.
+  [[nodiscard]] static Validator from_json_schema(const nlohmann::ordered_json& json_schema,
+                                                  const ValidatorOptions& options = {});
 
   // Safe to call from several threads at once.
   [[nodiscard]] Issues validate(const nlohmann::json& value) const;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -46,23 +47,30 @@ std::string where(const accord::Path& path) {
   return "#" + path.to_pointer();
 }
 
-// The schema file as an imported schema; exit 2 naming the JSON path of every problem.
-accord::EmittedSchema load_schema(const std::string& file) {
-  ordered_json document;
+ordered_json read_schema_document(const std::string& file) {
   try {
-    document = accord::parse_ordered_json(read_file(file));
+    return accord::parse_ordered_json(read_file(file));
   } catch (const nlohmann::json::parse_error& e) {
     throw Failure{kUsage, file + " is not JSON: " + accord::printable(e.what())};
   }
+}
+
+Failure unusable(const std::string& file, const accord::SchemaError& e) {
+  std::string message = file + " is not a usable JSON Schema:";
+  for (const auto& problem : e.problems()) {
+    message += "\n  at " + accord::printable(where(problem.path)) + ": " +
+               accord::printable(problem.message);
+  }
+  return Failure{kUsage, message};
+}
+
+// The schema file as an imported schema; exit 2 naming the JSON path of every problem.
+accord::EmittedSchema load_schema(const std::string& file) {
+  const ordered_json document = read_schema_document(file);
   try {
     return accord::import_json_schema(document);
   } catch (const accord::SchemaError& e) {
-    std::string message = file + " is not a usable JSON Schema:";
-    for (const auto& problem : e.problems()) {
-      message += "\n  at " + accord::printable(where(problem.path)) + ": " +
-                 accord::printable(problem.message);
-    }
-    throw Failure{kUsage, message};
+    throw unusable(file, e);
   }
 }
 
@@ -116,7 +124,30 @@ struct ValidateArgs {
   std::string schema;
   std::string documents;
   bool summary = false;
+  std::vector<std::string> ref_maps;  // URI_PREFIX=DIR
+  std::string format_mode = "assertion";
 };
+
+// The validator for `accord validate`: the schema file as written (recursive, remote and
+// anchored references included; no lowering is involved), remote documents from --ref-map.
+accord::Validator load_validator(const ValidateArgs& args) {
+  accord::ValidatorOptions options;
+  options.formats = args.format_mode == "annotation" ? accord::FormatMode::annotation
+                                                     : accord::FormatMode::assertion;
+  for (const auto& entry : args.ref_maps) {
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw Failure{kUsage, "--ref-map takes URI_PREFIX=DIR, not " + entry};
+    }
+    options.registry.directories[entry.substr(0, equals)] = entry.substr(equals + 1);
+  }
+  const ordered_json document = read_schema_document(args.schema);
+  try {
+    return accord::Validator::from_json_schema(document, options);
+  } catch (const accord::SchemaError& e) {
+    throw unusable(args.schema, e);
+  }
+}
 
 bool is_jsonl(const std::string& file) {
   auto ends_with = [&](std::string_view suffix) {
@@ -127,8 +158,7 @@ bool is_jsonl(const std::string& file) {
 }
 
 int run_validate(const ValidateArgs& args) {
-  const auto imported = load_schema(args.schema);
-  const auto validator = accord::Validator::from_json_schema(imported.json);
+  const auto validator = load_validator(args);
   const auto text = read_file(args.documents);
 
   std::size_t total = 0;
@@ -261,6 +291,13 @@ int main(int argc, char** argv) {
   validate->add_option("FILE", validate_args.schema, "the JSON Schema file")->required();
   validate->add_option("DOCS", validate_args.documents, "the documents")->required();
   validate->add_flag("--summary", validate_args.summary, "print the counts only");
+  validate->add_option("--ref-map", validate_args.ref_maps,
+                       "URI_PREFIX=DIR: read $refs under URI_PREFIX from files in DIR (repeatable; "
+                       "the network is never used)");
+  validate
+      ->add_option("--format-mode", validate_args.format_mode,
+                   "assertion (default): `format` is checked; annotation: it is not")
+      ->check(CLI::IsMember({"assertion", "annotation"}));
 
   ExtractArgs extract_args;
   auto* extract = app.add_subcommand(

@@ -1,4 +1,5 @@
 #include "lowering.hpp"
+#include "../string_formats.hpp"
 
 #include "../ordered_object.hpp"
 #include "../rules_detail.hpp"
@@ -484,9 +485,12 @@ class Lowerer {
           out[key] = value;
         } else {
           notes.sentences.push_back(format_words(value));
+          const bool checked = detail::check_format(value.get<std::string>(), "").has_value();
           moved(path, key, value,
                 family_ + " do not support format " + value.dump() +
-                    "; stated in the description, enforced locally");
+                    (checked ? "; stated in the description, enforced locally"
+                             : "; stated in the description, not checked (accord does not know "
+                               "this format)"));
         }
       } else if (key == "pattern" && value.is_string() && !openai_ &&
                  !simple_pattern(value.get<std::string>())) {

@@ -1,5 +1,6 @@
 // JSON text parsed and judged against one example schema (ACCORD_FUZZ_SCHEMA): the depth and
-// size limits, valijson with RE2 patterns and accord's formats, the refinements, Zod's messages.
+// size limits, the engine with its ECMA-262 patterns and accord's formats, the refinements, Zod's
+// messages.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

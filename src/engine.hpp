@@ -1,0 +1,60 @@
+#pragma once
+// The validation engine: a JSON Schema (draft-07 or 2020-12) compiled once into a graph of nodes,
+// one per schema object, each holding its keywords as units. `$ref` and `$dynamicRef` point at
+// shared nodes (cycles allowed, never expanded). Every keyword decides its verdict and words its
+// Zod 4 issue in one place; the same units run without a sink on the fast path, which builds no
+// messages and stops at the first failure. DSL refinements and declarative rules (`x-accord-rules`)
+// run in the same pass, where Zod runs them.
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "accord/issue.hpp"
+#include "accord/schema.hpp"
+#include "accord/validate.hpp"
+
+namespace accord::detail {
+
+using ojson = nlohmann::ordered_json;
+
+enum class Draft { draft7, draft2020_12 };
+
+struct EngineOptions {
+  Draft default_draft = Draft::draft2020_12;  // for a document without `$schema`
+  FormatMode formats = FormatMode::assertion;
+  SchemaRegistry registry;
+};
+
+// Issues for one value stop here; one more issue says how many were left out.
+inline constexpr std::size_t kMaxIssues = 100;
+// A value nested deeper than this is refused with one issue before anything walks it.
+inline constexpr std::size_t kMaxValueDepth = 1000;
+// Schema objects nested deeper than this are a SchemaError.
+inline constexpr std::size_t kMaxSchemaDepth = 500;
+
+class Engine {
+ public:
+  // Throws SchemaError naming the path of each problem. `dsl`, when given, must outlive the
+  // engine; its refinements run where the emitted schema's nodes correspond.
+  Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // The fast path: no messages, no allocation for a valid value of a schema without
+  // unevaluated* keywords. Assumes the value is no deeper than kMaxValueDepth.
+  [[nodiscard]] bool accepts(const nlohmann::json& value) const;
+  // Every issue, in Zod's words and order (at most kMaxIssues, then "and N more").
+  [[nodiscard]] Issues issues(const nlohmann::json& value) const;
+
+  struct Data;
+
+ private:
+  std::unique_ptr<Data> data_;
+};
+
+// True when some array or object of `value` is nested deeper than kMaxValueDepth.
+[[nodiscard]] bool too_deep(const nlohmann::json& value);
+
+}  // namespace accord::detail
