@@ -8,6 +8,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
+#include "extraction_loop.hpp"
 #include "loop.hpp"
 #include "redaction.hpp"
 
@@ -78,46 +79,125 @@ Exchange Client::exchange(CallSpec call) const {
 }
 
 Exchange Client::exchange(CallSpec call, Deadline deadline) const {
-  const auto& impl = *impl_;
+  auto prepared = detail::ClientInternals::prepare(*this, std::move(call));
+  Delivery delivery =
+      deliver(*impl_->transport, prepared.request, impl_->options.retry, {}, deadline);
+  return detail::ClientInternals::finish(*this, std::move(prepared), std::move(delivery));
+}
+
+namespace detail {
+
+PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call) {
+  const auto& impl = *client.impl_;
   call.base_url = impl.base_url;
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
   call.max_tokens = impl.options.max_tokens;
-  Exchange exchange;
+  PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
+  // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
+  prepared.attempt.request_body =
+      nlohmann::json::parse(client.redacted(prepared.request.body), nullptr, false);
+  return prepared;
+}
+
+Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared,
+                                 Delivery delivery) {
+  Exchange exchange{std::move(prepared.attempt), {}};
   auto& attempt = exchange.attempt;
   auto& reply = exchange.reply;
-  const auto& provider = impl.provider;
-  const HttpRequest request = provider->encode(call);
-  // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
-  attempt.request_body = nlohmann::json::parse(redacted(request.body), nullptr, false);
-  Delivery delivery = deliver(*impl.transport, request, impl.options.retry, {}, deadline);
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
     attempt.transport_log.push_back(
-        redacted(describe_try(delivery.tries[i], delivery.decisions[i])));
+        client.redacted(describe_try(delivery.tries[i], delivery.decisions[i])));
     attempt.elapsed += delivery.tries[i].elapsed;
   }
   const auto& last = delivery.last();
   if (!last.response) {
     const std::string what =
         fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
-    reply = Reply{.status = ReplyStatus::bad_reply, .detail = redacted(what)};
+    reply = Reply{.status = ReplyStatus::bad_reply, .detail = client.redacted(what)};
     return exchange;
   }
   // Redacted once, whole, before anything reads or cuts it: a key straddling the 64 KiB record
   // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
   // (content, tool calls, the echo sent back) can carry the key.
   HttpResponse response = std::move(*delivery.tries.back().response);
-  response.body = redacted(std::move(response.body));
+  response.body = client.redacted(std::move(response.body));
   attempt.http_status = response.status;
   attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
-  reply = provider->decode(response, call.mode);
+  reply = client.impl_->provider->decode(response, prepared.mode);
   attempt.status = reply.status;
   attempt.content = reply.text;
   attempt.usage = reply.usage;
   return exchange;
 }
 
-Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>()) {
+const ClientOptions& ClientInternals::options(const Client& client) {
+  return client.impl_->options;
+}
+
+Transport& ClientInternals::transport(const Client& client) {
+  return *client.impl_->transport;
+}
+
+Client ClientInternals::share(const Client& client) {
+  return Client(client.impl_);
+}
+
+ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
+    : client_(client), mode_(request.mode) {
+  const auto* schema = std::get_if<Schema>(&request.schema);
+  contract_ = schema != nullptr ? client.contract(*schema, request.name)
+                                : std::get<std::shared_ptr<const Contract>>(request.schema);
+  if (!contract_) throw std::invalid_argument("ExtractRequest: the Contract is null");
+  if (contract_->provider_name() != client.provider().name()) {
+    throw std::invalid_argument(fmt::format("ExtractRequest: the Contract was made for {}, not {}",
+                                            contract_->provider_name(), client.provider().name()));
+  }
+  const auto& options = ClientInternals::options(client);
+  corrections_ = request.corrections.value_or(options.corrections);
+  check_corrections(corrections_, "ExtractRequest");
+  deadline_ = deadline_after(options.call_timeout);
+
+  call_ = CallSpec{
+      .output_name = contract_->name(), .output = &contract_->wire(), .mode = request.mode};
+  if (!request.system.empty())
+    call_.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
+  call_.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange exchanged) {
+  auto& [attempt, reply] = exchanged;
+  trace_.usage += attempt.usage;
+  if (auto error = reply_error(exchanged, mode_)) {
+    trace_.attempts.push_back(std::move(attempt));
+    return end_with(*std::move(error));
+  }
+  // The trace is redacted once, when the call ends; the model hears the issues as found.
+  auto judged = judge_text(reply.text, contract_->wire().lowering, contract_->validator());
+  attempt.issues = judged.issues;
+  trace_.attempts.push_back(std::move(attempt));
+  if (judged.issues.empty()) {
+    redact(trace_, client_);
+    return Result<nlohmann::json>(
+        Extraction<nlohmann::json>{std::move(judged.value), std::move(trace_)});
+  }
+  if (corrections_sent_ == corrections_) {
+    return end_with(invalid_after(trace_.attempts.size(), judged.issues, {}));
+  }
+  ++corrections_sent_;
+  append_correction(call_.turns, reply, judged.issues, mode_, contract_->name());
+  return std::nullopt;
+}
+
+Result<nlohmann::json> ExtractionLoop::end_with(Error error) {
+  error.trace = std::move(trace_);
+  redact(error, client_);
+  return error;
+}
+
+}  // namespace detail
+
+Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   check_corrections(options.corrections, "ClientOptions");
   impl_->provider = make_provider(options.provider);
   if (!impl_->provider) {
@@ -158,50 +238,11 @@ std::shared_ptr<const Contract> Client::contract(const Schema& schema,
 }
 
 Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
-  const auto* schema = std::get_if<Schema>(&request.schema);
-  const auto contract = schema != nullptr
-                            ? this->contract(*schema, request.name)
-                            : std::get<std::shared_ptr<const Contract>>(request.schema);
-  if (!contract) throw std::invalid_argument("ExtractRequest: the Contract is null");
-  if (contract->provider_name() != impl_->provider->name()) {
-    throw std::invalid_argument(fmt::format("ExtractRequest: the Contract was made for {}, not {}",
-                                            contract->provider_name(), impl_->provider->name()));
-  }
-  const int corrections = request.corrections.value_or(impl_->options.corrections);
-  check_corrections(corrections, "ExtractRequest");
-  const Deadline deadline = deadline_after(impl_->options.call_timeout);
-
-  CallSpec call{.output_name = contract->name(), .output = &contract->wire(), .mode = request.mode};
-  if (!request.system.empty())
-    call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
-  call.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
-
-  Trace trace;
-  for (int attempt_no = 0;; ++attempt_no) {
-    auto exchanged = exchange(call, deadline);
-    auto& [attempt, reply] = exchanged;
-    trace.usage += attempt.usage;
-    if (auto error = detail::reply_error(exchanged, request.mode)) {
-      trace.attempts.push_back(std::move(attempt));
-      error->trace = std::move(trace);
-      detail::redact(*error, *this);
-      return *std::move(error);
+  detail::ExtractionLoop loop(*this, request);
+  for (;;) {
+    if (auto result = loop.on_exchange(exchange(loop.call(), loop.deadline()))) {
+      return *std::move(result);
     }
-    // The trace is redacted once, when the call ends; the model hears the issues as found.
-    auto judged = detail::judge_text(reply.text, contract->wire().lowering, contract->validator());
-    attempt.issues = judged.issues;
-    trace.attempts.push_back(std::move(attempt));
-    if (judged.issues.empty()) {
-      detail::redact(trace, *this);
-      return Extraction<nlohmann::json>{std::move(judged.value), std::move(trace)};
-    }
-    if (attempt_no >= corrections) {
-      const std::size_t attempts = trace.attempts.size();  // read before the trace moves
-      auto error = detail::invalid_after(attempts, judged.issues, std::move(trace));
-      detail::redact(error, *this);
-      return error;
-    }
-    detail::append_correction(call.turns, reply, judged.issues, request.mode, contract->name());
   }
 }
 

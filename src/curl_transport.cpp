@@ -1,14 +1,17 @@
 // CurlTransport: libcurl easy handles kept in a pool. An easy handle keeps its connection cache
 // across transfers, so taking the most recently returned handle reuses a kept-alive connection,
-// and several threads can each take their own handle at once.
+// and several threads can each take their own handle at once. post_async runs on one curl multi
+// handle driven by one thread of its own.
 
 #include <curl/curl.h>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "accord/transport.hpp"
@@ -36,10 +39,19 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// One try's state. The easy handle's options point into it, so it outlives the transfer.
 struct Transfer {
   HttpResponse response;
   std::size_t max_bytes = 0;
   bool too_large = false;
+  curl_slist* header_list = nullptr;
+  char error_text[CURL_ERROR_SIZE] = {};
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+  Transfer() = default;
+  Transfer(const Transfer&) = delete;
+  Transfer& operator=(const Transfer&) = delete;
+  ~Transfer() { curl_slist_free_all(header_list); }
 };
 
 size_t on_body(char* data, size_t size, size_t count, void* user) {
@@ -170,6 +182,99 @@ std::string scrub(std::string message, const std::vector<std::string>& secrets) 
   return message;
 }
 
+// Sets every option of one POST on `handle`; the options point into `request` and `transfer`,
+// which must outlive the transfer.
+void configure(CURL* handle, const HttpRequest& request, const TransportOptions& options,
+               Transfer& transfer) {
+  // reset() clears the previous request's options but keeps live connections and caches.
+  curl_easy_reset(handle);
+  transfer.max_bytes = options.max_response_bytes;
+  bool has_expect = false;
+  for (const auto& [name, value] : request.headers) {
+    if (lower(name) == "expect") has_expect = true;
+    // "Name;" is curl's way to send a header with an empty value ("Name:" would remove it).
+    const std::string line = value.empty() ? name + ";" : name + ": " + value;
+    transfer.header_list = curl_slist_append(transfer.header_list, line.c_str());
+  }
+  // No "Expect: 100-continue" round trip for large bodies; providers answer directly.
+  if (!has_expect) transfer.header_list = curl_slist_append(transfer.header_list, "Expect:");
+
+  curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(handle, CURLOPT_POST, 1L);
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                   static_cast<curl_off_t>(request.body.size()));
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, transfer.header_list);
+  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // signals are not thread-safe
+  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(options.connect_timeout.count()));
+  const auto timeout = request.timeout.count() > 0
+                           ? std::min(request.timeout, options.total_timeout)
+                           : options.total_timeout;
+  // A total limit: it also cuts a 1-byte/s trickle and an endless run of `100 Continue` lines.
+  // curl reads 0 as "no limit", so a deadline already reached still gets 1 ms.
+  curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(std::max<long long>(1, timeout.count())));
+  curl_easy_setopt(handle, CURLOPT_TCP_KEEPALIVE, 1L);
+  // Every encoding curl can decode is accepted and decoded, so a gzip body is read as the JSON it
+  // is; the size cap counts decoded bytes, which also stops a compression bomb.
+  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
+  const bool verify = !options.insecure_skip_tls_verification;
+  curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, verify ? 1L : 0L);
+  curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, verify ? 2L : 0L);
+  if (!options.ca_bundle.empty()) {
+    curl_easy_setopt(handle, CURLOPT_CAINFO, options.ca_bundle.c_str());
+  }
+  // Rejects early when Content-Length already says the body is too big.
+  curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
+                   static_cast<curl_off_t>(options.max_response_bytes));
+  curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, transfer.error_text);
+}
+
+std::chrono::milliseconds since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               started);
+}
+
+TransportResult failed(const HttpRequest& request, TransportFailure failure, std::string message,
+                       std::chrono::steady_clock::time_point started) {
+  TransportResult result;
+  result.error = TransportError{failure, scrub(std::move(message), secrets_of(request)) + " (" +
+                                             origin_of(request.url) + ")"};
+  result.elapsed = since(started);
+  return result;
+}
+
+// The outcome of a finished transfer. Detaches the pointers into `transfer` from the handle, which
+// may then be reused.
+TransportResult finish(CURL* handle, CURLcode code, const HttpRequest& request,
+                       const TransportOptions& options, Transfer& transfer) {
+  long status = 0;
+  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
+  if (code != CURLE_OK) {
+    const TransportFailure failure = classify(code, transfer.too_large);
+    std::string message(
+        trim(transfer.error_text[0] != '\0' ? transfer.error_text : curl_easy_strerror(code)));
+    if (failure == TransportFailure::too_large) {
+      message = "response body exceeds " + std::to_string(options.max_response_bytes) +
+                " bytes: " + message;
+    }
+    return failed(request, failure, std::move(message), transfer.started);
+  }
+  TransportResult result;
+  transfer.response.status = status;
+  result.response = std::move(transfer.response);
+  result.elapsed = since(transfer.started);
+  return result;
+}
+
 }  // namespace
 
 struct CurlTransport::Pool {
@@ -199,104 +304,229 @@ struct CurlTransport::Pool {
   }
 };
 
+// post_async's side: one thread runs a curl multi handle, so thousands of tries are in flight
+// without a thread each. Started with the first post_async; callbacks run on that thread.
+class CurlTransport::Multi {
+ public:
+  explicit Multi(TransportOptions options)
+      : options_(std::move(options)), multi_(curl_multi_init()) {
+    // One connection cache for every transfer of the multi handle, kept alive between tries.
+    curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, 0L);
+  }
+  Multi(const Multi&) = delete;
+  Multi& operator=(const Multi&) = delete;
+
+  ~Multi() {
+    for (CURL* handle : idle_) curl_easy_cleanup(handle);
+    curl_multi_cleanup(multi_);
+  }
+
+  // The thread holds `self` until its loop ends, so the loop never runs on a destroyed Multi.
+  static std::shared_ptr<Multi> start(TransportOptions options) {
+    auto multi = std::make_shared<Multi>(std::move(options));
+    multi->thread_ = std::thread([multi] { multi->run(); });
+    return multi;
+  }
+
+  // Ends every post still queued, waiting or running as cancelled, and the loop with them. The
+  // last owner of a transport can be a callback on the loop's own thread (an asynchronous call
+  // holding its client); that thread cannot join itself, so it is let go and ends on its own.
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    curl_multi_wakeup(multi_);
+    if (std::this_thread::get_id() == thread_.get_id()) {
+      thread_.detach();
+    } else {
+      thread_.join();
+    }
+  }
+
+  void submit(AsyncPost post) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!stopping_) {
+        incoming_.push_back(std::move(post));
+        post.done = nullptr;
+      }
+    }
+    if (post.done) return complete_cancelled(post);  // the transport is shutting down
+    curl_multi_wakeup(multi_);
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  struct Running {
+    explicit Running(AsyncPost p) : post(std::move(p)) {}
+    AsyncPost post;
+    Transfer transfer;
+  };
+
+  static bool cancelled(const AsyncPost& post) {
+    return post.cancelled && post.cancelled->load(std::memory_order_relaxed);
+  }
+
+  static void complete(AsyncPost& post, TransportResult result) {
+    auto done = std::move(post.done);
+    if (done) done(std::move(result));
+  }
+
+  void complete_cancelled(AsyncPost& post) {
+    complete(post, failed(post.request, TransportFailure::cancelled, "cancelled", clock::now()));
+  }
+
+  void start(AsyncPost post) {
+    if (cancelled(post)) return complete_cancelled(post);
+    CURL* handle = nullptr;
+    if (!idle_.empty()) {
+      handle = idle_.back();
+      idle_.pop_back();
+    } else {
+      handle = curl_easy_init();
+    }
+    if (handle == nullptr) {
+      return complete(post, failed(post.request, TransportFailure::other, "curl_easy_init failed",
+                                   clock::now()));
+    }
+    auto running = std::make_unique<Running>(std::move(post));
+    configure(handle, running->post.request, options_, running->transfer);
+    curl_multi_add_handle(multi_, handle);
+    running_.emplace(handle, std::move(running));
+  }
+
+  void end(CURL* handle, CURLcode code) {
+    auto found = running_.find(handle);
+    if (found == running_.end()) return;
+    auto running = std::move(found->second);
+    running_.erase(found);
+    curl_multi_remove_handle(multi_, handle);
+    auto result = finish(handle, code, running->post.request, options_, running->transfer);
+    idle_.push_back(handle);
+    if (code == CURLE_ABORTED_BY_CALLBACK || cancelled(running->post)) {
+      return complete_cancelled(running->post);
+    }
+    complete(running->post, std::move(result));
+  }
+
+  // Takes what other threads submitted; false once stopping with nothing left to do.
+  bool take_incoming() {
+    std::vector<AsyncPost> incoming;
+    bool stopping = false;
+    {
+      std::lock_guard lock(mutex_);
+      incoming.swap(incoming_);
+      stopping = stopping_;
+    }
+    if (stopping) {
+      // Whatever is still queued, waiting or running ends as cancelled (callbacks run unlocked:
+      // they may post again, which is refused the same way on the next round).
+      for (auto& post : incoming) complete_cancelled(post);
+      auto waiting = std::move(waiting_);
+      waiting_.clear();
+      for (auto& [when, post] : waiting) complete_cancelled(post);
+      std::vector<CURL*> handles;
+      for (auto& [handle, running] : running_) handles.push_back(handle);
+      for (CURL* handle : handles) end(handle, CURLE_ABORTED_BY_CALLBACK);
+      std::lock_guard lock(mutex_);
+      return !incoming_.empty() || !waiting_.empty() || !running_.empty();
+    }
+    for (auto& post : incoming) {
+      if (post.delay.count() > 0) {
+        const auto when = clock::now() + post.delay;
+        waiting_.emplace(when, std::move(post));
+      } else {
+        start(std::move(post));
+      }
+    }
+    return true;
+  }
+
+  // Starts the posts whose delay is over and ends the cancelled ones; returns how long the next
+  // poll may sleep.
+  std::chrono::milliseconds tend() {
+    const auto now = clock::now();
+    while (!waiting_.empty() &&
+           (waiting_.begin()->first <= now || cancelled(waiting_.begin()->second))) {
+      auto post = std::move(waiting_.begin()->second);
+      waiting_.erase(waiting_.begin());
+      start(std::move(post));
+    }
+    for (auto it = waiting_.begin(); it != waiting_.end();) {
+      if (cancelled(it->second)) {
+        complete_cancelled(it->second);
+        it = waiting_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    std::vector<CURL*> to_cancel;
+    for (const auto& [handle, running] : running_) {
+      if (cancelled(running->post)) to_cancel.push_back(handle);
+    }
+    for (CURL* handle : to_cancel) end(handle, CURLE_ABORTED_BY_CALLBACK);
+
+    // A cancel() does not wake the poll, so nothing in flight sleeps longer than this.
+    auto sleep = std::chrono::milliseconds(running_.empty() && waiting_.empty() ? 1000 : 50);
+    if (!waiting_.empty()) {
+      sleep = std::min(sleep, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  waiting_.begin()->first - now));
+    }
+    return std::max(sleep, std::chrono::milliseconds(0));
+  }
+
+  void run() {
+    while (take_incoming()) {
+      int still_running = 0;
+      curl_multi_perform(multi_, &still_running);
+      int queued = 0;
+      while (CURLMsg* message = curl_multi_info_read(multi_, &queued)) {
+        if (message->msg == CURLMSG_DONE) end(message->easy_handle, message->data.result);
+      }
+      const auto sleep = tend();
+      curl_multi_poll(multi_, nullptr, 0, static_cast<int>(sleep.count()), nullptr);
+    }
+  }
+
+  const TransportOptions options_;
+  CURLM* multi_;
+  std::mutex mutex_;
+  std::vector<AsyncPost> incoming_;  // under mutex_
+  bool stopping_ = false;            // under mutex_
+  // The rest belongs to the loop thread.
+  std::multimap<clock::time_point, AsyncPost> waiting_;
+  std::map<CURL*, std::unique_ptr<Running>> running_;
+  std::vector<CURL*> idle_;
+  std::thread thread_;
+};
+
 CurlTransport::CurlTransport(TransportOptions options) : pool_(std::make_unique<Pool>()) {
   global_init_once();
   pool_->options = std::move(options);
 }
 
-CurlTransport::~CurlTransport() = default;
+CurlTransport::~CurlTransport() {
+  if (multi_) multi_->stop();
+}
 
 TransportResult CurlTransport::post(const HttpRequest& request) {
-  const auto started = std::chrono::steady_clock::now();
-  TransportResult result;
-  const auto fail = [&](TransportFailure failure, std::string message) {
-    result.error = TransportError{failure, scrub(std::move(message), secrets_of(request)) + " (" +
-                                               origin_of(request.url) + ")"};
-    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - started);
-    return result;
-  };
-
   CURL* handle = pool_->take();
-  if (handle == nullptr) return fail(TransportFailure::other, "curl_easy_init failed");
-  // reset() clears the previous request's options but keeps live connections and caches.
-  curl_easy_reset(handle);
-
-  const TransportOptions& options = pool_->options;
+  if (handle == nullptr) {
+    return failed(request, TransportFailure::other, "curl_easy_init failed",
+                  std::chrono::steady_clock::now());
+  }
   Transfer transfer;
-  transfer.max_bytes = options.max_response_bytes;
-  char error_text[CURL_ERROR_SIZE] = {};
-
-  curl_slist* header_list = nullptr;
-  bool has_expect = false;
-  for (const auto& [name, value] : request.headers) {
-    if (lower(name) == "expect") has_expect = true;
-    // "Name;" is curl's way to send a header with an empty value ("Name:" would remove it).
-    const std::string line = value.empty() ? name + ";" : name + ": " + value;
-    header_list = curl_slist_append(header_list, line.c_str());
-  }
-  // No "Expect: 100-continue" round trip for large bodies; providers answer directly.
-  if (!has_expect) header_list = curl_slist_append(header_list, "Expect:");
-
-  curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(handle, CURLOPT_POST, 1L);
-  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
-                   static_cast<curl_off_t>(request.body.size()));
-  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, header_list);
-  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // signals are not thread-safe
-  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(options.connect_timeout.count()));
-  const auto timeout = request.timeout.count() > 0
-                           ? std::min(request.timeout, options.total_timeout)
-                           : options.total_timeout;
-  // A total limit: it also cuts a 1-byte/s trickle and an endless run of `100 Continue` lines.
-  curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS,
-                   static_cast<long>(std::max<long long>(1, timeout.count())));
-  curl_easy_setopt(handle, CURLOPT_TCP_KEEPALIVE, 1L);
-  // Every encoding curl can decode is accepted and decoded, so a gzip body is read as the JSON it
-  // is; the size cap counts decoded bytes, which also stops a compression bomb.
-  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
-  const bool verify = !options.insecure_skip_tls_verification;
-  curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, verify ? 1L : 0L);
-  curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, verify ? 2L : 0L);
-  if (!options.ca_bundle.empty()) {
-    curl_easy_setopt(handle, CURLOPT_CAINFO, options.ca_bundle.c_str());
-  }
-  // Rejects early when Content-Length already says the body is too big.
-  curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
-                   static_cast<curl_off_t>(options.max_response_bytes));
-  curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
-  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
-
+  configure(handle, request, pool_->options, transfer);
   const CURLcode code = curl_easy_perform(handle);
-  long status = 0;
-  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
-  // Detach pointers into this stack frame before the handle goes back to the pool.
-  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
-  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
+  auto result = finish(handle, code, request, pool_->options, transfer);
   pool_->give_back(handle);
-  curl_slist_free_all(header_list);
-
-  if (code != CURLE_OK) {
-    const TransportFailure failure = classify(code, transfer.too_large);
-    std::string message(trim(error_text[0] != '\0' ? error_text : curl_easy_strerror(code)));
-    if (failure == TransportFailure::too_large) {
-      message = "response body exceeds " + std::to_string(options.max_response_bytes) +
-                " bytes: " + message;
-    }
-    return fail(failure, std::move(message));
-  }
-
-  transfer.response.status = status;
-  result.response = std::move(transfer.response);
-  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - started);
   return result;
+}
+
+void CurlTransport::post_async(AsyncPost post) {
+  std::call_once(multi_started_, [this] { multi_ = Multi::start(pool_->options); });
+  multi_->submit(std::move(post));
 }
 
 }  // namespace accord

@@ -20,6 +20,8 @@ std::string_view to_string(ErrorKind kind) {
       return "bad_reply";
     case ErrorKind::step_limit:
       return "step_limit";
+    case ErrorKind::cancelled:
+      return "cancelled";
   }
   return "unknown";
 }

@@ -140,6 +140,8 @@ std::string describe(const TransportResult& result) {
       return "response too large";
     case TransportFailure::tls:
       return "TLS failure";
+    case TransportFailure::cancelled:
+      return "cancelled";
     case TransportFailure::other:
       return "transport failure";
   }
@@ -249,28 +251,43 @@ milliseconds left_until(Deadline deadline) {
 
 }  // namespace
 
+DeliverySteps::DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline)
+    : request_(std::move(request)), policy_(policy), deadline_(deadline) {}
+
+std::optional<HttpRequest> DeliverySteps::next_try(milliseconds wait) {
+  const milliseconds left = left_until(deadline_);
+  if (left != milliseconds::max() && left <= wait) {
+    delivery_.tries.push_back(TransportResult{
+        std::nullopt, TransportError{TransportFailure::timeout, "the call's deadline passed"},
+        milliseconds{0}});
+    delivery_.decisions.push_back(no("timeout", "the call's deadline passed"));
+    return std::nullopt;
+  }
+  HttpRequest timed = request_;
+  if (left != milliseconds::max()) {
+    const milliseconds after_wait = left - wait;
+    timed.timeout =
+        request_.timeout.count() == 0 ? after_wait : std::min(after_wait, request_.timeout);
+  }
+  return timed;
+}
+
+const RetryDecision& DeliverySteps::record(TransportResult result) {
+  const int retries_done = static_cast<int>(delivery_.tries.size());
+  delivery_.tries.push_back(std::move(result));
+  delivery_.decisions.push_back(decide_retry(delivery_.tries.back(), retries_done, policy_));
+  RetryDecision& decision = delivery_.decisions.back();
+  if (decision.retry && decision.wait >= left_until(deadline_)) {
+    decision = no(describe(delivery_.tries.back()), "the call's deadline comes first");
+  }
+  return decision;
+}
+
 Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,
                  const Sleeper& sleep, Deadline deadline) {
-  Delivery delivery;
-  HttpRequest timed = request;
-  for (int retries_done = 0;; ++retries_done) {
-    const milliseconds left = left_until(deadline);
-    if (left.count() <= 0) {
-      delivery.tries.push_back(TransportResult{
-          std::nullopt, TransportError{TransportFailure::timeout, "the call's deadline passed"},
-          milliseconds{0}});
-      delivery.decisions.push_back(no("timeout", "the call's deadline passed"));
-      break;
-    }
-    if (left != milliseconds::max()) {
-      timed.timeout = request.timeout.count() == 0 ? left : std::min(left, request.timeout);
-    }
-    delivery.tries.push_back(transport.post(timed));
-    delivery.decisions.push_back(decide_retry(delivery.tries.back(), retries_done, policy));
-    RetryDecision& decision = delivery.decisions.back();
-    if (decision.retry && decision.wait >= left_until(deadline)) {
-      decision = no(describe(delivery.tries.back()), "the call's deadline comes first");
-    }
+  DeliverySteps steps(request, policy, deadline);
+  for (auto next = steps.next_try(); next; next = steps.next_try()) {
+    const RetryDecision& decision = steps.record(transport.post(*next));
     if (!decision.retry) break;
     if (sleep) {
       sleep(decision.wait);
@@ -278,7 +295,7 @@ Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPo
       std::this_thread::sleep_for(decision.wait);
     }
   }
-  return delivery;
+  return steps.take();
 }
 
 }  // namespace accord

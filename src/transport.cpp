@@ -1,10 +1,12 @@
-// Small transport helpers shared by CurlTransport, the retry loop and the client's Trace.
+// Small transport helpers shared by CurlTransport, the retry loop and the client's Trace, and
+// the waiting form of post_async for transports without one of their own.
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "accord/transport.hpp"
 
@@ -45,10 +47,23 @@ std::string_view to_string(TransportFailure failure) {
       return "too_large";
     case TransportFailure::tls:
       return "tls";
+    case TransportFailure::cancelled:
+      return "cancelled";
     case TransportFailure::other:
       return "other";
   }
   return "other";
+}
+
+void Transport::post_async(AsyncPost post) {
+  if (post.delay.count() > 0) std::this_thread::sleep_for(post.delay);
+  TransportResult result;
+  if (post.cancelled && post.cancelled->load()) {
+    result.error = TransportError{TransportFailure::cancelled, "cancelled"};
+  } else {
+    result = this->post(post.request);
+  }
+  if (post.done) post.done(std::move(result));
 }
 
 std::optional<std::string> HttpResponse::header(std::string_view name) const {

@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include "mock_process.hpp"
+#include "refund_documents.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {
@@ -12,23 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-const json kValidRefund = {{"orderId", "ORD-482913"},
-                           {"amount", 42.5},
-                           {"currency", "EUR"},
-                           {"orderDate", "2026-11-02"},
-                           {"refundDate", "2026-11-20"},
-                           {"note", "Kettle arrived broken."},
-                           {"sku", "KT-200"}};
-
-json swapped_dates() {
-  json doc = kValidRefund;
-  std::swap(doc["orderDate"], doc["refundDate"]);
-  return doc;
-}
-
-std::string scenario(const std::vector<json>& replies) {
-  return json{{"replies", replies}}.dump();
-}
+using namespace testing_documents;
 
 class Loop : public ::testing::TestWithParam<std::string> {
  protected:

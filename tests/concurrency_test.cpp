@@ -9,6 +9,7 @@
 
 #include "accord/client.hpp"
 #include "mock_process.hpp"
+#include "refund_documents.hpp"
 #include "schemas/refund.hpp"
 #include "schemas/transfer.hpp"
 
@@ -21,13 +22,7 @@ using std::chrono::milliseconds;
 constexpr int kThreads = 8;
 constexpr int kCallsPerThread = 6;
 
-const json kValidRefund = {{"orderId", "ORD-482913"},
-                           {"amount", 42.5},
-                           {"currency", "EUR"},
-                           {"orderDate", "2026-11-02"},
-                           {"refundDate", "2026-11-20"},
-                           {"note", "Kettle arrived broken."},
-                           {"sku", "KT-200"}};
+using namespace testing_documents;
 
 ClientOptions options_for(const std::string& provider, const MockProcess& mock) {
   ClientOptions options{.provider = provider,

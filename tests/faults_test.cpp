@@ -13,6 +13,7 @@
 #include "accord/client.hpp"
 #include "accord/json_text.hpp"
 #include "mock_process.hpp"
+#include "refund_documents.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {
@@ -27,13 +28,7 @@ constexpr milliseconds kBound{15'000};
 // Short enough that the timeout cases are quick, long enough for a sanitizer build's round trip.
 constexpr milliseconds kShortTimeout{400};
 
-const json kValidRefund = {{"orderId", "ORD-482913"},
-                           {"amount", 42.5},
-                           {"currency", "EUR"},
-                           {"orderDate", "2026-11-02"},
-                           {"refundDate", "2026-11-20"},
-                           {"note", "Kettle arrived broken."},
-                           {"sku", "KT-200"}};
+using namespace testing_documents;
 
 const std::vector<std::string> kProviders = {"openai-chat", "openai-responses", "anthropic",
                                              "generic"};

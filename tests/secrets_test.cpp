@@ -12,6 +12,7 @@
 
 #include "accord/client.hpp"
 #include "mock_process.hpp"
+#include "refund_documents.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {
@@ -23,13 +24,7 @@ using std::chrono::milliseconds;
 constexpr const char* kKey = "sk-test-SENTINEL-9f8e";
 constexpr const char* kMarker = "SENTINEL-9f8e";
 
-const json kValidRefund = {{"orderId", "ORD-482913"},
-                           {"amount", 42.5},
-                           {"currency", "EUR"},
-                           {"orderDate", "2026-11-02"},
-                           {"refundDate", "2026-11-20"},
-                           {"note", "Kettle arrived broken."},
-                           {"sku", "KT-200"}};
+using namespace testing_documents;
 
 const std::vector<std::string> kProviders = {"openai-chat", "openai-responses", "anthropic",
                                              "generic"};

@@ -2,12 +2,15 @@
 // The loop: send, check the reply's status, parse, validate against the original rules, and on
 // failure send the issues back (one correction by default) before giving up loudly.
 
+#include <functional>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
 
+#include "accord/call_handle.hpp"
 #include "accord/error.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/providers/provider.hpp"
@@ -17,6 +20,10 @@
 #include "accord/validate.hpp"
 
 namespace accord {
+
+namespace detail {
+struct ClientInternals;
+}
 
 // The most corrective retries a call may ask for: each one resends the whole conversation, so
 // the upload grows with the square of the count; more rarely helps a model that failed 10 times.
@@ -126,6 +133,16 @@ class Client {
   // provider or a hostile server can echo the key. A reply body is redacted whole on arrival,
   // before anything decodes or cuts it.
   [[nodiscard]] std::string redacted(std::string text) const;
+  // Starts an extraction and returns at once: the same loop as extract() (corrective turns,
+  // transport retries, ClientOptions::call_timeout), with every HTTP try on the transport's own
+  // thread, so thousands can be in flight from one caller thread. `done` gets the Result on that
+  // thread and must not block. The call keeps what it needs alive: the Client may be destroyed
+  // first. Throws std::invalid_argument as extract() does, before anything is sent.
+  CallHandle extract_async(const ExtractRequest& request,
+                           std::function<void(Result<nlohmann::json>)> done) const;
+  // The same, with the Result delivered through a future.
+  [[nodiscard]] std::future<Result<nlohmann::json>> extract_async(
+      const ExtractRequest& request) const;
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
 
@@ -140,7 +157,10 @@ class Client {
  private:
   [[nodiscard]] Exchange exchange(CallSpec call, Deadline deadline) const;
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  friend struct detail::ClientInternals;
+  explicit Client(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  // Shared with the asynchronous calls still running, which may outlive this handle.
+  std::shared_ptr<Impl> impl_;
 };
 
 }  // namespace accord

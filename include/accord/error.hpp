@@ -17,6 +17,7 @@ enum class ErrorKind {
   transport,              // no usable answer: connection, timeout, size limit
   bad_reply,              // an answer that is not the provider's shape, or empty output
   step_limit,             // a tool run reached its step limit without a final answer
+  cancelled,              // the caller cancelled it (CallHandle::cancel)
 };
 [[nodiscard]] std::string_view to_string(ErrorKind kind);
 

@@ -2,9 +2,11 @@
 // HTTP for provider calls: one POST per attempt through a Transport, and transport retries
 // (429, 5xx, dropped connections) kept apart from the loop's corrective retries.
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,7 +33,8 @@ struct HttpResponse {
   [[nodiscard]] std::optional<std::string> header(std::string_view name) const;
 };
 
-enum class TransportFailure { connect, timeout, dropped, too_large, tls, other };
+// `cancelled`: the caller cancelled the call (or its client shut down) before the try ended.
+enum class TransportFailure { connect, timeout, dropped, too_large, tls, cancelled, other };
 [[nodiscard]] std::string_view to_string(TransportFailure failure);
 
 struct TransportError {
@@ -54,11 +57,23 @@ struct TransportOptions {
   bool insecure_skip_tls_verification = false;  // never on by default; named to be noticed
 };
 
+// One try started without waiting for it (Transport::post_async).
+struct AsyncPost {
+  HttpRequest request;
+  std::chrono::milliseconds delay{0};  // start this long from now (a transport retry's backoff)
+  // Once set, the try ends soon with TransportFailure::cancelled.
+  std::shared_ptr<const std::atomic<bool>> cancelled;
+  std::function<void(TransportResult)> done;  // called exactly once
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
   // One attempt, no retries. Must be safe to call from several threads at once.
   [[nodiscard]] virtual TransportResult post(const HttpRequest& request) = 0;
+  // One attempt, its result handed to `post.done`, possibly on another thread. This default
+  // waits and posts in the calling thread; CurlTransport runs thousands at once on one thread.
+  virtual void post_async(AsyncPost post);
 };
 
 // libcurl: a pool of easy handles, so connections are kept alive and reused across calls and
@@ -70,10 +85,16 @@ class CurlTransport final : public Transport {
   CurlTransport(const CurlTransport&) = delete;
   CurlTransport& operator=(const CurlTransport&) = delete;
   [[nodiscard]] TransportResult post(const HttpRequest& request) override;
+  // On a curl multi handle driven by one thread of this transport's own (started on first use);
+  // `done` runs on that thread, so it must not block.
+  void post_async(AsyncPost post) override;
 
  private:
   struct Pool;
+  class Multi;
   std::unique_ptr<Pool> pool_;
+  std::once_flag multi_started_;
+  std::shared_ptr<Multi> multi_;
 };
 
 struct RetryPolicy {
@@ -106,6 +127,24 @@ struct Delivery {
 
 using Sleeper = std::function<void(std::chrono::milliseconds)>;
 using Deadline = std::chrono::steady_clock::time_point;
+
+// One request's transport retries as steps, so deliver() and an asynchronous caller follow the
+// same rules: next_try() gives the request to send (its timeout cut to what is left of the
+// deadline after `wait`), or nullopt, recorded as a timeout, when the deadline leaves no room;
+// record() takes the try's result and says whether to try again and after what wait.
+class DeliverySteps {
+ public:
+  DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline);
+  [[nodiscard]] std::optional<HttpRequest> next_try(std::chrono::milliseconds wait = {});
+  const RetryDecision& record(TransportResult result);
+  [[nodiscard]] Delivery take() { return std::move(delivery_); }
+
+ private:
+  HttpRequest request_;
+  RetryPolicy policy_;
+  Deadline deadline_;
+  Delivery delivery_;
+};
 
 // Sends with transport retries. `sleep` defaults to std::this_thread::sleep_for. Every try and
 // wait fits before `deadline`: each try gets what is left as its timeout, a retry whose wait would

@@ -1,0 +1,31 @@
+#pragma once
+// The refund documents the loop tests script accord-mock with: one valid for
+// examples/schemas/refund.hpp, one that breaks its date rule, and a scenario of replies.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace accord::testing_documents {
+
+inline const nlohmann::json kValidRefund = {{"orderId", "ORD-482913"},
+                                            {"amount", 42.5},
+                                            {"currency", "EUR"},
+                                            {"orderDate", "2026-11-02"},
+                                            {"refundDate", "2026-11-20"},
+                                            {"note", "Kettle arrived broken."},
+                                            {"sku", "KT-200"}};
+
+// refundDate before orderDate: fails the schema's refinement only.
+inline nlohmann::json swapped_dates() {
+  nlohmann::json doc = kValidRefund;
+  std::swap(doc["orderDate"], doc["refundDate"]);
+  return doc;
+}
+
+inline std::string scenario(const std::vector<nlohmann::json>& replies) {
+  return nlohmann::json{{"replies", replies}}.dump();
+}
+
+}  // namespace accord::testing_documents
