@@ -24,8 +24,9 @@ struct LoopOptions {
   int calls = 2000;
   int warmup = 50;
   bool raw = false;
-  int in_flight = 1;  // concurrent only
-  int delay_ms = 0;   // the mock's reply delay (only when accord-bench starts the mock)
+  int in_flight = 1;   // concurrent only
+  bool async = false;  // concurrent only: extract_async from one thread instead of K threads
+  int delay_ms = 0;    // the mock's reply delay (only when accord-bench starts the mock)
 };
 
 int run_validate(const ValidateOptions& options);

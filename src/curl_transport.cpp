@@ -453,6 +453,10 @@ class CurlTransport::Multi {
       waiting_.erase(waiting_.begin());
       start(std::move(post));
     }
+    // Cancellations are looked for every kCancelScan, not on every wake-up: with a thousand
+    // tries in flight, a scan per completed transfer made the loop quadratic.
+    if (now < next_cancel_scan_) return sleep_until_next(now);
+    next_cancel_scan_ = now + kCancelScan;
     for (auto it = waiting_.begin(); it != waiting_.end();) {
       if (cancelled(it->second)) {
         complete_cancelled(it->second);
@@ -466,8 +470,11 @@ class CurlTransport::Multi {
       if (cancelled(running->post)) to_cancel.push_back(handle);
     }
     for (CURL* handle : to_cancel) end(handle, CURLE_ABORTED_BY_CALLBACK);
+    return sleep_until_next(now);
+  }
 
-    // A cancel() does not wake the poll, so nothing in flight sleeps longer than this.
+  std::chrono::milliseconds sleep_until_next(clock::time_point now) const {
+    // A cancel() does not wake the poll, so nothing in flight sleeps past the next scan.
     auto sleep = std::chrono::milliseconds(running_.empty() && waiting_.empty() ? 1000 : 50);
     if (!waiting_.empty()) {
       sleep = std::min(sleep, std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -498,6 +505,8 @@ class CurlTransport::Multi {
   std::multimap<clock::time_point, AsyncPost> waiting_;
   std::map<CURL*, std::unique_ptr<Running>> running_;
   std::vector<CURL*> idle_;
+  static constexpr std::chrono::milliseconds kCancelScan{50};
+  clock::time_point next_cancel_scan_{};
   std::thread thread_;
 };
 
