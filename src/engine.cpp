@@ -789,7 +789,7 @@ class Compiler {
           break;
         }
         auto it = std::find_if(option.properties.begin(), option.properties.end(),
-                               [&](const auto& entry) { return entry.first == name; });
+                               [&name = name](const auto& entry) { return entry.first == name; });
         if (it == option.properties.end()) break;
         const Node& tag = through_refs(it->second);
         if (tag.const_source == nullptr) break;
@@ -1537,7 +1537,10 @@ class Run {
         for (const auto& [name, item] : object) {
           const json key(name);
           if (quietly(n.property_names, &key, at, nullptr)) continue;
-          ok = fail(IssueCode::custom, at, false, [&] { return "Invalid key: \"" + name + "\""; });
+          // clang 14 (the fuzz build) cannot capture a structured binding: name it first.
+          const std::string& key_name = name;
+          ok = fail(IssueCode::custom, at, false,
+                    [&] { return "Invalid key: \"" + key_name + "\""; });
           if (sink_ == nullptr) return false;
         }
         return ok;
