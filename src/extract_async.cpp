@@ -55,8 +55,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
     auto result = loop_.on_exchange(std::move(exchanged));
     if (!result && cancelled_->load()) {
       // Cancelled between attempts: no corrective turn is sent.
-      return done_(loop_.end_with(
-          Error{ErrorKind::cancelled, "cancelled before the corrective turn", {}}));
+      return done_(
+          loop_.end_with(Error{ErrorKind::cancelled, "cancelled before the corrective turn", {}}));
     }
     if (!result) return send_attempt();
     if (!result->ok() && cancelled_->load()) {
