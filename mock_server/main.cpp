@@ -26,6 +26,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "batches.hpp"
 #include "growing_pool.hpp"
 #include "render.hpp"
 #include "request_log.hpp"
@@ -174,7 +175,9 @@ bool drop_connection(const httplib::Request& req) {
 class MockServer {
  public:
   MockServer(Scenario scenario, const std::string& log_path)
-      : queue_(std::move(scenario)), log_(log_path) {}
+      : queue_(std::move(scenario)),
+        log_(log_path),
+        batches_(queue_, [this] { return ++serial_; }) {}
 
   httplib::Server& server() { return server_; }
   // Call after bind: a backlog of 5 drops the SYNs of a burst of new connections, and each drop
@@ -234,6 +237,8 @@ class MockServer {
       serve(Endpoint::messages, req, res);
     });
 
+    install_batch_routes();
+
     // Everything else is a 404 in OpenAI's envelope. Catch-all routes rather than an error
     // handler, because httplib's error handler would also rewrite the scripted error replies.
     const auto not_found = [this](const httplib::Request& req, httplib::Response& res) {
@@ -249,6 +254,57 @@ class MockServer {
   }
 
  private:
+  // Both batch protocols (mock_server/batches.hpp); each request is logged like a provider call.
+  void install_batch_routes() {
+    const auto logged = [this](auto action) {
+      return [this, action](const httplib::Request& req, httplib::Response& res) {
+        record(req);
+        send(action(req), res);
+      };
+    };
+    // "http://host:port" as the client reached us, for Anthropic's absolute results_url.
+    const auto origin = [](const httplib::Request& req) {
+      return "http://" + req.get_header_value("Host");
+    };
+    server_.Post("/v1/files", logged([this](const httplib::Request& req) {
+                   if (!req.has_file("file")) {
+                     return render_error(Endpoint::chat_completions, 400,
+                                         {{"message", "a multipart field \"file\" is required"}},
+                                         ++serial_);
+                   }
+                   const auto file = req.get_file_value("file");
+                   return batches_.upload_file(file.filename, req.get_file_value("purpose").content,
+                                               file.content);
+                 }));
+    server_.Get(R"(/v1/files/([^/]+)/content)", logged([this](const httplib::Request& req) {
+                  return batches_.file_content(req.matches[1]);
+                }));
+    server_.Post("/v1/batches", logged([this](const httplib::Request& req) {
+                   return batches_.create_openai(req.body);
+                 }));
+    server_.Get(R"(/v1/batches/([^/]+))", logged([this](const httplib::Request& req) {
+                  return batches_.retrieve_openai(req.matches[1]);
+                }));
+    server_.Post(R"(/v1/batches/([^/]+)/cancel)", logged([this](const httplib::Request& req) {
+                   return batches_.cancel_openai(req.matches[1]);
+                 }));
+    server_.Post("/v1/messages/batches", logged([this, origin](const httplib::Request& req) {
+                   return batches_.create_anthropic(req.body, origin(req));
+                 }));
+    server_.Get(R"(/v1/messages/batches/([^/]+))",
+                logged([this, origin](const httplib::Request& req) {
+                  return batches_.retrieve_anthropic(req.matches[1], origin(req));
+                }));
+    server_.Get(R"(/v1/messages/batches/([^/]+)/results)",
+                logged([this](const httplib::Request& req) {
+                  return batches_.anthropic_results(req.matches[1]);
+                }));
+    server_.Post(R"(/v1/messages/batches/([^/]+)/cancel)",
+                 logged([this, origin](const httplib::Request& req) {
+                   return batches_.cancel_anthropic(req.matches[1], origin(req));
+                 }));
+  }
+
   void record(const httplib::Request& req) {
     LoggedRequest logged;
     logged.method = req.method;
@@ -341,6 +397,7 @@ class MockServer {
   Shutdown shutdown_;
   std::atomic<std::uint64_t> serial_{0};
   int listening_socket_ = -1;
+  BatchStore batches_;  // after queue_ and serial_, which it uses
   httplib::Server server_;
 };
 

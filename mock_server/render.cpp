@@ -126,20 +126,6 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
   return std::nullopt;
 }
 
-std::string serial_id(const char* prefix, std::uint64_t serial, std::size_t index = 0) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%saccord%06llu%s", prefix,
-                static_cast<unsigned long long>(serial),
-                index == 0 ? "" : ("_" + std::to_string(index)).c_str());
-  return buffer;
-}
-
-std::int64_t now_seconds() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::int64_t tokens_for(std::size_t bytes) {
   return static_cast<std::int64_t>(std::max<std::size_t>(1, bytes / 4));
 }
@@ -588,6 +574,20 @@ void pad_body(std::string& body, std::size_t size) {
   } else {
     body.append(extra, ' ');
   }
+}
+
+std::string serial_id(const char* prefix, std::uint64_t serial, std::size_t index) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%saccord%06llu%s", prefix,
+                static_cast<unsigned long long>(serial),
+                index == 0 ? "" : ("_" + std::to_string(index)).c_str());
+  return buffer;
+}
+
+std::int64_t now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 RenderedReply render_error(Endpoint endpoint, int status, const request_json& fields,

@@ -37,6 +37,11 @@ struct RenderedReply {
 [[nodiscard]] RenderedReply render_not_found(std::string_view method, std::string_view path,
                                              std::uint64_t serial);
 
+// "<prefix>accord000042" (and "_<index>" when index > 0): ids unique within the process.
+[[nodiscard]] std::string serial_id(const char* prefix, std::uint64_t serial,
+                                    std::size_t index = 0);
+[[nodiscard]] std::int64_t now_seconds();
+
 // Grows a body to `size` bytes with JSON whitespace (after the opening brace when the body is an
 // object, else at the end), so a JSON body stays valid JSON. Never shrinks.
 void pad_body(std::string& body, std::size_t size);

@@ -12,11 +12,12 @@ using nlohmann::json;
 
 constexpr std::array<std::string_view, 8> kKindKeys = {
     "json", "text", "refusal", "truncated", "content_filter", "empty", "tool_calls", "status"};
-constexpr std::array<std::string_view, 20> kKnownKeys = {
+constexpr std::array<std::string_view, 21> kKnownKeys = {
     "json",         "text",       "refusal",    "truncated",    "content_filter",
     "empty",        "tool_calls", "status",     "body",         "error",
     "content_type", "headers",    "delay_ms",   "drop",         "stall_after_headers_ms",
-    "partial_body", "pad_bytes",  "nest_depth", "invalid_utf8", "usage"};
+    "partial_body", "pad_bytes",  "nest_depth", "invalid_utf8", "usage",
+    "batch_expired"};
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw std::invalid_argument(where + ": " + what);
@@ -61,8 +62,10 @@ Reply parse_reply(const json& r, const std::string& where) {
     kind_key = k;
   }
   if (kind_key.empty() && r.contains("body")) kind_key = "status";
-  // A dropped connection never sends a reply, so {"drop": true} alone needs no kind.
-  if (kind_key.empty() && r.value("drop", false)) kind_key = "empty";
+  // A dropped connection or an expired batch item never sends a reply, so {"drop": true} or
+  // {"batch_expired": true} alone needs no kind.
+  if (kind_key.empty() && (r.value("drop", false) || r.value("batch_expired", false)))
+    kind_key = "empty";
   if (kind_key.empty())
     fail(where,
          "needs one of json, text, refusal, truncated, content_filter, empty, tool_calls, status");
@@ -148,6 +151,7 @@ Reply parse_reply(const json& r, const std::string& where) {
   reply.pad_bytes = static_cast<std::size_t>(non_negative_int(r, "pad_bytes", where));
   reply.nest_depth = static_cast<std::size_t>(non_negative_int(r, "nest_depth", where));
   reply.invalid_utf8 = flag(r, "invalid_utf8", where);
+  reply.batch_expired = flag(r, "batch_expired", where);
   if (r.contains("usage")) {
     if (!r.at("usage").is_object()) fail(where, "\"usage\" must be an object");
     reply.usage = r.at("usage");
@@ -161,11 +165,17 @@ Scenario parse_scenario(const json& document) {
   if (!document.is_object() || !document.contains("replies"))
     fail("scenario", "must be an object with a \"replies\" array");
   for (const auto& [key, _] : document.items())
-    if (key != "replies") fail("scenario", "unknown key \"" + key + "\"");
+    if (key != "replies" && key != "batch_polls") fail("scenario", "unknown key \"" + key + "\"");
   const auto& replies = document.at("replies");
   if (!replies.is_array() || replies.empty())
     fail("scenario", "\"replies\" must be a non-empty array");
   Scenario scenario;
+  if (document.contains("batch_polls")) {
+    const auto& polls = document.at("batch_polls");
+    if (!polls.is_number_integer() || polls.get<std::int64_t>() < 1)
+      fail("scenario", "\"batch_polls\" must be an integer >= 1");
+    scenario.batch_polls = polls.get<int>();
+  }
   for (std::size_t i = 0; i < replies.size(); ++i)
     scenario.replies.push_back(parse_reply(replies[i], "replies[" + std::to_string(i) + "]"));
   return scenario;
@@ -180,6 +190,11 @@ Reply ReplyQueue::next() {
   const auto index = std::min(position_, scenario_.replies.size() - 1);
   if (position_ < scenario_.replies.size()) ++position_;
   return scenario_.replies[index];
+}
+
+int ReplyQueue::batch_polls() {
+  std::lock_guard lock(mutex_);
+  return scenario_.batch_polls;
 }
 
 void ReplyQueue::replace(Scenario scenario) {

@@ -42,10 +42,15 @@ struct Reply {
   std::size_t nest_depth = 0;
   bool invalid_utf8 = false;
   nlohmann::json usage;  // null or an object merged over the computed usage
+  // In a batch: the item ends unanswered, as expired (the rest of the reply is ignored).
+  // A direct call ignores it.
+  bool batch_expired = false;
 };
 
 struct Scenario {
   std::vector<Reply> replies;
+  // How many retrieves a batch takes: the batch reports that it has ended on this one.
+  int batch_polls = 1;
 };
 
 // Throws std::invalid_argument naming the offending reply ("replies[2]: ...").
@@ -57,6 +62,7 @@ class ReplyQueue {
  public:
   explicit ReplyQueue(Scenario scenario) : scenario_(std::move(scenario)) {}
   [[nodiscard]] Reply next();
+  [[nodiscard]] int batch_polls();
   void replace(Scenario scenario);
 
  private:
