@@ -143,6 +143,10 @@ Client ClientInternals::share(const Client& client) {
   return Client(client.impl_);
 }
 
+const std::string& ClientInternals::base_url(const Client& client) {
+  return client.impl_->base_url;
+}
+
 ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
     : client_(client), mode_(request.mode) {
   const auto* schema = std::get_if<Schema>(&request.schema);
@@ -187,6 +191,11 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   ++corrections_sent_;
   append_correction(call_.turns, reply, judged.issues, mode_, contract_->name());
   return std::nullopt;
+}
+
+Result<nlohmann::json> ExtractionLoop::end_with(Error error, Attempt unanswered) {
+  trace_.attempts.push_back(std::move(unanswered));
+  return end_with(std::move(error));
 }
 
 Result<nlohmann::json> ExtractionLoop::end_with(Error error) {

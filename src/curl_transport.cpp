@@ -182,8 +182,8 @@ std::string scrub(std::string message, const std::vector<std::string>& secrets) 
   return message;
 }
 
-// Sets every option of one POST on `handle`; the options point into `request` and `transfer`,
-// which must outlive the transfer.
+// Sets every option of one POST (or GET) on `handle`; the options point into `request` and
+// `transfer`, which must outlive the transfer.
 void configure(CURL* handle, const HttpRequest& request, const TransportOptions& options,
                Transfer& transfer) {
   // reset() clears the previous request's options but keeps live connections and caches.
@@ -201,10 +201,14 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
 
   curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(handle, CURLOPT_POST, 1L);
-  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
-                   static_cast<curl_off_t>(request.body.size()));
+  if (request.method == "GET") {
+    curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+  } else {
+    curl_easy_setopt(handle, CURLOPT_POST, 1L);
+    curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
   curl_easy_setopt(handle, CURLOPT_HTTPHEADER, transfer.header_list);
   curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // signals are not thread-safe
   curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,

@@ -22,6 +22,8 @@ std::string_view to_string(ErrorKind kind) {
       return "step_limit";
     case ErrorKind::cancelled:
       return "cancelled";
+    case ErrorKind::batch_unanswered:
+      return "batch_unanswered";
   }
   return "unknown";
 }

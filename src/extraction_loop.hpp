@@ -26,6 +26,8 @@ struct ClientInternals {
   [[nodiscard]] static Transport& transport(const Client& client);
   // Another handle on the same client: an asynchronous call keeps it alive until it ends.
   [[nodiscard]] static Client share(const Client& client);
+  // The API base URL the client sends to (no trailing slash).
+  [[nodiscard]] static const std::string& base_url(const Client& client);
 };
 
 class ExtractionLoop {
@@ -42,6 +44,9 @@ class ExtractionLoop {
   [[nodiscard]] std::optional<Result<nlohmann::json>> on_exchange(Exchange exchanged);
   // Ends the call early with `error`, carrying the attempts so far.
   [[nodiscard]] Result<nlohmann::json> end_with(Error error);
+  // The same after an attempt that was sent but never answered (a batch item the provider let
+  // expire): the attempt is kept in the trace.
+  [[nodiscard]] Result<nlohmann::json> end_with(Error error, Attempt unanswered);
 
  private:
   const Client& client_;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -271,6 +272,47 @@ TEST_F(Cli, ExtractWithAnInvalidSchemaExitsTwoBeforeCallingAnyone) {
                       "http://127.0.0.1:9/v1"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("at #/x-accord-rules/0/rule"), std::string::npos) << r.err;
+}
+
+// ---- batch ----
+
+TEST_F(Cli, BatchWritesOneLinePerDocumentAfterCorrectingInASecondBatch) {
+  const json ok = {{"accountId", "acct_9"}, {"amount", 300}, {"currency", "eur"}};
+  const json over_cap = {{"accountId", "acct_9"}, {"amount", 900}, {"currency", "eur"}};
+  MockProcess mock(json{
+      {"replies", json::array({json{{"json", ok}}, json{{"json", over_cap}}, json{{"json", ok}}})},
+      {"batch_polls",
+       2}}.dump());
+  fs::create_directory(dir_ / "mails");
+  write("mails/a.txt", "Send 300 euros to acct_9.");
+  write("mails/b.txt", "Send 900 euros to acct_9.");
+  const auto r =
+      run({"batch", file("transfer.json"), "--provider", "anthropic", "--base-url", mock.root_url(),
+           "--input", file("mails"), "--first-poll", "0.002", "--trace", file("traces.jsonl")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<json> results;
+  for (std::string line; std::getline(lines, line);) results.push_back(json::parse(line));
+  ASSERT_EQ(results.size(), 2u) << r.out;
+  EXPECT_EQ(results[0]["id"], "a.txt");
+  EXPECT_EQ(results[1]["value"], ok);
+  EXPECT_EQ(results[1]["attempts"], 2);
+  // The progress display: one line per status, since stderr is not a terminal here.
+  EXPECT_NE(r.err.find("round 1, batch msgbatch_"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("round 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2/2 answered"), std::string::npos) << r.err;
+  EXPECT_NE(slurp(file("traces.jsonl")).find("eur transfers are capped at 500"), std::string::npos);
+}
+
+TEST_F(Cli, BatchWithAFailedItemExitsOne) {
+  MockProcess mock(json{{"replies", json::array({json{{"batch_expired", true}}})}}.dump());
+  write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
+  const auto r = run({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                      mock.base_url(), "--input", file("docs.jsonl"), "--first-poll", "0"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto line = json::parse(r.out);
+  EXPECT_EQ(line["id"], "line-1");
+  EXPECT_EQ(line["error"]["kind"], "batch_unanswered");
 }
 
 TEST_F(Cli, ExtractChecksTheTracePathBeforeAnyRequest) {

@@ -18,6 +18,8 @@ enum class ErrorKind {
   bad_reply,              // an answer that is not the provider's shape, or empty output
   step_limit,             // a tool run reached its step limit without a final answer
   cancelled,              // the caller cancelled it (CallHandle::cancel)
+  batch_unanswered,       // a batch job ended without this item's answer (expired, cancelled,
+                          // failed, or its poll deadline passed)
 };
 [[nodiscard]] std::string_view to_string(ErrorKind kind);
 

@@ -1,6 +1,6 @@
 #pragma once
-// HTTP for provider calls: one POST per attempt through a Transport, and transport retries
-// (429, 5xx, dropped connections) kept apart from the loop's corrective retries.
+// HTTP for provider calls: one POST per attempt (a batch job also GETs) through a Transport, and
+// transport retries (429, 5xx, dropped connections) kept apart from the loop's corrective retries.
 
 #include <atomic>
 #include <chrono>
@@ -24,6 +24,8 @@ struct HttpRequest {
   // This try's time limit when shorter than TransportOptions::total_timeout (what is left of a
   // call's deadline); 0: the transport's own limit. CurlTransport honours it.
   std::chrono::milliseconds timeout{0};
+  // "POST" (every provider call) or "GET" (a batch job's status and results), which sends no body.
+  std::string method = "POST";
 };
 
 struct HttpResponse {

@@ -1,17 +1,22 @@
 // The accord command: see what a JSON Schema becomes for a provider, validate documents against
-// it, and run an extraction, from the shell. docs/cli.md describes it; exit codes:
-//   0  done (every document valid, the extraction succeeded)
-//   1  a document is invalid (validate) or the extraction failed (extract)
+// it, and run an extraction or a batch of them, from the shell. docs/cli.md describes it; exit
+// codes:
+//   0  done (every document valid, the extraction or every batch item succeeded)
+//   1  a document is invalid (validate) or an extraction failed (extract, batch)
 //   2  usage error, unreadable file, or a schema that is not usable
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+#include <accord/batch.hpp>
 #include <accord/client.hpp>
 #include <accord/json_schema_file.hpp>
 #include <accord/json_text.hpp>
 #include <accord/printable.hpp>
 #include <accord/validate.hpp>
 #include <accord/version.hpp>
+
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -233,25 +238,36 @@ void write_trace(const std::string& file, const accord::Trace& trace) {
   if (!out) throw Failure{kUsage, "cannot write " + file};
 }
 
-int run_extract(const ExtractArgs& args) {
-  (void)provider_named(args.provider);  // an unknown name fails before any file is read
+std::chrono::milliseconds from_seconds(double seconds) {
+  return std::chrono::milliseconds(std::llround(seconds * 1000));
+}
+
+// The client and the schema's contract both commands run with.
+struct Extractor {
+  accord::Client client;
+  std::shared_ptr<const accord::Contract> contract;
+};
+
+Extractor make_extractor(const ExtractArgs& args) {
   auto imported = load_schema(args.schema);
   auto validator = accord::Validator::from_json_schema(imported.json);
-  const std::string text = read_file(args.input);
-  check_writable(args.trace);
-
   accord::ClientOptions options;
   options.provider = args.provider;
   options.model = args.model;
   options.base_url = args.base_url;
   if (args.corrections) options.corrections = *args.corrections;
-  if (args.timeout_seconds) {
-    options.call_timeout = std::chrono::milliseconds(std::llround(*args.timeout_seconds * 1000));
-  }
-  const accord::Client client(std::move(options));
-  const auto name = wire_name(imported.json);
-  auto contract = std::make_shared<const accord::Contract>(imported, std::move(validator), name,
-                                                           client.provider());
+  if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
+  accord::Client client(std::move(options));
+  auto contract = std::make_shared<const accord::Contract>(
+      imported, std::move(validator), wire_name(imported.json), client.provider());
+  return {std::move(client), std::move(contract)};
+}
+
+int run_extract(const ExtractArgs& args) {
+  (void)provider_named(args.provider);  // an unknown name fails before any file is read
+  const std::string text = read_file(args.input);
+  check_writable(args.trace);
+  const auto [client, contract] = make_extractor(args);
   std::cerr << "accord: extracting with " << args.provider
             << (args.model.empty() ? "" : " (model " + args.model + ")") << "\n";
 
@@ -267,12 +283,146 @@ int run_extract(const ExtractArgs& args) {
   return 0;
 }
 
+// ---- accord batch ----
+
+struct BatchArgs {
+  ExtractArgs extract;  // the schema, provider, model, base URL, corrections; --input: the docs
+  std::string output = "-";
+  double first_poll_seconds = 10;
+  double max_poll_seconds = 300;
+  double deadline_hours = 49;
+};
+
+struct Document {
+  std::string id;
+  std::string text;
+};
+
+// A directory: each regular file is a document, by name. A JSONL file (or stdin): each line is a
+// JSON string, or an object with "text" and an optional "id" (default: the line number).
+std::vector<Document> read_documents(const std::string& input) {
+  namespace fs = std::filesystem;
+  std::vector<Document> documents;
+  std::error_code error;
+  if (input != "-" && fs::is_directory(input, error)) {
+    for (const auto& entry : fs::directory_iterator(input)) {
+      if (entry.is_regular_file())
+        documents.push_back({entry.path().filename().string(), read_file(entry.path().string())});
+    }
+    std::sort(documents.begin(), documents.end(),
+              [](const Document& a, const Document& b) { return a.id < b.id; });
+  } else {
+    std::istringstream lines(read_file(input));
+    std::size_t number = 0;
+    for (std::string line; std::getline(lines, line);) {
+      ++number;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      const auto where = input + " line " + std::to_string(number);
+      const auto parsed = nlohmann::json::parse(line, nullptr, false);
+      Document document{"line-" + std::to_string(number), ""};
+      if (parsed.is_string()) {
+        document.text = parsed.get<std::string>();
+      } else if (parsed.is_object() && parsed.contains("text") && parsed["text"].is_string()) {
+        document.text = parsed["text"].get<std::string>();
+        if (parsed.contains("id")) {
+          document.id =
+              parsed["id"].is_string() ? parsed["id"].get<std::string>() : parsed["id"].dump();
+        }
+      } else {
+        throw Failure{kUsage, where + ": expected a JSON string or an object with \"text\""};
+      }
+      documents.push_back(std::move(document));
+    }
+  }
+  if (documents.empty()) throw Failure{kUsage, "no documents in " + input};
+  return documents;
+}
+
+// One line per update when stderr is not a terminal (a log keeps every step), else one line
+// rewritten in place.
+void show_progress(const accord::BatchProgress& progress) {
+  static const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const std::string line =
+      "accord: round " + std::to_string(progress.round) + ", batch " +
+      accord::printable(progress.batch_id) + ": " + accord::printable(progress.status) + ", " +
+      std::to_string(progress.finished) + "/" + std::to_string(progress.items) + " answered (" +
+      std::to_string(progress.failed) + " failed), poll " + std::to_string(progress.polls) + ", " +
+      std::to_string(progress.elapsed.count() / 1000) + " s";
+  std::cerr << (terminal ? "\r\033[K" : "") << line << (terminal ? "" : "\n") << std::flush;
+}
+
+int run_batch(const BatchArgs& args) {
+  (void)provider_named(args.extract.provider);
+  const auto documents = read_documents(args.extract.input);
+  check_writable(args.extract.trace);
+  if (args.output != "-") check_writable(args.output);
+  const auto [client, contract] = make_extractor(args.extract);
+
+  std::vector<accord::ExtractRequest> requests;
+  for (const auto& document : documents)
+    requests.push_back({.schema = contract, .prompt = document.text, .system = kInstructions});
+  accord::BatchOptions options;
+  options.first_poll = from_seconds(args.first_poll_seconds);
+  options.max_poll_interval = from_seconds(args.max_poll_seconds);
+  options.deadline = from_seconds(args.deadline_hours * 3600);
+  options.on_progress = show_progress;
+  std::cerr << "accord: " << documents.size() << " document" << (documents.size() == 1 ? "" : "s")
+            << " as a batch job with " << args.extract.provider << "\n";
+  const auto results = accord::run_batch(client, requests, options);
+  if (::isatty(STDERR_FILENO) != 0) std::cerr << "\n";
+
+  std::ofstream file;
+  if (args.output != "-") file.open(args.output, std::ios::binary | std::ios::trunc);
+  std::ostream& out = args.output == "-" ? std::cout : file;
+  std::ofstream traces;
+  if (!args.extract.trace.empty())
+    traces.open(args.extract.trace, std::ios::binary | std::ios::trunc);
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& result = results[i];
+    ordered_json line = {{"id", documents[i].id}, {"ok", result.ok()}};
+    if (result.ok()) {
+      line["value"] = result.value();
+    } else {
+      ++failed;
+      line["error"] = {{"kind", accord::to_string(result.error().kind)},
+                       {"message", result.error().message}};
+    }
+    line["attempts"] = result.trace().attempts.size();
+    out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (traces.is_open()) {
+      traces << ordered_json{{"id", documents[i].id}, {"trace", result.trace().to_json()}}.dump(
+                    -1, ' ', false, nlohmann::json::error_handler_t::replace)
+             << "\n";
+    }
+  }
+  out.flush();
+  if (!out || (traces.is_open() && !traces)) throw Failure{kUsage, "cannot write the results"};
+  std::cerr << "accord: " << results.size() - failed << " succeeded, " << failed << " failed\n";
+  return failed == 0 ? 0 : kInvalid;
+}
+
+// The options `extract` and `batch` share: the schema, where to send it, how often to correct.
+void add_extraction_options(CLI::App& command, ExtractArgs& args, const std::string& providers) {
+  command.add_option("FILE", args.schema, "the JSON Schema file")->required();
+  command.add_option("--provider", args.provider, providers)->required();
+  command.add_option("--model", args.model, "the model (default: the provider's)");
+  command.add_option("--base-url", args.base_url,
+                     "the API base URL (default: the provider's environment variable, then its "
+                     "public endpoint)");
+  command
+      .add_option("--corrections", args.corrections,
+                  "corrective retries after an invalid reply, 0 to " +
+                      std::to_string(accord::kMaxCorrections) + " (default 1)")
+      ->check(CLI::Range(0, accord::kMaxCorrections));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
       "accord: see what a JSON Schema becomes for an LLM provider, validate documents "
-      "against it, and extract with it"};
+      "against it, and extract with it, one document at a time or as batch jobs"};
   app.set_version_flag("--version", "accord " + std::string(accord::version()));
   app.require_subcommand(1);
   std::string providers;
@@ -302,23 +452,47 @@ int main(int argc, char** argv) {
   ExtractArgs extract_args;
   auto* extract = app.add_subcommand(
       "extract", "extract a value matching the schema from a text, with validation and retries");
-  extract->add_option("FILE", extract_args.schema, "the JSON Schema file")->required();
-  extract->add_option("--provider", extract_args.provider, providers)->required();
-  extract->add_option("--model", extract_args.model, "the model (default: the provider's)");
-  extract->add_option("--base-url", extract_args.base_url,
-                      "the API base URL (default: the provider's environment variable, then its "
-                      "public endpoint)");
+  add_extraction_options(*extract, extract_args, providers);
   extract->add_option("--input", extract_args.input, "the text to extract from (default: stdin)");
   extract->add_option("--trace", extract_args.trace, "write every attempt as JSON to this file");
-  extract
-      ->add_option("--corrections", extract_args.corrections,
-                   "corrective retries after an invalid reply, 0 to " +
-                       std::to_string(accord::kMaxCorrections) + " (default 1)")
-      ->check(CLI::Range(0, accord::kMaxCorrections));
   extract
       ->add_option("--timeout", extract_args.timeout_seconds,
                    "seconds the whole extraction may take, every attempt and retry included "
                    "(default 300)")
+      ->check(CLI::Range(0.001, 86400.0));
+
+  BatchArgs batch_args;
+  auto* batch = app.add_subcommand(
+      "batch",
+      "extract from many documents as provider batch jobs (OpenAI Batch API, Anthropic Message "
+      "Batches); invalid replies are corrected in a second batch; results as JSONL");
+  add_extraction_options(*batch, batch_args.extract, providers);
+  batch
+      ->add_option("--input", batch_args.extract.input,
+                   "a directory (one document per file) or a JSONL file (- for stdin) of JSON "
+                   "strings or {\"id\", \"text\"} objects")
+      ->required();
+  batch->add_option("--output", batch_args.output,
+                    "write one JSON line per document here (default: stdout)");
+  batch->add_option("--trace", batch_args.extract.trace,
+                    "write each document's attempts as one JSON line to this file");
+  batch
+      ->add_option("--first-poll", batch_args.first_poll_seconds,
+                   "seconds before the first status request (default 10); each wait after is 1.5 "
+                   "times longer")
+      ->check(CLI::Range(0.0, 86400.0));
+  batch
+      ->add_option("--max-poll", batch_args.max_poll_seconds,
+                   "the longest wait between status requests, in seconds (default 300)")
+      ->check(CLI::Range(0.0, 86400.0));
+  batch
+      ->add_option("--deadline", batch_args.deadline_hours,
+                   "hours the whole job may take, correction rounds included (default 49); an "
+                   "unfinished batch is then cancelled")
+      ->check(CLI::Range(0.0001, 1000.0));
+  batch
+      ->add_option("--timeout", batch_args.extract.timeout_seconds,
+                   "seconds each HTTP request of the job may take (default 300)")
       ->check(CLI::Range(0.001, 86400.0));
 
   try {
@@ -330,6 +504,7 @@ int main(int argc, char** argv) {
   try {
     if (schema->parsed()) return run_schema(schema_args);
     if (validate->parsed()) return run_validate(validate_args);
+    if (batch->parsed()) return run_batch(batch_args);
     return run_extract(extract_args);
   } catch (const Failure& failure) {
     std::cerr << "accord: " << failure.message << "\n";

@@ -1,0 +1,256 @@
+#include "batch_protocol.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <utility>
+
+namespace accord::detail {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The body of a batch API reply as JSON; a body that is not is the provider breaking its protocol.
+ordered_json parse_reply(const HttpResponse& response, std::string_view what) {
+  auto parsed = ordered_json::parse(response.body, nullptr, false);
+  if (!parsed.is_object())
+    throw BatchFailure(fmt::format("the {} reply is not a JSON object", what));
+  return parsed;
+}
+
+std::string string_at(const ordered_json& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::size_t count_at(const ordered_json& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_number_unsigned() ? found->get<std::size_t>() : 0;
+}
+
+// An answer's body as the provider's own reply would carry it.
+std::string body_text(const ordered_json& body) {
+  return body.is_string() ? body.get<std::string>() : body.dump();
+}
+
+class OpenAiBatches final : public BatchProtocol {
+ public:
+  OpenAiBatches(std::string base_url, Headers headers, BatchSend send)
+      : BatchProtocol(std::move(headers), std::move(send)), base_url_(std::move(base_url)) {}
+
+  BatchState submit(const std::vector<BatchItem>& items) override {
+    // Every item goes to one endpoint: the batch names it, and each line repeats it.
+    const std::string endpoint = "/v1" + items.front().request->url.substr(base_url_.size());
+    std::string jsonl;
+    for (const auto& item : items) {
+      const ordered_json line = {{"custom_id", item.custom_id},
+                                 {"method", "POST"},
+                                 {"url", endpoint},
+                                 {"body", ordered_json::parse(item.request->body)}};
+      jsonl += line.dump() + "\n";
+    }
+    const auto file = parse_reply(upload(jsonl), "file upload");
+    const ordered_json create = {{"input_file_id", string_at(file, "id")},
+                                 {"endpoint", endpoint},
+                                 {"completion_window", "24h"}};
+    return state(parse_reply(post(base_url_ + "/batches", "application/json", create.dump()),
+                             "batch creation"));
+  }
+
+  BatchState poll(const std::string& id) override {
+    return state(parse_reply(get(base_url_ + "/batches/" + id), "batch status"));
+  }
+
+  void cancel(const std::string& id) override {
+    (void)post(base_url_ + "/batches/" + id + "/cancel", "application/json", "{}");
+  }
+
+  BatchAnswer answer_in(const ordered_json& line) const override {
+    BatchAnswer answer;
+    const auto response = line.find("response");
+    if (response != line.end() && response->is_object() && response->contains("status_code") &&
+        (*response)["status_code"].is_number_integer()) {
+      answer.response = HttpResponse{(*response)["status_code"].get<long>(),
+                                     {},
+                                     body_text(response->value("body", ordered_json()))};
+      return answer;
+    }
+    const auto error = line.value("error", ordered_json::object());
+    answer.unanswered = error.is_object()
+                            ? string_at(error, "code") + ": " + string_at(error, "message")
+                            : "no response";
+    return answer;
+  }
+
+ private:
+  // multipart/form-data with `purpose` and the JSONL `file`, under a boundary absent from it.
+  [[nodiscard]] HttpResponse upload(const std::string& jsonl) const {
+    std::random_device random;
+    std::string boundary;
+    do {
+      boundary = fmt::format("accord-batch-{:08x}{:08x}", random(), random());
+    } while (jsonl.find(boundary) != std::string::npos);
+    std::string body = fmt::format(
+        "--{0}\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n"
+        "--{0}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"batch.jsonl\"\r\n"
+        "Content-Type: application/jsonl\r\n\r\n",
+        boundary);
+    body += jsonl;
+    body += fmt::format("\r\n--{}--\r\n", boundary);
+    return post(base_url_ + "/files", "multipart/form-data; boundary=" + boundary, std::move(body));
+  }
+
+  [[nodiscard]] BatchState state(const ordered_json& batch) const {
+    BatchState state{.id = string_at(batch, "id"), .status = string_at(batch, "status")};
+    if (state.id.empty()) throw BatchFailure("the batch reply has no id");
+    // failed: the input was rejected; completed, expired, cancelled: results may be partial.
+    static constexpr std::array kEnded = {"failed", "completed", "expired", "cancelled"};
+    for (const char* word : kEnded) state.ended = state.ended || state.status == word;
+    const auto counts = batch.value("request_counts", ordered_json::object());
+    state.failed = count_at(counts, "failed");
+    state.finished = count_at(counts, "completed") + state.failed;
+    if (state.status == "failed") {
+      state.failure = "the batch failed validation";
+      const auto errors = batch.value("errors", ordered_json::object());
+      if (errors.is_object() && errors.contains("data") && errors["data"].is_array()) {
+        for (const auto& error : errors["data"]) {
+          if (error.is_object()) state.failure += "; " + string_at(error, "message");
+        }
+      }
+    }
+    for (const char* file : {"output_file_id", "error_file_id"}) {
+      const std::string id = string_at(batch, file);
+      if (state.ended && !id.empty())
+        state.result_urls.push_back(base_url_ + "/files/" + id + "/content");
+    }
+    return state;
+  }
+
+  std::string base_url_;
+};
+
+// The HTTP status an errored batch result stands for, from its error type, so the reply decoder
+// reads it as it would read the same error from a direct call.
+long anthropic_status(const ordered_json& error) {
+  static constexpr std::array<std::pair<std::string_view, long>, 7> kStatuses = {{
+      {"invalid_request_error", 400},
+      {"authentication_error", 401},
+      {"permission_error", 403},
+      {"not_found_error", 404},
+      {"request_too_large", 413},
+      {"rate_limit_error", 429},
+      {"overloaded_error", 529},
+  }};
+  const auto inner = error.value("error", ordered_json::object());
+  const std::string type = inner.is_object() ? string_at(inner, "type") : "";
+  for (const auto& [name, status] : kStatuses) {
+    if (name == type) return status;
+  }
+  return 500;
+}
+
+class AnthropicBatches final : public BatchProtocol {
+ public:
+  AnthropicBatches(const std::string& messages_url, Headers headers, BatchSend send)
+      : BatchProtocol(std::move(headers), std::move(send)),
+        batches_url_(messages_url + "/batches") {}
+
+  BatchState submit(const std::vector<BatchItem>& items) override {
+    ordered_json requests = ordered_json::array();
+    for (const auto& item : items) {
+      requests.push_back(
+          {{"custom_id", item.custom_id}, {"params", ordered_json::parse(item.request->body)}});
+    }
+    const ordered_json body = {{"requests", std::move(requests)}};
+    return state(
+        parse_reply(post(batches_url_, "application/json", body.dump()), "batch creation"));
+  }
+
+  BatchState poll(const std::string& id) override {
+    return state(parse_reply(get(batches_url_ + "/" + id), "batch status"));
+  }
+
+  void cancel(const std::string& id) override {
+    (void)post(batches_url_ + "/" + id + "/cancel", "application/json", "");
+  }
+
+  BatchAnswer answer_in(const ordered_json& line) const override {
+    const auto result = line.value("result", ordered_json::object());
+    const std::string type = result.is_object() ? string_at(result, "type") : "";
+    BatchAnswer answer;
+    if (type == "succeeded") {
+      answer.response = HttpResponse{200, {}, body_text(result.value("message", ordered_json()))};
+    } else if (type == "errored") {
+      const auto error = result.value("error", ordered_json());
+      answer.response = HttpResponse{anthropic_status(error), {}, body_text(error)};
+    } else {
+      answer.unanswered = type.empty() ? "no result" : type;  // expired, canceled
+    }
+    return answer;
+  }
+
+ private:
+  [[nodiscard]] static BatchState state(const ordered_json& batch) {
+    BatchState state{.id = string_at(batch, "id"), .status = string_at(batch, "processing_status")};
+    if (state.id.empty()) throw BatchFailure("the batch reply has no id");
+    state.ended = state.status == "ended";
+    const auto counts = batch.value("request_counts", ordered_json::object());
+    state.failed =
+        count_at(counts, "errored") + count_at(counts, "canceled") + count_at(counts, "expired");
+    state.finished = count_at(counts, "succeeded") + state.failed;
+    const std::string results = string_at(batch, "results_url");
+    if (state.ended && !results.empty()) state.result_urls.push_back(results);
+    return state;
+  }
+
+  std::string batches_url_;
+};
+
+}  // namespace
+
+std::map<std::string, BatchAnswer> BatchProtocol::results(const BatchState& state) {
+  std::map<std::string, BatchAnswer> answers;
+  for (const auto& url : state.result_urls) {
+    std::istringstream lines(get(url).body);
+    for (std::string text; std::getline(lines, text);) {
+      // A line that is not an object is skipped: its item ends unanswered, the rest are read.
+      const auto line = ordered_json::parse(text, nullptr, false);
+      if (line.is_object()) answers[string_at(line, "custom_id")] = answer_in(line);
+    }
+  }
+  return answers;
+}
+
+HttpResponse BatchProtocol::get(std::string url) const {
+  HttpRequest request{std::move(url), headers_, ""};
+  request.method = "GET";
+  return send_(std::move(request));
+}
+
+HttpResponse BatchProtocol::post(std::string url, std::string content_type,
+                                 std::string body) const {
+  HttpRequest request{std::move(url), headers_, std::move(body)};
+  request.headers.emplace_back("content-type", std::move(content_type));
+  return send_(std::move(request));
+}
+
+std::unique_ptr<BatchProtocol> make_batch_protocol(std::string_view provider,
+                                                   const std::string& base_url,
+                                                   const HttpRequest& call, BatchSend send) {
+  Headers headers;
+  for (const auto& header : call.headers) {
+    if (header.first != "content-type") headers.push_back(header);
+  }
+  if (provider == "openai-chat" || provider == "openai-responses") {
+    return std::make_unique<OpenAiBatches>(base_url, std::move(headers), std::move(send));
+  }
+  // Anthropic's batches live under the Messages URL, wherever the direct call goes.
+  if (provider == "anthropic")
+    return std::make_unique<AnthropicBatches>(call.url, std::move(headers), std::move(send));
+  return nullptr;
+}
+
+}  // namespace accord::detail
