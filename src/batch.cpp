@@ -27,13 +27,14 @@ std::chrono::milliseconds since(Clock::time_point start) {
 }
 
 // The batch API's HTTP: the client's transport and retry policy, each exchange bounded by
-// call_timeout and the job's deadline; anything but a 2xx is a BatchFailure, its text redacted.
-detail::BatchSend sender(const Client& client, Deadline job_deadline) {
-  return [&client, job_deadline](HttpRequest request) {
+// call_timeout; anything but a 2xx is a BatchFailure, its text redacted. The job's deadline only
+// decides whether another status request starts: one under way is not cut short, and the cancel
+// sent once the deadline has passed still gets its time.
+detail::BatchSend sender(const Client& client) {
+  return [&client](HttpRequest request) {
     const auto& options = ClientInternals::options(client);
-    Deadline deadline = job_deadline;
-    if (options.call_timeout.count() > 0)
-      deadline = std::min(deadline, Clock::now() + options.call_timeout);
+    const Deadline deadline =
+        options.call_timeout.count() > 0 ? Clock::now() + options.call_timeout : Deadline::max();
     Delivery delivery =
         deliver(ClientInternals::transport(client), request, options.retry, {}, deadline);
     auto& last = delivery.tries.back();
@@ -139,9 +140,8 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
   loops.reserve(requests.size());
   for (const auto& request : requests) loops.emplace_back(client, request);
   const auto probe = ClientInternals::prepare(client, loops.front().call());
-  auto protocol =
-      detail::make_batch_protocol(client.provider().name(), ClientInternals::base_url(client),
-                                  probe.request, sender(client, deadline));
+  auto protocol = detail::make_batch_protocol(
+      client.provider().name(), ClientInternals::base_url(client), probe.request, sender(client));
   if (!protocol) {
     throw std::invalid_argument(
         fmt::format("run_batch: provider {} has no batch API", client.provider().name()));

@@ -793,4 +793,67 @@ TEST(MockFaults, ScriptedHeadersAccompanyASuccess) {
   EXPECT_FALSE(result.header("x-request-id").empty());
 }
 
+// ---------------------------------------------------------------------------------------------
+// Batches (the client side runs both protocols end to end in batch_test.cpp)
+
+// An OpenAI file upload of `jsonl` with purpose "batch"; returns the file id.
+std::string upload_batch_file(const MockProcess& mock, const std::string& jsonl) {
+  const std::string boundary = "test-boundary-1";
+  const std::string body = "--" + boundary +
+                           "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n"
+                           "--" +
+                           boundary +
+                           "\r\nContent-Disposition: form-data; name=\"file\"; "
+                           "filename=\"in.jsonl\"\r\n\r\n" +
+                           jsonl + "\r\n--" + boundary + "--\r\n";
+  mock_http::Options options;
+  options.headers = {"Content-Type: multipart/form-data; boundary=" + boundary};
+  const auto result = mock_http::post(mock.base_url() + "/files", body, options);
+  EXPECT_EQ(result.status, 200) << result.body;
+  return json::parse(result.body).value("id", "");
+}
+
+TEST(MockBatches, OpenAiInputLineWithoutACustomIdFailsTheBatchUnrun) {
+  REQUIRE_MOCK();
+  MockProcess mock(R"({"replies":[{"json":{"a":1}}]})");
+  const auto file = upload_batch_file(
+      mock,
+      json{{"method", "POST"}, {"url", "/v1/chat/completions"}, {"body", kChatRequest}}.dump());
+  const auto created = post_ok(mock, "/batches",
+                               {{"input_file_id", file},
+                                {"endpoint", "/v1/chat/completions"},
+                                {"completion_window", "24h"}});
+  const auto batch =
+      mock_http::get(mock.base_url() + "/batches/" + created["id"].get<std::string>());
+  const auto state = json::parse(batch.body);
+  EXPECT_EQ(state["status"], "failed");
+  EXPECT_EQ(state["errors"]["data"][0]["line"], 1);
+  EXPECT_TRUE(state["output_file_id"].is_null());
+}
+
+TEST(MockBatches, AnthropicCustomIdOutsideItsPatternIsRejected) {
+  REQUIRE_MOCK();
+  MockProcess mock("");
+  const json request = {{"requests", {{{"custom_id", "has space"}, {"params", kMessagesRequest}}}}};
+  const auto result = mock_http::post(mock.base_url() + "/messages/batches", request.dump());
+  EXPECT_EQ(result.status, 400);
+  EXPECT_NE(result.body.find("custom_id"), std::string::npos) << result.body;
+}
+
+TEST(MockBatches, AnthropicResultsWaitForTheBatchToEnd) {
+  REQUIRE_MOCK();
+  MockProcess mock(R"({"replies":[{"json":{"a":1}}],"batch_polls":2})");
+  const json request = {{"requests", {{{"custom_id", "one"}, {"params", kMessagesRequest}}}}};
+  const auto created = post_ok(mock, "/messages/batches", request);
+  const std::string url = mock.base_url() + "/messages/batches/" + created["id"].get<std::string>();
+  EXPECT_EQ(mock_http::get(url + "/results").status, 404);
+  EXPECT_EQ(json::parse(mock_http::get(url).body)["processing_status"], "in_progress");
+  const auto ended = json::parse(mock_http::get(url).body);
+  ASSERT_EQ(ended["processing_status"], "ended");
+  EXPECT_EQ(ended["results_url"], url + "/results");
+  const auto line = json::parse(mock_http::get(url + "/results").body);
+  EXPECT_EQ(line["custom_id"], "one");
+  EXPECT_EQ(line["result"]["type"], "succeeded");
+}
+
 }  // namespace

@@ -33,8 +33,9 @@ struct BatchOptions {
   std::chrono::milliseconds first_poll{10'000};
   std::chrono::milliseconds max_poll_interval{300'000};
   double poll_backoff = 1.5;
-  // The whole job, every round included. When a wait would end past it, the batch is cancelled and
-  // its items end as ErrorKind::batch_unanswered. Providers give a batch 24 hours per round.
+  // The whole job, every round included. When the wait before the next status request would end
+  // past it, the batch is cancelled and its items end as ErrorKind::batch_unanswered (a request
+  // under way is not cut short). Providers give a batch 24 hours per round.
   std::chrono::milliseconds deadline{std::chrono::hours(49)};
   // Called after each batch is created and after each status request, on the calling thread.
   std::function<void(const BatchProgress&)> on_progress;
