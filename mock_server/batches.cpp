@@ -127,6 +127,7 @@ RenderedReply BatchStore::create_openai(const std::string& body) {
   batch.input_file_id = file_id;
   batch.created_at = now_seconds();
   batch.polls_to_end = queue_.batch_polls();
+  batch.failures_left = queue_.batch_poll_failures();
   // Like the real API: a bad input file fails the whole batch at validation, before any item runs.
   json errors = json::array();
   std::vector<std::pair<std::string, nlohmann::json>> items;
@@ -252,6 +253,10 @@ RenderedReply BatchStore::retrieve_openai(const std::string& id) {
   const auto found = batches_.find(id);
   if (found == batches_.end() || found->second.anthropic)
     return openai_error(404, "No such Batch object: " + id, next_serial_());
+  if (found->second.failures_left > 0) {
+    --found->second.failures_left;
+    return render_error(Endpoint::chat_completions, 503, {}, next_serial_());
+  }
   ++found->second.polls;
   return json_reply(openai_object(found->second));
 }
@@ -292,6 +297,7 @@ RenderedReply BatchStore::create_anthropic(const std::string& body, const std::s
   batch.anthropic = true;
   batch.created_at = now_seconds();
   batch.polls_to_end = queue_.batch_polls();
+  batch.failures_left = queue_.batch_poll_failures();
   for (const auto& item : request["requests"])
     batch.outcomes.push_back(answer(Endpoint::messages, item["custom_id"], item["params"]));
   const std::string id = batch.id;
@@ -348,6 +354,10 @@ RenderedReply BatchStore::retrieve_anthropic(const std::string& id, const std::s
   const auto found = batches_.find(id);
   if (found == batches_.end() || !found->second.anthropic)
     return anthropic_error(404, "No such batch: " + id, next_serial_());
+  if (found->second.failures_left > 0) {
+    --found->second.failures_left;
+    return render_error(Endpoint::messages, 503, {}, next_serial_());
+  }
   ++found->second.polls;
   return json_reply(anthropic_object(found->second, origin));
 }

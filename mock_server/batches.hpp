@@ -56,6 +56,7 @@ class BatchStore {
     std::int64_t created_at = 0;
     std::vector<Outcome> outcomes;
     int polls_to_end = 1;
+    int failures_left = 0;  // status requests still to answer 503
     int polls = 0;
     bool cancelled = false;
     bool results_written = false;  // OpenAI: the output and error files, once ended

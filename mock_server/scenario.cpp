@@ -165,7 +165,8 @@ Scenario parse_scenario(const json& document) {
   if (!document.is_object() || !document.contains("replies"))
     fail("scenario", "must be an object with a \"replies\" array");
   for (const auto& [key, _] : document.items())
-    if (key != "replies" && key != "batch_polls") fail("scenario", "unknown key \"" + key + "\"");
+    if (key != "replies" && key != "batch_polls" && key != "batch_poll_failures")
+      fail("scenario", "unknown key \"" + key + "\"");
   const auto& replies = document.at("replies");
   if (!replies.is_array() || replies.empty())
     fail("scenario", "\"replies\" must be a non-empty array");
@@ -176,6 +177,8 @@ Scenario parse_scenario(const json& document) {
       fail("scenario", "\"batch_polls\" must be an integer >= 1");
     scenario.batch_polls = polls.get<int>();
   }
+  scenario.batch_poll_failures =
+      static_cast<int>(non_negative_int(document, "batch_poll_failures", "scenario"));
   for (std::size_t i = 0; i < replies.size(); ++i)
     scenario.replies.push_back(parse_reply(replies[i], "replies[" + std::to_string(i) + "]"));
   return scenario;
@@ -195,6 +198,11 @@ Reply ReplyQueue::next() {
 int ReplyQueue::batch_polls() {
   std::lock_guard lock(mutex_);
   return scenario_.batch_polls;
+}
+
+int ReplyQueue::batch_poll_failures() {
+  std::lock_guard lock(mutex_);
+  return scenario_.batch_poll_failures;
 }
 
 void ReplyQueue::replace(Scenario scenario) {

@@ -51,6 +51,8 @@ struct Scenario {
   std::vector<Reply> replies;
   // How many retrieves a batch takes: the batch reports that it has ended on this one.
   int batch_polls = 1;
+  // How many status requests of each batch answer 503 first (not counted in batch_polls).
+  int batch_poll_failures = 0;
 };
 
 // Throws std::invalid_argument naming the offending reply ("replies[2]: ...").
@@ -63,6 +65,7 @@ class ReplyQueue {
   explicit ReplyQueue(Scenario scenario) : scenario_(std::move(scenario)) {}
   [[nodiscard]] Reply next();
   [[nodiscard]] int batch_polls();
+  [[nodiscard]] int batch_poll_failures();
   void replace(Scenario scenario);
 
  private:

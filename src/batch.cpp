@@ -40,13 +40,17 @@ detail::BatchSend sender(const Client& client) {
     auto& last = delivery.tries.back();
     const std::string what = request.method + " " + request.url;
     if (!last.response) {
-      throw BatchFailure(client.redacted(
-          fmt::format("{}: {}: {}", what, to_string(last.error->failure), last.error->message)));
-    }
-    if (last.response->status / 100 != 2) {
       throw BatchFailure(
-          client.redacted(fmt::format("{}: HTTP {}: {}", what, last.response->status,
-                                      detail::one_line(last.response->body.substr(0, 300)))));
+          client.redacted(
+              fmt::format("{}: {}: {}", what, to_string(last.error->failure), last.error->message)),
+          true);
+    }
+    const long status = last.response->status;
+    if (status / 100 != 2) {
+      throw BatchFailure(
+          client.redacted(fmt::format("{}: HTTP {}: {}", what, status,
+                                      detail::one_line(last.response->body.substr(0, 300)))),
+          status == 429 || status >= 500);
     }
     return std::move(*last.response);
   };
@@ -82,8 +86,15 @@ class Round {
             state_.id, status, polls_, polls_ == 1 ? "" : "s"));
       }
       std::this_thread::sleep_for(wait);
-      state_ = protocol_.poll(state_.id);
       ++polls_;
+      try {
+        state_ = protocol_.poll(state_.id);
+      } catch (const BatchFailure& e) {
+        // The batch runs on at the provider whatever happened to one status request: one lost
+        // to the network or a server error is made again after the next wait, until the
+        // deadline. Anything else (the batch is unknown, the key was revoked) ends the round.
+        if (!e.transient) throw;
+      }
       report();
       wait = std::min(options_.max_poll_interval,
                       std::chrono::milliseconds(static_cast<long long>(

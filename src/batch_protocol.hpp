@@ -42,7 +42,10 @@ struct BatchAnswer {
 using BatchSend = std::function<HttpResponse(HttpRequest)>;
 
 struct BatchFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit BatchFailure(const std::string& what, bool transient = false)
+      : std::runtime_error(what), transient(transient) {}
+  // No answer, or a 429 / 5xx after the transport retries: the same request may work later.
+  bool transient;
 };
 
 class BatchProtocol {

@@ -147,6 +147,20 @@ TEST_P(BatchJob, PollDeadlineCancelsTheBatchAndEndsItsItems) {
   EXPECT_EQ(count_requests(mock, "POST", batches_path(), "/cancel"), 1u);
 }
 
+TEST_P(BatchJob, StatusRequestThatFailsIsMadeAgainAfterTheNextWait) {
+  MockProcess mock(json{
+      {"replies", json::array({json{{"json", kValidRefund}}})},
+      {"batch_polls", 1},
+      {"batch_poll_failures",
+       1}}.dump());
+  ClientOptions options{.provider = GetParam(), .base_url = mock.base_url(), .api_key = kKey};
+  options.retry.max_retries = 0;  // the 503 reaches the batch loop instead of the transport's
+  const auto results = run_batch(Client(std::move(options)), refund_requests(1), fast_polls());
+  ASSERT_TRUE(results[0].ok()) << results[0].error().message;
+  const auto gets = count_requests(mock, "GET", batches_path() + "/");
+  EXPECT_EQ(gets - count_requests(mock, "GET", batches_path() + "/", "/results"), 2u);
+}
+
 TEST_P(BatchJob, ProgressIsReportedAtCreationAndAfterEachPoll) {
   MockProcess mock(batch_scenario({{{"json", kValidRefund}}}, 3));
   auto options = fast_polls();

@@ -37,6 +37,8 @@ struct BatchOptions {
   // past it, the batch is cancelled and its items end as ErrorKind::batch_unanswered (a request
   // under way is not cut short). Providers give a batch 24 hours per round.
   std::chrono::milliseconds deadline{std::chrono::hours(49)};
+  // A status request that fails after the transport retries with no answer, a 429 or a 5xx is
+  // made again after the next wait; any other failure of the batch API ends the round's items.
   // Called after each batch is created and after each status request, on the calling thread.
   std::function<void(const BatchProgress&)> on_progress;
 };
