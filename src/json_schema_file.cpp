@@ -6,6 +6,7 @@
 #include "engine.hpp"
 #include "ordered_object.hpp"
 #include "rules_detail.hpp"
+#include "schema_text.hpp"
 #include "schema_uri.hpp"
 #include "string_formats.hpp"
 
@@ -60,11 +61,35 @@ const std::set<std::string, std::less<>> kValueKeywords = {"minLength",
                                                            "contentEncoding",
                                                            "contentMediaType"};
 
-// Local `$ref`s replaced by their targets so each provider's lowering sees every node. The
-// engine has checked the document; what lowering cannot take (references to other documents or
-// anchors, recursion) is refused here with the path of the `$ref`.
+// Names given to the targets of recursive `$ref`s, which stay references into the root's
+// `$defs` (providers that take recursion get it; the others unroll it when lowering).
+struct Recursion {
+  std::vector<std::pair<const ojson*, std::string>> named;  // in the order found
+  std::set<std::string> used;
+
+  // "#/$defs/<name>" for `target`, naming it after the last segment of `pointer` when new.
+  std::string reference(const ojson* target, const std::string& pointer) {
+    for (const auto& [t, name] : named) {
+      if (t == target) return "#/$defs/" + name;
+    }
+    const auto slash = pointer.rfind('/');
+    std::string base = slash == std::string::npos || slash + 1 == pointer.size()
+                           ? "root"
+                           : detail::percent_decoded(pointer.substr(slash + 1));
+    if (base.find_first_of("/~") != std::string::npos) base = "definition";
+    std::string name = base;
+    for (int i = 2; !used.insert(name).second; ++i) name = base + std::to_string(i);
+    named.emplace_back(target, name);
+    return "#/$defs/" + name;
+  }
+};
+
+// Local `$ref`s replaced by their targets so each provider's lowering sees every node; a `$ref`
+// back into a target being inlined (recursion) stays a reference, into the root's `$defs`. The
+// engine has checked the document; references to other documents or anchors are refused here
+// with the path of the `$ref`.
 ojson inlined(const ojson& node, const ojson& root, const Path& path,
-              std::vector<const ojson*>& active) {
+              std::vector<const ojson*>& active, Recursion& recursion) {
   if (!node.is_object()) return node;
   ojson start = ojson::object();
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
@@ -77,11 +102,12 @@ ojson inlined(const ojson& node, const ojson& root, const Path& path,
     }
     const ojson& resolved = root.at(ojson::json_pointer(detail::percent_decoded(target.substr(1))));
     if (std::find(active.begin(), active.end(), &resolved) != active.end()) {
-      throw SchemaError({SchemaProblem{at, "recursive $ref: recursive schemas are not supported"}});
+      start["$ref"] = recursion.reference(&resolved, target);
+    } else {
+      active.push_back(&resolved);
+      start = inlined(resolved, root, at, active, recursion);
+      active.pop_back();
     }
-    active.push_back(&resolved);
-    start = inlined(resolved, root, at, active);
-    active.pop_back();
   }
   ObjectWriter out(std::move(start));
   for (const auto& [key, value] : node.items()) {
@@ -90,21 +116,39 @@ ojson inlined(const ojson& node, const ojson& root, const Path& path,
     if (kSchemaMapKeywords.count(key) != 0 && value.is_object()) {
       ObjectWriter map(ojson::object());
       for (const auto& [name, child] : value.items())
-        map.set(name, inlined(child, root, at / name, active));
+        map.set(name, inlined(child, root, at / name, active, recursion));
       out.set(key, std::move(map).done());
     } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
       ojson list = ojson::array();
       for (std::size_t i = 0; i < value.size(); ++i) {
-        list.push_back(inlined(value[i], root, at / i, active));
+        list.push_back(inlined(value[i], root, at / i, active, recursion));
       }
       out.set(key, std::move(list));
     } else if (kSchemaKeywords.count(key) != 0) {
-      out.set(key, inlined(value, root, at, active));
+      out.set(key, inlined(value, root, at, active, recursion));
     } else {
       out.set(key, value);
     }
   }
   return std::move(out).done();
+}
+
+// The document inlined, with a root `$defs` holding each recursive target (itself inlined, its
+// own recursion kept as references).
+ojson inlined_document(const ojson& document) {
+  Recursion recursion;
+  std::vector<const ojson*> active{&document};
+  ojson json = inlined(document, document, Path{}, active, recursion);
+  if (recursion.named.empty()) return json;
+  ojson defs = ojson::object();
+  for (std::size_t i = 0; i < recursion.named.size(); ++i) {  // grows while definitions inline
+    const auto [target, name] = recursion.named[i];
+    std::vector<const ojson*> inside{target};
+    defs[name] = inlined(*target, document, Path{"$defs", name}, inside, recursion);
+  }
+  if (!json.is_object()) return json;
+  json["$defs"] = std::move(defs);
+  return json;
 }
 
 std::string shown(const ojson& value) {
@@ -132,8 +176,7 @@ void describe_rules(ojson& node) {
     words += (words.empty() ? "" : " ") + sentence;
   }
   if (auto it = node.find("description"); it != node.end() && it->is_string()) {
-    std::string text = *it;
-    *it = text.empty() ? words : text + " " + words;
+    *it = detail::joined_sentences(it->get<std::string>(), words);
     return;
   }
   ObjectWriter out(ojson::object());
@@ -160,7 +203,8 @@ const std::set<std::string, std::less<>> kCountKeywords = {
 // lowering) walks it: a hostile file must not exhaust the stack.
 constexpr std::size_t kMaxSchemaDepth = 256;
 
-// The limits a file must keep before any recursive pass reads it: counts, and nesting depth.
+// The limits a file must keep before any recursive pass reads it: counts, nesting depth, and no
+// object that requires a key it forbids.
 void check_file_limits(const ojson& node, const Path& path, std::size_t depth,
                        std::vector<SchemaProblem>& problems) {
   if (!node.is_object()) return;
@@ -168,6 +212,23 @@ void check_file_limits(const ojson& node, const Path& path, std::size_t depth,
     problems.push_back(
         {path, "the schema nests deeper than " + std::to_string(kMaxSchemaDepth) + " levels"});
     return;
+  }
+  // An object that must hold a key it may not hold accepts nothing: no wire can say that.
+  const auto required = node.find("required");
+  const auto extra = node.find("additionalProperties");
+  if (required != node.end() && required->is_array() && extra != node.end() && *extra == false &&
+      !node.contains("patternProperties")) {
+    const auto properties = node.find("properties");
+    for (std::size_t i = 0; i < required->size(); ++i) {
+      const auto& name = (*required)[i];
+      if (name.is_string() && (properties == node.end() || !properties->is_object() ||
+                               !properties->contains(name.get<std::string>()))) {
+        problems.push_back({path / "required" / i,
+                            "requires " + name.dump() +
+                                ", which properties does not declare and additionalProperties "
+                                "false forbids: no value can satisfy this object"});
+      }
+    }
   }
   for (const auto& [key, value] : node.items()) {
     if (kCountKeywords.count(key) != 0 && value.is_number() && value.get<double>() > kMaxCount) {
@@ -220,6 +281,11 @@ class Importer {
     if (auto all = node.find("allOf"); all != node.end() && all->is_array()) {
       for (auto& branch : *all) walk(branch, path);
     }
+    // A typed map's values: each value's rules get their own rows, at `{}` (any key).
+    if (auto values = node.find("additionalProperties");
+        values != node.end() && values->is_object() && !values->empty()) {
+      walk(*values, path / std::string("{}"));
+    }
     if (node.contains(kRulesKeyword)) describe_rules(node);
   }
 
@@ -244,6 +310,8 @@ class Importer {
             "accord does not know format " + value.dump() + "; it is not checked locally");
       } else if (key == "additionalProperties" && value == false) {
         add(path, "no unknown keys", "additionalProperties");
+      } else if (key == "additionalProperties" && value.is_object() && !value.empty()) {
+        add(path, "other keys hold " + shown(value), "additionalProperties");
       } else if (key == "anyOf" && value.is_array()) {
         if (is_nullable_wrapper(value)) {
           add(path, "nullable", "anyOf");
@@ -289,8 +357,7 @@ EmittedSchema import_json_schema(const nlohmann::ordered_json& document) {
   if (!problems.empty()) throw SchemaError(std::move(problems));
   // The engine throws SchemaError naming each problem (x-accord-rules entries included).
   (void)detail::Engine(document, nullptr, detail::EngineOptions{});
-  std::vector<const ojson*> active{&document};
-  ojson json = inlined(document, document, Path{}, active);
+  ojson json = inlined_document(document);
   Importer importer;
   importer.walk(json, Path{});
   return {std::move(json), std::move(importer.report)};

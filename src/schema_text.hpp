@@ -23,6 +23,17 @@ inline std::string number_text(double value) {
   return json_number(value).dump();
 }
 
+// `more` appended to the description `text` as a new sentence: a full stop goes after `text` when
+// it ends without one ("Preset to use" + "Must ..." -> "Preset to use. Must ...").
+inline std::string joined_sentences(const std::string& text, const std::string& more) {
+  const auto end = text.find_last_not_of(" \t\n");
+  if (end == std::string::npos) return more;
+  if (more.empty()) return text;
+  const char last = text[end];
+  const bool closed = last == '.' || last == '!' || last == '?' || last == ':';
+  return text.substr(0, end + 1) + (closed ? " " : ". ") + more;
+}
+
 // A string as a JSON literal: quoted, with escapes.
 inline std::string quoted(const std::string& text) {
   return nlohmann::json(text).dump();

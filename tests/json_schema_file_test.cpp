@@ -67,15 +67,24 @@ TEST(ImportJsonSchema, KeywordsBesideARefWinOverItsTarget) {
   EXPECT_EQ(imported.json["properties"]["a"].dump(), R"({"type":"string","description":"the a"})");
 }
 
-TEST(ImportJsonSchema, RecursiveSchemaIsRejectedWithItsPath) {
-  try {
-    (void)import_json_schema(ojson::parse(R"({
-      "type": "object", "properties": {"next": {"$ref": "#"}}})"));
-    FAIL();
-  } catch (const SchemaError& e) {
-    ASSERT_EQ(e.problems().size(), 1u);
-    EXPECT_EQ(e.problems()[0].path.to_pointer(), "/properties/next/$ref");
-  }
+TEST(ImportJsonSchema, RecursiveSchemaKeepsItsReferencesIntoDefs) {
+  const auto imported = import_json_schema(ojson::parse(R"({
+    "type": "object", "properties": {"root": {"$ref": "#/definitions/node"}},
+    "definitions": {"node": {"type": "object", "properties": {
+      "name": {"type": "string"},
+      "children": {"type": "array", "items": {"$ref": "#/definitions/node"}}}}}})"));
+  EXPECT_EQ(imported.json.dump(),
+            R"({"type":"object","properties":{"root":{"type":"object",)"
+            R"("properties":{"name":{"type":"string"},"children":{"type":)"
+            R"("array","items":{"$ref":"#/$defs/node"}}}}},"$defs":{"node":)"
+            R"({"type":"object","properties":{"name":{"type":"string"},)"
+            R"("children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}})");
+  const auto validator = Validator::from_json_schema(imported.json);
+  EXPECT_TRUE(validator
+                  .validate(json::parse(
+                      R"({"root": {"name": "a", "children": [{"name": "b", "children": []}]}})"))
+                  .empty());
+  EXPECT_FALSE(validator.validate(json::parse(R"({"root": {"children": [{"name": 7}]}})")).empty());
 }
 
 TEST(ImportJsonSchema, BadKeywordValueIsNamedByItsPath) {
@@ -161,6 +170,25 @@ TEST(ExtractWithContract, ContractForAnotherProviderIsRefused) {
   auto contract = std::make_shared<const Contract>(
       imported, Validator::from_json_schema(imported.json), "transfer", *openai);
   EXPECT_THROW((void)client.extract({.schema = contract, .prompt = "x"}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace accord
+
+namespace accord {
+namespace {
+
+TEST(ImportJsonSchema, RequiredKeyThatNoKeyMayBeIsRefusedWithItsPath) {
+  try {
+    (void)import_json_schema(nlohmann::ordered_json::parse(R"({"type": "object",
+      "properties": {"a": {"type": "string"}}, "required": ["a", "id"],
+      "additionalProperties": false})"));
+    FAIL();
+  } catch (const SchemaError& e) {
+    ASSERT_EQ(e.problems().size(), 1u);
+    EXPECT_EQ(e.problems()[0].path.to_pointer(), "/required/1");
+    EXPECT_NE(e.problems()[0].message.find("no value can satisfy"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -163,15 +163,16 @@ Report transfer_report_openai(const std::string& stage) {
   Report r = transfer_report();
   auto& e = r.entries();
   const std::string lengths =
-      "OpenAI strict mode does not guarantee minLength/maxLength; kept as keywords and stated in "
-      "the description, enforced locally";
+      "OpenAI strict schemas do not guarantee minLength/maxLength; kept as keywords and stated "
+      "in the description, enforced locally";
   e[8] = entry({"memo"}, "optional", "required", Fate::keyword,
-               "OpenAI strict needs every property required; sent as nullable, null means absent",
+               "OpenAI strict schemas need every property required; sent as nullable, null means "
+               "absent",
                stage);
   e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, stage);
   e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, stage);
   e[11] = entry({"idempotencyKey"}, "default \"auto\"", "default", Fate::description,
-                "OpenAI strict mode has no defaults and needs every property required; sent as "
+                "OpenAI strict schemas have no defaults and need every property required; sent as "
                 "nullable with the default stated in the description, null means absent",
                 stage);
   return r;
@@ -487,6 +488,211 @@ TEST(ProvidersLowering, AnthropicStatesEveryNumericBoundInOneSentence) {
   const auto wire = lower("anthropic", schema);
   EXPECT_EQ(wire.schema["properties"]["n"], ojson::parse(R"({"type": "integer",
                 "description": "Count. Must be greater than 0, less than 5 and a multiple of 2."})"));
+}
+
+}  // namespace
+}  // namespace accord
+
+namespace accord {
+namespace {
+
+const Path kValues = Path{} / std::string("{}");
+
+const ReportEntry* find_entry(const Report& report, const Path& path, std::string_view keyword) {
+  for (const auto& e : report.entries()) {
+    if (e.path == path && e.keyword == keyword) return &e;
+  }
+  return nullptr;
+}
+
+TEST(ProvidersLowering, MovedSentencesGetAFullStopAfterTheUsersDescription) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "preset": {"description": "Preset to use", "oneOf": [{"type": "string"},
+                                                          {"type": "string", "minLength": 2}]}},
+    "required": ["preset"], "additionalProperties": false})");
+  const auto wire = lower("openai-chat", schema);
+  EXPECT_EQ(wire.schema["properties"]["preset"]["description"],
+            "Preset to use. Must match exactly one of the options.");
+}
+
+TEST(ProvidersLowering, RequiredNameThatPropertiesDoNotDeclareStaysOnTheWire) {
+  const ojson schema = ojson::parse(R"({"type": "object",
+      "properties": {"a": {"type": "string"}}, "required": ["a", "id"]})");
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema);
+    EXPECT_EQ(wire.schema["required"], ojson::parse(R"(["a", "id"])")) << provider;
+    EXPECT_EQ(wire.schema["properties"]["id"]["anyOf"].size(), 4u) << provider;
+    const auto* row = find_entry(wire.report, Path{"id"}, "required");
+    ASSERT_NE(row, nullptr) << provider;
+    EXPECT_NE(row->why.find("not declared in properties"), std::string::npos);
+  }
+}
+
+TEST(ProvidersLowering, AllOfOfObjectsIsMergedIntoOneObject) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"item": {"allOf": [
+      {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+      {"type": "object", "description": "A named thing", "properties": {"name": {"type": "string"}},
+       "required": ["name"]}]}}, "required": ["item"], "additionalProperties": false})");
+  const auto anthropic = lower("anthropic", schema);
+  EXPECT_EQ(anthropic.schema["properties"]["item"], ojson::parse(R"({"type": "object",
+      "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
+      "required": ["id", "name"], "additionalProperties": false, "description": "A named thing"})"));
+  const auto openai = lower("openai-chat", schema);
+  EXPECT_FALSE(openai.schema["properties"]["item"].contains("allOf"));
+  EXPECT_EQ(openai.schema["properties"]["item"]["required"], ojson::parse(R"(["id", "name"])"));
+  const auto* row = find_entry(openai.report, Path{"item"}, "allOf");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->fate, Fate::keyword);
+  EXPECT_NE(row->why.find("merged into one schema"), std::string::npos);
+}
+
+TEST(ProvidersLowering, AllOfThatCannotBeMergedSaysWhyInTheReport) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"n": {"allOf": [
+      {"type": "object", "properties": {"a": {"type": "string"}}},
+      {"type": "object", "properties": {"a": {"type": "integer"}}}]}},
+    "required": ["n"], "additionalProperties": false})");
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema);
+    EXPECT_FALSE(wire.schema["properties"]["n"].contains("allOf")) << provider;
+    EXPECT_EQ(wire.schema["properties"]["n"]["type"], "object") << provider;
+    const auto* row = find_entry(wire.report, Path{"n"}, "allOf");
+    ASSERT_NE(row, nullptr) << provider;
+    EXPECT_EQ(row->fate, Fate::description);
+    EXPECT_NE(row->why.find("property \"a\": two different type values"), std::string::npos)
+        << row->why;
+  }
+}
+
+TEST(ProvidersLowering, TypedMapIsSentAsKeyValueEntries) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"env": {
+      "type": "object", "description": "Variables.",
+      "additionalProperties": {"type": "string", "maxLength": 9}}},
+    "required": ["env"], "additionalProperties": false})");
+  Report report;
+  report.add(entry({"env"}, "other keys hold {...}", "additionalProperties"));
+  report.add(entry(Path{"env"} / std::string("{}"), "maxLength 9", "maxLength"));
+  const auto wire = lower("anthropic", schema, report);
+  EXPECT_EQ(wire.schema["properties"]["env"], ojson::parse(R"({"type": "array",
+      "description": "Variables. An object sent as a list of entries: each item is one key and its value, and keys must be distinct.",
+      "items": {"type": "object", "properties": {"key": {"type": "string"},
+        "value": {"type": "string", "description": "Must have at most 9 characters."}},
+        "required": ["key", "value"], "additionalProperties": false}})"));
+  EXPECT_EQ(wire.report.entries()[0].fate, Fate::keyword);
+  EXPECT_NE(wire.report.entries()[0].why.find("list of {key, value} entries"), std::string::npos);
+  EXPECT_EQ(wire.report.entries()[1].fate, Fate::description);
+  EXPECT_EQ(wire.report.entries()[1].stage, "anthropic");
+}
+
+TEST(ProvidersUnlower, TurnsKeyValueEntriesBackIntoObjectsOuterFirst) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"m": {
+      "type": "object", "additionalProperties": {"type": "object",
+        "additionalProperties": {"type": "integer"}}}},
+    "required": ["m"], "additionalProperties": false})");
+  const auto wire = lower("openai-chat", schema);
+  const auto reply = nlohmann::json::parse(R"({"m": [
+      {"key": "a", "value": [{"key": "x", "value": 1}]}, {"key": "b", "value": []}]})");
+  EXPECT_EQ(unlower(reply, wire.lowering),
+            nlohmann::json::parse(R"({"m": {"a": {"x": 1}, "b": {}}})"));
+}
+
+TEST(ProvidersLowering, TypelessAndTrueSchemasBecomeAnyScalarWithARow) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "a": {"description": "Anything."}, "b": true, "gone": false},
+    "required": ["a", "b"], "additionalProperties": false})");
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema);
+    EXPECT_EQ(wire.schema["properties"]["a"], ojson::parse(R"({"anyOf": [{"type": "string"},
+        {"type": "number"}, {"type": "boolean"}, {"type": "null"}], "description": "Anything."})"))
+        << provider;
+    EXPECT_EQ(wire.schema["properties"]["b"]["anyOf"].size(), 4u);
+    EXPECT_FALSE(wire.schema["properties"].contains("gone"));
+    EXPECT_NE(find_entry(wire.report, Path{"a"}, "type"), nullptr);
+    EXPECT_NE(find_entry(wire.report, Path{"b"}, "type"), nullptr);
+    EXPECT_NE(find_entry(wire.report, Path{"gone"}, "properties"), nullptr);
+  }
+}
+
+TEST(ProvidersLowering, AnthropicStatesEnumsOfObjectsInWords) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "p": {"type": "object", "enum": [{"x": 1}, {"x": 2}]}},
+    "required": ["p"], "additionalProperties": false})");
+  const auto wire = lower("anthropic", schema);
+  EXPECT_FALSE(wire.schema["properties"]["p"].contains("enum"));
+  EXPECT_EQ(wire.schema["properties"]["p"]["description"],
+            "Must be one of {\"x\":1} and {\"x\":2}.");
+  EXPECT_EQ(find_entry(wire.report, Path{"p"}, "enum")->fate, Fate::description);
+}
+
+TEST(ProvidersLowering, ArrayWithoutItemsGetsItemsOfAnyScalar) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"list": {"type": "array"}},
+    "required": ["list"], "additionalProperties": false})");
+  const auto wire = lower("openai-chat", schema);
+  EXPECT_EQ(wire.schema["properties"]["list"]["items"]["anyOf"].size(), 4u);
+  EXPECT_NE(find_entry(wire.report, Path{"list"} / std::string("[]"), "type"), nullptr);
+}
+
+TEST(ProvidersLowering, NonStandardKeywordsAreLeftOffTheWireWithARow) {
+  const ojson schema = ojson::parse(R"({"type": "object", "properties": {
+      "n": {"type": "string", "nullable": true, "tsType": "Name"}},
+    "required": ["n"], "additionalProperties": false})");
+  for (const char* provider : {"openai-chat", "anthropic"}) {
+    const auto wire = lower(provider, schema);
+    EXPECT_EQ(wire.schema["properties"]["n"], ojson::parse(R"({"type": "string"})")) << provider;
+    const auto* row = find_entry(wire.report, Path{"n"}, "nullable");
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ(row->fate, Fate::dropped);
+    EXPECT_NE(row->why.find("OpenAPI"), std::string::npos);
+    EXPECT_NE(find_entry(wire.report, Path{"n"}, "tsType"), nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace accord
+
+namespace accord {
+namespace {
+
+// A thread of comments, as import_json_schema leaves a recursive file schema.
+ojson thread_schema() {
+  return ojson::parse(R"({"type": "object", "properties": {"top": {"$ref": "#/$defs/comment"}},
+    "required": ["top"], "additionalProperties": false,
+    "$defs": {"comment": {"type": "object", "properties": {
+      "text": {"type": "string"}, "note": {"type": "string"},
+      "replies": {"type": "array", "items": {"$ref": "#/$defs/comment"}}},
+      "required": ["text", "replies"], "additionalProperties": false}}})");
+}
+
+TEST(ProvidersLowering, OpenAIKeepsRecursiveDefinitionsAsReferences) {
+  const auto wire = lower("openai-chat", thread_schema());
+  EXPECT_EQ(wire.schema["properties"]["top"], ojson::parse(R"({"$ref": "#/$defs/comment"})"));
+  const auto& comment = wire.schema["$defs"]["comment"];
+  EXPECT_EQ(comment["properties"]["replies"]["items"],
+            ojson::parse(R"({"$ref": "#/$defs/comment"})"));
+  EXPECT_EQ(comment["required"], ojson::parse(R"(["text", "note", "replies"])"));
+}
+
+TEST(ProvidersUnlower, NullMeansAbsentAtEveryDepthOfARecursiveDefinition) {
+  const auto wire = lower("openai-chat", thread_schema());
+  const auto reply = nlohmann::json::parse(R"({"top": {"text": "a", "note": null, "replies": [
+      {"text": "b", "note": "n", "replies": [{"text": "c", "note": null, "replies": []}]}]}})");
+  EXPECT_EQ(unlower(reply, wire.lowering), nlohmann::json::parse(R"({"top": {"text": "a",
+      "replies": [{"text": "b", "note": "n", "replies": [{"text": "c", "replies": []}]}]}})"));
+}
+
+TEST(ProvidersLowering, AnthropicUnrollsRecursionAndSaysWhereItStops) {
+  const auto wire = lower("anthropic", thread_schema());
+  EXPECT_FALSE(wire.schema.contains("$defs"));
+  const ojson* level = &wire.schema["properties"]["top"];
+  for (int depth = 0; depth < 3; ++depth) {
+    ASSERT_EQ((*level)["type"], "object") << depth;
+    level = &(*level)["properties"]["replies"]["items"];
+  }
+  EXPECT_EQ(*level, ojson::parse(R"({"type": "null"})"));
+  bool said = false;
+  for (const auto& e : wire.report.entries()) {
+    said = said || (e.keyword == "$ref" && e.why.find("unrolled 3 levels") != std::string::npos);
+  }
+  EXPECT_TRUE(said);
 }
 
 }  // namespace

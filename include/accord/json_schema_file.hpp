@@ -17,8 +17,9 @@ namespace accord {
 
 // Checks the document as Validator::from_json_schema does (SchemaError with the keyword path of
 // each problem, `x-accord-rules` entries included), then returns it with:
-// - local `$ref`s inlined and `$defs`/`definitions` removed (recursive schemas are rejected), so
-//   each provider's lowering sees every node; keywords beside a `$ref` win over the target's;
+// - local `$ref`s inlined and `$defs`/`definitions` removed, so each provider's lowering sees
+//   every node; keywords beside a `$ref` win over the target's; a recursive `$ref` stays a
+//   reference into a root `$defs` that holds each recursive target (inlined the same way);
 // - each object's `x-accord-rules` stated in its description ("Rule: a >= b.");
 // - a Report entry per rule keyword: path (value path, as emit() writes it), the keyword and its
 //   value as the rule (`pattern /^a/`, `maximum 500`), fate keyword, stage "file". Plain types,

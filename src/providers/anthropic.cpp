@@ -8,6 +8,27 @@ namespace accord::detail {
 
 namespace {
 
+// providers.md §4.1, "JSON Schema limitations".
+const SchemaCapabilities kAnthropic{
+    .family = "Anthropic structured outputs",
+    .formats = {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6",
+                "uuid"},
+    .numeric_bounds = false,
+    .lengths = LengthSupport::words,
+    .max_min_items = 1,
+    .max_items = false,
+    .all_of = true,
+    .recursion = false,
+    .defaults = true,
+    .complex_patterns = false,
+    .structured_enums = false,
+    .all_required = false,
+    .rule_branches = false,
+    .size_limits =
+        "\"Schema is too complex\" past an undocumented size; reportedly 20 strict "
+        "tools, 24 optional parameters and 16 union-typed parameters per request",
+};
+
 ojson assistant_content(const Turn& turn) {
   // The content blocks exactly as received keep tool_use ids for the tool_result blocks.
   if (turn.raw.is_array()) return ojson(turn.raw);
@@ -75,9 +96,12 @@ class Anthropic final : public Provider {
   }
   [[nodiscard]] std::string_view default_model() const override { return "claude-sonnet-4-5"; }
 
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
+    return kAnthropic;
+  }
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override {
-    return lower_schema(emitted, std::move(report), LoweringTarget::anthropic, std::string(name()));
+    return lower_schema(emitted, std::move(report), kAnthropic, std::string(name()));
   }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {

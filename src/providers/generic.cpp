@@ -8,6 +8,25 @@ namespace accord::detail {
 
 namespace {
 
+// Local servers compile the whole schema into a grammar as far as they can; strict is a hint.
+const SchemaCapabilities kGeneric{
+    .family = "OpenAI-compatible local servers",
+    .full_schema = true,
+    .formats = {},
+    .numeric_bounds = true,
+    .lengths = LengthSupport::not_guaranteed,
+    .max_min_items = -1,
+    .max_items = true,
+    .all_of = true,
+    .recursion = true,
+    .defaults = true,
+    .complex_patterns = true,
+    .structured_enums = true,
+    .all_required = false,
+    .rule_branches = false,
+    .size_limits = "none documented; each server has its own grammar limits",
+};
+
 class Generic final : public ChatCompletions {
  public:
   [[nodiscard]] std::string_view name() const override { return "generic"; }
@@ -19,9 +38,10 @@ class Generic final : public ChatCompletions {
   [[nodiscard]] std::string_view default_base_url() const override {
     return "http://127.0.0.1:8080/v1";
   }
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override { return kGeneric; }
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override {
-    return lower_schema(emitted, std::move(report), LoweringTarget::generic, std::string(name()));
+    return lower_schema(emitted, std::move(report), kGeneric, std::string(name()));
   }
 
  protected:

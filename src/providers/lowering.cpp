@@ -3,6 +3,7 @@
 
 #include "../ordered_object.hpp"
 #include "../rules_detail.hpp"
+#include "../schema_text.hpp"
 #include "rule_lowering.hpp"
 
 #include <algorithm>
@@ -22,6 +23,10 @@ using ojson = nlohmann::ordered_json;
 // Quantifier bounds above this count as the "large {n,m} ranges" Anthropic rejects. The docs give
 // no number; 100 keeps every everyday pattern (ids, dates, codes) on the wire.
 constexpr long kMaxSimpleRepeat = 100;
+
+// How many levels of a recursive definition go on the wire for a provider without recursion:
+// trees, threads and sections seldom nest deeper in one answer, and each level multiplies size.
+constexpr int kUnrollDepth = 3;
 
 // Keywords neither OpenAI strict mode nor Anthropic accept; emit() writes none of them today, but a
 // hand-written or future schema may, and each must still reach the model as words.
@@ -48,10 +53,18 @@ const std::set<std::string, std::less<>> kRejected = {
     "contentSchema",
 };
 
-const std::set<std::string, std::less<>> kOpenAIFormats = {
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"};
-const std::set<std::string, std::less<>> kAnthropicFormats = {
-    "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"};
+// The keywords the walk below keeps, rewrites or states in words (with kRejected). Anything else
+// is no JSON Schema 2020-12 assertion accord checks (`nullable`, `typeof`, `meta:enum`, nested
+// `$id`, annotations), so it is left off the wire with a Report row.
+const std::set<std::string, std::less<>> kKnown = {
+    // structure
+    "type", "properties", "required", "additionalProperties", "items", "prefixItems",
+    "additionalItems", "anyOf", "oneOf", "allOf", "enum", "const",
+    // annotations
+    "title", "description", "default", "examples", "$schema", "$comment",
+    // assertions by type: strings, numbers, arrays
+    "format", "pattern", "minLength", "maxLength", "multipleOf", "minimum", "exclusiveMinimum",
+    "maximum", "exclusiveMaximum", "minItems", "maxItems"};
 
 bool accepts_null(const ojson& node) {
   if (node.is_boolean()) return node.get<bool>();
@@ -73,6 +86,130 @@ bool accepts_null(const ojson& node) {
 bool is_object_schema(const ojson& node) {
   return node.is_object() && node.contains("type") && node["type"] == "object" &&
          !node.contains("anyOf") && !node.contains("oneOf");
+}
+
+// What a schema with no type of its own is sent as: every scalar. Objects and arrays need their
+// members spelled out for the providers' decoders, so a free value cannot be one.
+ojson any_scalar() {
+  return ojson{{"anyOf", ojson::array({ojson{{"type", "string"}}, ojson{{"type", "number"}},
+                                       ojson{{"type", "boolean"}}, ojson{{"type", "null"}}})}};
+}
+
+// The JSON type every value in `values` has ("number" for integers mixed with decimals), or ""
+// when they differ or one is an object or array.
+std::string common_type(const ojson& values) {
+  std::string common;
+  for (const auto& v : values) {
+    const std::string t = v.is_string()                                     ? "string"
+                          : v.is_boolean()                                  ? "boolean"
+                          : v.is_null()                                     ? "null"
+                          : v.is_number_integer() || v.is_number_unsigned() ? "integer"
+                          : v.is_number()                                   ? "number"
+                                                                            : "";
+    if (t.empty()) return "";
+    if (common.empty() || common == t) {
+      common = t;
+    } else if ((common == "integer" || common == "number") && (t == "integer" || t == "number")) {
+      common = "number";
+    } else {
+      return "";
+    }
+  }
+  return common;
+}
+
+bool holds_structure(const ojson& value) {
+  if (value.is_object()) return true;
+  if (!value.is_array()) return false;
+  return std::any_of(value.begin(), value.end(),
+                     [](const ojson& v) { return v.is_object() || v.is_array(); });
+}
+
+bool pattern_only(const ojson& option) {
+  return option.is_object() && option.size() == 1 && option.contains("pattern") &&
+         option["pattern"].is_string();
+}
+
+// The parts of an allOf, its owner first (without the allOf), nested allOfs flattened.
+void all_of_parts(const ojson& node, std::vector<ojson>& parts) {
+  if (!node.is_object() || !node.contains("allOf") || !node["allOf"].is_array()) {
+    parts.push_back(node);
+    return;
+  }
+  ojson own = node;
+  own.erase("allOf");
+  parts.push_back(std::move(own));
+  for (const auto& branch : node["allOf"]) all_of_parts(branch, parts);
+}
+
+// One schema accepting exactly what every part accepts, or nullopt with `why_not` naming what
+// blocks that: different types, two different values of one keyword, or a closed part (no
+// unknown keys) that does not declare a property another part does.
+std::optional<ojson> merged_parts(const std::vector<ojson>& parts, std::string& why_not) {
+  ojson out = ojson::object();
+  std::vector<const ojson*> closed;
+  for (const auto& part : parts) {
+    if (part.is_boolean()) {
+      if (part.get<bool>()) continue;
+      why_not = "a false branch accepts nothing";
+      return std::nullopt;
+    }
+    if (!part.is_object()) continue;
+    for (const auto& [key, value] : part.items()) {
+      if (key == "properties" && value.is_object()) {
+        ojson& props = out["properties"];
+        if (!props.is_object()) props = ojson::object();
+        for (const auto& [name, child] : value.items()) {
+          if (!props.contains(name) || props[name] == child) {
+            props[name] = child;
+            continue;
+          }
+          std::vector<ojson> both;
+          all_of_parts(props[name], both);
+          all_of_parts(child, both);
+          auto merged = merged_parts(both, why_not);
+          if (!merged) {
+            why_not = "property \"" + name + "\": " + why_not;
+            return std::nullopt;
+          }
+          props[name] = std::move(*merged);
+        }
+      } else if (key == "required" && value.is_array()) {
+        ojson& req = out["required"];
+        if (!req.is_array()) req = ojson::array();
+        for (const auto& name : value) {
+          if (std::find(req.begin(), req.end(), name) == req.end()) req.push_back(name);
+        }
+      } else if (key == "description" && value.is_string() && out.contains("description")) {
+        out["description"] =
+            joined_sentences(out["description"].get<std::string>(), value.get<std::string>());
+      } else if (key == "title" && out.contains("title")) {
+        continue;
+      } else if (key == "additionalProperties" && (value == true || value == ojson::object())) {
+        continue;
+      } else if (key == "additionalProperties" && value == false) {
+        closed.push_back(&part);
+      } else if (!out.contains(key) || out[key] == value) {
+        out[key] = value;
+      } else {
+        why_not = "two different " + key + " values";
+        return std::nullopt;
+      }
+    }
+  }
+  for (const ojson* part : closed) {
+    const auto own = part->find("properties");
+    if (!out.contains("properties")) break;
+    for (const auto& [name, child] : out["properties"].items()) {
+      if (own == part->end() || !own->is_object() || !own->contains(name)) {
+        why_not = "\"" + name + "\" is declared by one branch and forbidden by another that " +
+                  "allows no unknown keys";
+        return std::nullopt;
+      }
+    }
+  }
+  if (!closed.empty()) out["additionalProperties"] = false;
+  return out;
 }
 
 // "a", "a and b", "a, b and c".
@@ -212,8 +349,7 @@ bool has_keyword(std::string_view list, std::string_view keyword) {
 void append_description(ojson& node, const std::string& text) {
   if (text.empty() || !node.is_object()) return;
   if (const auto it = node.find("description"); it != node.end() && it->is_string()) {
-    const std::string existing = *it;
-    *it = existing.empty() ? text : existing + " " + text;
+    *it = joined_sentences(it->get<std::string>(), text);
     return;
   }
   std::string anchor;
@@ -348,17 +484,87 @@ struct Notes {
 
 class Lowerer {
  public:
-  Lowerer(LoweringTarget target, std::string stage, Report& report, Lowering& lowering)
-      : openai_(target == LoweringTarget::openai_strict),
-        family_(openai_ ? "OpenAI strict schemas" : "Anthropic structured outputs"),
+  Lowerer(const SchemaCapabilities& caps, std::string stage, Report& report, Lowering& lowering)
+      : caps_(caps),
+        family_(caps.family),
         stage_(std::move(stage)),
         report_(report),
-        lowering_(lowering) {}
+        lowering_(&lowering) {}
 
-  ojson node(const ojson& in, const Path& path) {
-    if (!in.is_object()) return in;
+  // The input's root `$defs` (recursive targets; see import_json_schema): OpenAI gets each
+  // lowered under the same name, returned for the wire's root; Anthropic takes no recursion
+  // (providers.md §4.1), so each reference is unrolled instead and nothing is returned.
+  ojson definitions(const ojson& defs) {
+    if (!defs.is_object()) return ojson();
+    definitions_ = defs;
+    for (const auto& [name, def] : defs.items()) {
+      definition_index_[name] = definition_index_.size();
+    }
+    if (!caps_.recursion) return ojson();
+    Lowering* root = lowering_;
+    root->definitions.resize(defs.size());
+    ojson out = ojson::object();
+    for (const auto& [name, def] : defs.items()) {
+      lowering_ = &root->definitions[definition_index_[name]];
+      base_ = 2;
+      out[name] = node(def, Path{"$defs", name});
+    }
+    lowering_ = root;
+    base_ = 0;
+    return out;
+  }
+
+  // `path` relative to the lowering being written: a definition's paths start at its root.
+  [[nodiscard]] Path local(const Path& path) const {
+    const auto& segments = path.segments();
+    return Path(std::vector<PathSegment>(segments.begin() + static_cast<std::ptrdiff_t>(base_),
+                                         segments.end()));
+  }
+
+  ojson reference(const ojson& in, const Path& path) {
+    const std::string target = in["$ref"];
+    const std::string prefix = "#/$defs/";
+    const std::string name = target.rfind(prefix, 0) == 0 ? target.substr(prefix.size()) : "";
+    const auto found = definition_index_.find(name);
+    if (found == definition_index_.end()) return in;  // the import step inlines all others
+    if (caps_.recursion) {
+      lowering_->references.emplace_back(local(path), found->second);
+      ojson out = ojson{{"$ref", target}};
+      if (in.contains("description")) out["description"] = in["description"];
+      return out;
+    }
+    int& open = unrolled_[name];
+    if (open >= kUnrollDepth) {
+      record(path, "$ref", "$ref " + target, Fate::keyword,
+             family_ + " take no recursive schemas; the definition is unrolled " +
+                 std::to_string(kUnrollDepth) +
+                 " levels deep and sent as null below that (a deeper value cannot be sent)");
+      return ojson{{"type", "null"}};
+    }
+    ++open;
+    ojson site = definitions_[name];
+    for (const auto& [k, v] : in.items()) {
+      if (k != "$ref") site[k] = v;
+    }
+    ojson out = node(site, path);
+    --open;
+    return out;
+  }
+
+  ojson node(const ojson& original, const Path& path) {
+    if (original == true) return any_value(path);
+    if (!original.is_object()) return original;
+    if (original.contains("$ref") && original["$ref"].is_string()) return reference(original, path);
+    const ojson* in = &original;
+    ojson merged;
+    if (auto m = merge_all_of(original, path)) {
+      merged = std::move(*m);
+      in = &merged;
+    }
+    if (is_map(*in)) return map_node(*in, path);
     Notes notes;
-    ojson out = body(in, path, notes);
+    ojson out = body(*in, path, notes);
+    give_type(*in, out, path);
     append_description(out, notes.text());
     return out;
   }
@@ -370,7 +576,7 @@ class Lowerer {
     wrapped["required"] = ojson::array({"value"});
     wrapped["additionalProperties"] = false;
     root = std::move(wrapped);
-    lowering_.wrapped_root = true;
+    lowering_->wrapped_root = true;
     if (root_branched_) {
       report_.add({Path{}, "root object split into anyOf branches by its rules", "type",
                    Fate::keyword,
@@ -425,15 +631,31 @@ class Lowerer {
       if (key == "$schema" || key == kRulesKeyword) continue;  // rules: compiled below
       if (key == "properties" && value.is_object()) {
         ObjectWriter props;
-        for (const auto& [name, child] : value.items()) props.set(name, node(child, path / name));
+        for (const auto& [name, child] : value.items()) {
+          if (child == false) {
+            record(path / name, "properties", "\"" + name + "\" never present", Fate::keyword,
+                   "a false schema: the key must be absent, so the wire does not declare it");
+            continue;
+          }
+          props.set(name, node(child, path / name));
+        }
         out[key] = std::move(props).done();
       } else if (key == "additionalProperties") {
         out[key] = false;
-        if (value != false) closed_by_lowering(path);
+        if (value.is_object() && !value.empty()) {
+          record(path, "additionalProperties", "other keys hold " + value.dump(), Fate::keyword,
+                 family_ +
+                     " take no schema in additionalProperties beside declared properties; the "
+                     "model can send only the declared keys, though the local rules allow "
+                     "others whose values match");
+        } else if (value != false) {
+          closed_by_lowering(path);
+        }
       } else if (key == "anyOf" && value.is_array()) {
         if (inner) {
           ojson options = value;
-          options[*inner] = body(value[*inner], path, notes);
+          options[*inner] = value[*inner].contains("$ref") ? node(value[*inner], path)
+                                                           : body(value[*inner], path, notes);
           out[key] = std::move(options);
         } else {
           out[key] = options(value, path);
@@ -449,7 +671,7 @@ class Lowerer {
         out[key] = node(value, path / "[]");
       } else if (key == "exclusiveMinimum" || key == "minimum" || key == "exclusiveMaximum" ||
                  key == "maximum" || key == "multipleOf") {
-        if (openai_) {
+        if (caps_.numeric_bounds) {
           out[key] = value;
         } else {
           notes.bounds.push_back(bound_words(key, value));
@@ -458,30 +680,35 @@ class Lowerer {
         }
       } else if (key == "minLength" || key == "maxLength") {
         (key == "minLength" ? notes.min_length : notes.max_length) = value;
-        if (openai_) {
+        if (caps_.lengths == LengthSupport::enforced) {
+          out[key] = value;
+          (key == "minLength" ? notes.min_length : notes.max_length).reset();
+        } else if (caps_.lengths == LengthSupport::not_guaranteed) {
           out[key] = value;
           moved(path, key, value,
-                "OpenAI strict mode does not guarantee minLength/maxLength; kept as keywords and "
-                "stated in the description, enforced locally");
+                family_ +
+                    " do not guarantee minLength/maxLength; kept as keywords and stated in the "
+                    "description, enforced locally");
         } else {
           moved(path, key, value,
                 family_ +
                     " reject minLength/maxLength; stated in the description, enforced "
                     "locally");
         }
-      } else if ((key == "minItems" || key == "maxItems") && !openai_) {
+      } else if ((key == "minItems" && caps_.max_min_items >= 0 &&
+                  !(value.is_number() && value <= caps_.max_min_items)) ||
+                 (key == "maxItems" && !caps_.max_items)) {
         if (key == "minItems" && value.is_number() && value <= 1) {
           out[key] = value;
         } else if (!tuple) {  // a tuple's count is already in its own sentence
           (key == "minItems" ? notes.min_items : notes.max_items) = value;
           moved(path, key, value,
-                family_ +
-                    " accept only minItems 0 or 1 and no maxItems; stated in the "
-                    "description, enforced locally");
+                family_ + " accept only minItems up to " + std::to_string(caps_.max_min_items) +
+                    (caps_.max_items ? "" : " and no maxItems") +
+                    "; stated in the description, enforced locally");
         }
       } else if (key == "format" && value.is_string()) {
-        const auto& allowed = openai_ ? kOpenAIFormats : kAnthropicFormats;
-        if (allowed.count(value.get<std::string>())) {
+        if (caps_.formats.count(value.get<std::string>())) {
           out[key] = value;
         } else {
           notes.sentences.push_back(format_words(value));
@@ -492,21 +719,20 @@ class Lowerer {
                              : "; stated in the description, not checked (accord does not know "
                                "this format)"));
         }
-      } else if (key == "pattern" && value.is_string() && !openai_ &&
+      } else if (key == "pattern" && value.is_string() && !caps_.complex_patterns &&
                  !simple_pattern(value.get<std::string>())) {
         notes.sentences.push_back("Must match /" + value.get<std::string>() + "/.");
-        moved(path, key, value,
-              "Anthropic accepts only simple patterns (no lookaround, backreferences, \\b or "
-              "repeats over 100); stated in the description, enforced locally");
-      } else if (key == "default" && openai_) {
+        moved(path, key, value, simple_patterns_why());
+      } else if (key == "default" && !caps_.defaults) {
         if (value.is_null()) {
           record(path, "default", "default null", Fate::dropped,
-                 "OpenAI strict mode has no defaults; null already means absent here");
+                 family_ + " have no defaults; null already means absent here");
         } else {
           notes.sentences.push_back("Default: " + value.dump() + ".");
           moved(path, key, value,
-                "OpenAI strict mode has no defaults and needs every property required; sent as "
-                "nullable with the default stated in the description, null means absent");
+                family_ +
+                    " have no defaults and need every property required; sent as nullable with "
+                    "the default stated in the description, null means absent");
         }
       } else if (key == "examples") {
         std::vector<std::string> shown;
@@ -523,13 +749,41 @@ class Lowerer {
         notes.sentences.push_back(rejected_words(key, value));
         moved(path, key, value,
               family_ + " reject " + key + "; stated in the description, enforced locally");
+      } else if ((key == "enum" || key == "const") && !caps_.structured_enums &&
+                 holds_structure(value)) {
+        std::vector<std::string> shown;
+        for (const auto& v : key == "enum" && value.is_array() ? value : ojson::array({value})) {
+          shown.push_back(v.dump());
+        }
+        notes.sentences.push_back(key == "const" ? "Must be exactly " + shown[0] + "."
+                                                 : "Must be one of " + join_words(shown) + ".");
+        moved(path, key, value,
+              family_ +
+                  " accept only strings, numbers, booleans and null in enum and const; "
+                  "stated in the description, enforced locally");
+      } else if (key == "$comment") {
+        continue;  // a note to schema readers, not a rule
+      } else if (!kKnown.count(key) && !kRejected.count(key)) {
+        record(path, key, key + " " + value.dump(), Fate::dropped,
+               key == "nullable"
+                   ? "nullable is OpenAPI's keyword, not JSON Schema's: the local rules do not "
+                     "accept null for it, so the wire leaves it out too"
+                   : key +
+                         " is not a JSON Schema keyword accord checks; left off the wire, and "
+                         "the local rules ignore it too");
       } else {
         out[key] = value;
       }
     }
-    if (is_object_schema(in) || in.contains("properties")) close_object(in, out, path);
+    if (in.contains("type") && in["type"] == "array" && !in.contains("items") &&
+        !in.contains("prefixItems")) {
+      insert_after(out, {"type", "description"}, "items", any_value(path / std::string("[]")));
+    }
+    if (is_object_schema(in) || in.contains("properties") || in.contains("required")) {
+      close_object(in, out, path);
+    }
     if (const auto rules = in.find(kRulesKeyword); rules != in.end()) {
-      if (openai_) {
+      if (caps_.rule_branches) {
         out = lower_rules_openai(*rules, std::move(out), path, report_, stage_);
         if (path.empty() && out.contains("anyOf")) root_branched_ = true;
       } else {
@@ -579,14 +833,18 @@ class Lowerer {
     }
     std::size_t next = has_pattern ? 1 : 0;
     ojson kept = ojson::array();
+    const bool keeps_all_of = std::none_of(value.begin(), value.end(), [](const ojson& o) {
+      return o.is_object() && (o.contains("properties") || o.contains("required") ||
+                               (o.contains("type") && o["type"] == "object"));
+    });
     for (const auto& option : value) {
-      const bool pattern_only = option.is_object() && option.size() == 1 &&
-                                option.contains("pattern") && option["pattern"].is_string();
-      if (!pattern_only) {
-        if (openai_) {
+      if (!pattern_only(option)) {
+        // Anthropic takes allOf, but would close each object branch alone (accepting nothing).
+        if (!caps_.all_of || !keeps_all_of) {
           notes.sentences.push_back(rejected_words("allOf", ojson::array({option})));
           record(path, "allOf", "allOf", Fate::description,
-                 "OpenAI strict mode rejects allOf; stated in the description, enforced locally");
+                 family_ + " cannot take this allOf and its branches cannot be merged (" +
+                     all_of_blocked_ + "); stated in the description, enforced locally");
         } else {
           kept.push_back(node(option, path));
         }
@@ -595,16 +853,16 @@ class Lowerer {
       const std::string pattern = option["pattern"];
       ReportEntry* entry = next < pattern_entries.size() ? pattern_entries[next] : nullptr;
       ++next;
-      if (!openai_ && simple_pattern(pattern)) {
+      if (caps_.all_of && (caps_.complex_patterns || simple_pattern(pattern))) {
         kept.push_back(option);
         continue;
       }
       notes.sentences.push_back("Must also match /" + pattern + "/.");
       const std::string why =
-          openai_ ? "OpenAI strict mode rejects allOf, which held this extra pattern; stated in "
-                    "the description, enforced locally"
-                  : "Anthropic accepts only simple patterns (no lookaround, backreferences, \\b "
-                    "or repeats over 100); stated in the description, enforced locally";
+          !caps_.all_of ? family_ +
+                              " reject allOf, which held this extra pattern; stated in the "
+                              "description, enforced locally"
+                        : simple_patterns_why();
       if (entry) {
         entry->fate = Fate::description;
         entry->why = why;
@@ -644,6 +902,167 @@ class Lowerer {
     return ojson{{"anyOf", std::move(shapes)}};
   }
 
+  [[nodiscard]] std::string simple_patterns_why() const {
+    return family_ +
+           " accept only simple patterns (no lookaround, backreferences, \\b or repeats over "
+           "100); stated in the description, enforced locally";
+  }
+
+  // A mergeable allOf as one schema (recorded), or nullopt with the reason kept for all_of().
+  std::optional<ojson> merge_all_of(const ojson& in, const Path& path) {
+    const auto all = in.find("allOf");
+    if (all == in.end() || !all->is_array() ||
+        std::all_of(all->begin(), all->end(), pattern_only)) {
+      return std::nullopt;
+    }
+    std::vector<ojson> parts;
+    all_of_parts(in, parts);
+    all_of_blocked_.clear();
+    auto merged = merged_parts(parts, all_of_blocked_);
+    if (!merged) {
+      // The branches' rules go to words (all_of()); an object stays an object meanwhile.
+      const bool objects = std::any_of(parts.begin() + 1, parts.end(), [](const ojson& p) {
+        return p.is_object() && p.contains("type") && p["type"] == "object";
+      });
+      if (!objects || in.contains("type")) return std::nullopt;
+      ojson typed = in;
+      insert_first(typed, "type", "object");
+      return typed;
+    }
+    record(path, "allOf", "allOf of " + std::to_string(all->size()), Fate::keyword,
+           family_ + " cannot take this allOf (" +
+               (caps_.all_of ? "each object branch would be closed alone" : "no allOf") +
+               "); its branches were merged into one schema that accepts the same values");
+    return merged;
+  }
+
+  // A schema for "any value" where the provider needs a type: every scalar.
+  ojson any_value(const Path& path) {
+    ojson out = ojson::object();
+    give_type(out, out, path);
+    return out;
+  }
+
+  // A typeless node after body(): enum/const values name their type; object keywords make it an
+  // object; anything else becomes any scalar.
+  void give_type(const ojson& in, ojson& out, const Path& path) {
+    for (const char* key : {"type", "anyOf", "oneOf", "allOf", "$ref"}) {
+      if (out.contains(key)) return;
+    }
+    const auto values = out.contains("enum")    ? out["enum"]
+                        : out.contains("const") ? ojson::array({out["const"]})
+                                                : ojson();
+    if (values.is_array()) {
+      // The values already fix the type; naming it changes nothing and the SDKs need one.
+      if (const auto t = common_type(values); !t.empty()) insert_first(out, "type", t);
+      return;
+    }
+    if (in.contains("properties") || in.contains("required")) {
+      insert_first(out, "type", "object");
+      record(path, "type", "no type", Fate::keyword,
+             family_ +
+                 " need a type on every schema; sent as an object (a value of another "
+                 "type, which the local rules allow, cannot be sent here)");
+      return;
+    }
+    ojson typed = any_scalar();
+    for (auto& [k, v] : out.items()) typed[k] = std::move(v);
+    out = std::move(typed);
+    record(path, "type", "any value", Fate::keyword,
+           family_ +
+               " need a type on every schema; sent as any string, number, boolean or null (an "
+               "object or array, which the local rules allow, cannot be sent here)");
+  }
+
+  static void insert_first(ojson& node, const std::string& key, ojson value) {
+    ojson out = ojson::object();
+    out[key] = std::move(value);
+    for (auto& [k, v] : node.items()) out[k] = std::move(v);
+    node = std::move(out);
+  }
+
+  static bool is_map(const ojson& in) {
+    const auto values = in.find("additionalProperties");
+    if (values == in.end() || !values->is_object() || values->empty()) return false;
+    const auto props = in.find("properties");
+    return props == in.end() || (props->is_object() && props->empty());
+  }
+
+  // {"type": "object", "additionalProperties": V} as a list of {"key", "value": V} pairs, which
+  // both decoders can enforce; unlower() turns the list back into an object.
+  ojson map_node(const ojson& in, const Path& path) {
+    ojson rest = in;
+    for (const char* key : {"type", "properties", "additionalProperties", "required"}) {
+      rest.erase(key);
+    }
+    Notes notes;
+    ojson own = body(rest, path, notes);
+    const ojson& values = in["additionalProperties"];
+    ojson pair = ojson::object();
+    pair["type"] = "object";
+    pair["properties"] = ojson{{"key", ojson{{"type", "string"}}},
+                               {"value", node(values, path / std::string("{}"))}};
+    pair["required"] = ojson::array({"key", "value"});
+    pair["additionalProperties"] = false;
+    ojson out = ojson::object();
+    out["type"] = "array";
+    for (auto& [k, v] : own.items()) out[k] = std::move(v);
+    out["items"] = std::move(pair);
+    notes.sentences.push_back(
+        "An object sent as a list of entries: each item is one key and its value, and keys must "
+        "be distinct.");
+    if (const auto req = in.find("required"); req != in.end() && req->is_array() && !req->empty()) {
+      std::vector<std::string> names;
+      for (const auto& name : *req) names.push_back(name.dump());
+      notes.sentences.push_back("Must include the keys " + join_words(names) + ".");
+      record(path, "required", "required " + req->dump(), Fate::description,
+             family_ +
+                 " cannot require keys of a list of entries; stated in the description, "
+                 "enforced locally");
+    }
+    append_description(out, notes.text());
+    lowering_->pair_lists.push_back(local(path));
+    record(path, "additionalProperties", "other keys hold " + values.dump(), Fate::keyword,
+           family_ +
+               " take no schema in additionalProperties; the object is sent as a list of {key, "
+               "value} entries, each value keeping its schema, and turned back into an object "
+               "before validation");
+    return out;
+  }
+
+  // `required` names a property `properties` does not declare: the local rules demand the key,
+  // so the wire declares it (with the schema of other keys, or any scalar) instead of dropping it.
+  void declare_required(const ojson& in, ojson& out, const Path& path) {
+    const auto req = in.find("required");
+    if (req == in.end() || !req->is_array()) return;
+    const auto extra = in.find("additionalProperties");
+    for (const auto& name_json : *req) {
+      if (!name_json.is_string()) continue;
+      const std::string name = name_json;
+      if (out.contains("properties") && out["properties"].contains(name)) continue;
+      if (extra != in.end() && *extra == false) {
+        record(path / name, "required", "required \"" + name + "\"", Fate::keyword,
+               "no value can satisfy this object: \"" + name +
+                   "\" is required but not declared, and unknown keys are not allowed");
+        continue;
+      }
+      const bool typed = extra != in.end() && extra->is_object() && !extra->empty();
+      ojson child = typed ? node(*extra, path / name) : any_value(path / name);
+      if (!out.contains("properties"))
+        insert_after(out, {"type", "description"}, "properties", ojson::object());
+      out["properties"][name] = std::move(child);
+      if (!out.contains("required")) insert_after(out, {"properties"}, "required", ojson::array());
+      if (std::find(out["required"].begin(), out["required"].end(), name) ==
+          out["required"].end()) {
+        out["required"].push_back(name);
+      }
+      record(path / name, "required", "required \"" + name + "\"", Fate::keyword,
+             "\"" + name + "\" is required but not declared in properties; declared on the wire " +
+                 (typed ? "with the schema of other keys" : "as any scalar") +
+                 " so the model can send it");
+    }
+  }
+
   void closed_by_lowering(const Path& path) {
     report_.add({path, "passthrough", "additionalProperties", Fate::keyword,
                  family_ + " need additionalProperties false on every object; the model cannot "
@@ -652,11 +1071,14 @@ class Lowerer {
   }
 
   void close_object(const ojson& in, ojson& out, const Path& path) {
+    declare_required(in, out, path);
     if (!out.contains("additionalProperties")) {
       insert_after(out, {"properties", "required"}, "additionalProperties", false);
       closed_by_lowering(path);
     }
-    if (!openai_ || !out.contains("properties") || !out["properties"].is_object()) return;
+    if (!caps_.all_required || !out.contains("properties") || !out["properties"].is_object()) {
+      return;
+    }
     std::set<std::string> was_required;
     if (const auto req = in.find("required"); req != in.end() && req->is_array()) {
       for (const auto& r : *req) {
@@ -679,16 +1101,17 @@ class Lowerer {
         // The model cannot leave the key out; its null keeps meaning null.
         if (!has_default) {
           record(path / name, "required", "optional", Fate::keyword,
-                 "OpenAI strict mode needs every property required; the field is already "
-                 "nullable, so the model sends null instead of leaving it out");
+                 family_ +
+                     " need every property required; the field is already nullable, so "
+                     "the model sends null instead of leaving it out");
         }
         continue;
       }
       child = make_nullable(child);
-      lowering_.nulled_optionals.push_back(path / name);
+      lowering_->nulled_optionals.push_back(local(path / name));
       if (!has_default) {
         record(path / name, "required", "optional", Fate::keyword,
-               "OpenAI strict needs every property required; sent as nullable, null means absent");
+               family_ + " need every property required; sent as nullable, null means absent");
       }
     }
     if (out.contains("required")) {
@@ -698,12 +1121,18 @@ class Lowerer {
     }
   }
 
-  bool openai_;
+  const SchemaCapabilities& caps_;
   std::string family_;
   std::string stage_;
   Report& report_;
-  Lowering& lowering_;
+  Lowering* lowering_;  // where ref sites, nulled optionals and pair lists go: the root's or a
+                        // definition's
+  ojson definitions_;   // the input's $defs
+  std::unordered_map<std::string, std::size_t> definition_index_;
+  std::unordered_map<std::string, int> unrolled_;  // Anthropic: definitions open on the stack
+  std::size_t base_ = 0;        // leading path segments ("$defs", name) a definition's paths drop
   bool root_branched_ = false;  // the root object's rules made it anyOf branches
+  std::string all_of_blocked_;  // why the last allOf could not be merged
   std::unordered_map<std::string, std::vector<std::size_t>> by_path_;  // report entries by path
   std::size_t indexed_ = 0;                                            // entries indexed so far
 };
@@ -723,10 +1152,10 @@ std::optional<std::size_t> nullable_inner(const ojson& node) {
   return std::nullopt;
 }
 
-WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, LoweringTarget target,
-                        const std::string& stage) {
+WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
+                        const SchemaCapabilities& capabilities, const std::string& stage) {
   WireSchema wire;
-  if (target == LoweringTarget::generic) {
+  if (capabilities.full_schema) {
     wire.schema = emitted;
     if (wire.schema.is_object()) wire.schema.erase("$schema");
     lower_rules_generic(wire.schema, report, stage);
@@ -737,9 +1166,16 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report, Lo
     wire.report = std::move(report);
     return wire;
   }
-  Lowerer lowerer(target, stage, report, wire.lowering);
-  wire.schema = lowerer.node(emitted, Path{});
+  Lowerer lowerer(capabilities, stage, report, wire.lowering);
+  ojson root = emitted;
+  ojson defs;
+  if (root.is_object() && root.contains("$defs")) {
+    defs = lowerer.definitions(root["$defs"]);
+    root.erase("$defs");
+  }
+  wire.schema = lowerer.node(root, Path{});
   if (!is_object_schema(wire.schema)) lowerer.wrap_root(wire.schema);
+  if (defs.is_object()) wire.schema["$defs"] = std::move(defs);
   wire.report = std::move(report);
   return wire;
 }
@@ -753,31 +1189,71 @@ bool is_option_segment(const PathSegment& segment) {
   return key && key->size() > 1 && (*key)[0] == '|';
 }
 
-// Erases the key at the end of `path` where its value is null, following "[]" into every element.
-void erase_null(nlohmann::json& value, const std::vector<PathSegment>& path, std::size_t at) {
-  if (at >= path.size()) return;
+// Calls `fn` on every value at `path` from `at` on: "[]" is every element of an array, "{}"
+// every value of an object, and a union option is the value itself.
+template <class Fn>
+void for_each_at(nlohmann::json& value, const std::vector<PathSegment>& path, std::size_t at,
+                 const Fn& fn) {
+  if (at >= path.size()) return fn(value);
   const auto& segment = path[at];
-  // A union option is not a place in the value: the value itself is the option.
-  if (is_option_segment(segment)) return erase_null(value, path, at + 1);
+  if (is_option_segment(segment)) return for_each_at(value, path, at + 1, fn);
   if (const auto* index = std::get_if<std::size_t>(&segment)) {
-    if (value.is_array() && *index < value.size()) erase_null(value[*index], path, at + 1);
+    if (value.is_array() && *index < value.size()) for_each_at(value[*index], path, at + 1, fn);
     return;
   }
   const auto& key = std::get<std::string>(segment);
-  if (key == "[]") {
-    if (value.is_array()) {
-      for (auto& element : value) erase_null(element, path, at + 1);
-    }
+  if ((key == "[]" && value.is_array()) || (key == "{}" && value.is_object())) {
+    for (auto& element : value) for_each_at(element, path, at + 1, fn);
     return;
   }
   if (!value.is_object()) return;
-  const auto it = value.find(key);
-  if (it == value.end()) return;
-  if (at + 1 == path.size()) {
-    if (it->is_null()) value.erase(it);
-    return;
+  if (const auto it = value.find(key); it != value.end()) for_each_at(*it, path, at + 1, fn);
+}
+
+// [{"key": k, "value": v}, ...] -> {k: v, ...}; anything else is left for validation to name.
+void pairs_to_object(nlohmann::json& value) {
+  if (!value.is_array()) return;
+  nlohmann::json object = nlohmann::json::object();
+  for (const auto& entry : value) {
+    if (!entry.is_object() || !entry.contains("key") || !entry["key"].is_string() ||
+        !entry.contains("value")) {
+      return;
+    }
+    object[entry["key"].get<std::string>()] = entry["value"];
   }
-  erase_null(*it, path, at + 1);
+  value = std::move(object);
+}
+
+}  // namespace
+
+namespace {
+
+// What one lowering (the root's or a definition's) changed, undone in `value`; references carry
+// on into the definitions, as deep as the value goes.
+void undo(nlohmann::json& value, const Lowering& lowering, const Lowering& root) {
+  // Outer lists first: a map inside a map's values is reached through the outer object.
+  std::vector<const Path*> lists;
+  for (const auto& path : lowering.pair_lists) lists.push_back(&path);
+  std::stable_sort(lists.begin(), lists.end(),
+                   [](const Path* a, const Path* b) { return a->size() < b->size(); });
+  for (const Path* path : lists) for_each_at(value, path->segments(), 0, pairs_to_object);
+  for (const auto& path : lowering.nulled_optionals) {
+    auto parent = path.segments();
+    if (parent.empty() || !std::holds_alternative<std::string>(parent.back())) continue;
+    const std::string key = std::get<std::string>(parent.back());
+    parent.pop_back();
+    for_each_at(value, parent, 0, [&key](nlohmann::json& object) {
+      if (const auto it = object.find(key);
+          object.is_object() && it != object.end() && it->is_null()) {
+        object.erase(it);
+      }
+    });
+  }
+  for (const auto& [path, index] : lowering.references) {
+    if (index >= root.definitions.size()) continue;
+    for_each_at(value, path.segments(), 0,
+                [&](nlohmann::json& at) { undo(at, root.definitions[index], root); });
+  }
 }
 
 }  // namespace
@@ -788,7 +1264,7 @@ nlohmann::json unlower(nlohmann::json value, const Lowering& lowering) {
     nlohmann::json inner = std::move(value["value"]);
     value = std::move(inner);
   }
-  for (const auto& path : lowering.nulled_optionals) erase_null(value, path.segments(), 0);
+  undo(value, lowering, lowering);
   return value;
 }
 

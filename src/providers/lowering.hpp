@@ -6,15 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "accord/providers/capabilities.hpp"
 #include "accord/providers/provider.hpp"
 
 namespace accord::detail {
-
-enum class LoweringTarget {
-  openai_strict,  // OpenAI Structured Outputs with strict: true (chat and responses)
-  anthropic,      // Anthropic structured outputs / strict tools
-  generic,        // OpenAI-compatible local servers: the full schema, strict is a hint
-};
 
 // A {"type": "null"} schema, and the index of X in a nullable wrapper {"anyOf": [X, {"type":
 // "null"}]} (either order).
@@ -23,6 +18,7 @@ enum class LoweringTarget {
 
 // `stage` is the provider name written into the Report entries the lowering adds or changes.
 [[nodiscard]] WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
-                                      LoweringTarget target, const std::string& stage);
+                                      const SchemaCapabilities& capabilities,
+                                      const std::string& stage);
 
 }  // namespace accord::detail

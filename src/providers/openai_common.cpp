@@ -10,8 +10,33 @@ std::optional<std::string> arguments_text(const ojson& value) {
   return std::nullopt;
 }
 
+// providers.md §3.1, the Structured Outputs guide's "Supported schemas".
+const SchemaCapabilities& openai_strict_capabilities() {
+  static const SchemaCapabilities kOpenAIStrict{
+      .family = "OpenAI strict schemas",
+      .formats = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6",
+                  "uuid"},
+      .numeric_bounds = true,
+      .lengths = LengthSupport::not_guaranteed,
+      .max_min_items = -1,
+      .max_items = true,
+      .all_of = false,
+      .recursion = true,
+      .defaults = false,
+      .complex_patterns = true,
+      .structured_enums = true,
+      .all_required = true,
+      .rule_branches = true,
+      .size_limits =
+          "5,000 properties, 10 levels of nesting, 120,000 characters of names and "
+          "values, 1,000 enum values (a string enum over 250 values: 15,000 "
+          "characters)",
+  };
+  return kOpenAIStrict;
+}
+
 WireSchema lower_openai_strict(const ojson& emitted, Report report, const std::string& stage) {
-  return lower_schema(emitted, std::move(report), LoweringTarget::openai_strict, stage);
+  return lower_schema(emitted, std::move(report), openai_strict_capabilities(), stage);
 }
 
 Headers openai_headers(const CallSpec& call) {

@@ -14,6 +14,9 @@ inline constexpr const char* kOpenAIBaseUrl = "https://api.openai.com/v1";
 // serialised. nullopt for anything else.
 [[nodiscard]] std::optional<std::string> arguments_text(const ojson& value);
 
+// What strict mode accepts (both OpenAI APIs share it).
+[[nodiscard]] const SchemaCapabilities& openai_strict_capabilities();
+
 // Strict-mode lowering (see lowering.hpp), entries staged as `stage`.
 [[nodiscard]] WireSchema lower_openai_strict(const ojson& emitted, Report report,
                                              const std::string& stage);
@@ -29,6 +32,9 @@ class ChatCompletions : public Provider {
   [[nodiscard]] std::string_view base_url_env() const override { return "OPENAI_BASE_URL"; }
   [[nodiscard]] std::string_view default_base_url() const override { return kOpenAIBaseUrl; }
   [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
+    return openai_strict_capabilities();
+  }
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override;
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override;

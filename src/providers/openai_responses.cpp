@@ -59,6 +59,9 @@ class Responses final : public Provider {
   [[nodiscard]] std::string_view default_base_url() const override { return kOpenAIBaseUrl; }
   [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
 
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
+    return openai_strict_capabilities();
+  }
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override {
     return lower_openai_strict(emitted, std::move(report), std::string(name()));

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accord/providers/capabilities.hpp"
 #include "accord/reply.hpp"
 #include "accord/report.hpp"
 #include "accord/transport.hpp"
@@ -19,6 +20,13 @@ namespace accord {
 struct Lowering {
   std::vector<Path> nulled_optionals;  // optional fields made required+nullable: null means absent
   bool wrapped_root = false;           // a non-object root sent as {"value": ...}
+  // Objects with a schema for other keys sent as [{"key", "value"}] lists (`{}` in a path stands
+  // for every value of a map): turned back into objects.
+  std::vector<Path> pair_lists;
+  // Recursive schemas keep `$ref`s into `$defs` on the wire: each definition's own lowering, and
+  // where in the value (relative to this one's) each reference to a definition sits.
+  std::vector<Lowering> definitions;
+  std::vector<std::pair<Path, std::size_t>> references;
 };
 
 struct WireSchema {
@@ -65,6 +73,8 @@ class Provider {
   [[nodiscard]] virtual std::string_view default_base_url() const = 0;
   [[nodiscard]] virtual std::string_view default_model() const = 0;
 
+  // What the provider's schema decoder accepts; lower() follows it.
+  [[nodiscard]] virtual const SchemaCapabilities& schema_capabilities() const = 0;
   [[nodiscard]] virtual WireSchema lower(const nlohmann::ordered_json& emitted,
                                          Report report) const = 0;
   [[nodiscard]] virtual HttpRequest encode(const CallSpec& call) const = 0;
