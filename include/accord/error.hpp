@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "accord/path.hpp"
 #include "accord/trace.hpp"
 
 namespace accord {
@@ -18,6 +19,7 @@ enum class ErrorKind {
   bad_reply,              // an answer that is not the provider's shape, or empty output
   step_limit,             // a tool run reached its step limit without a final answer
   cancelled,              // the caller cancelled it (CallHandle::cancel)
+  conversion,             // the value passed its schema but does not fit the C++ type (extract<T>)
 };
 [[nodiscard]] std::string_view to_string(ErrorKind kind);
 
@@ -25,7 +27,11 @@ struct Error {
   ErrorKind kind = ErrorKind::bad_reply;
   std::string message;  // one line
   Trace trace;
+  Path path;  // conversion: where in the value the part that did not fit sits
 };
+
+// The Error of a value that passed its schema but does not fit the C++ type asked for.
+[[nodiscard]] Error conversion_error(Path path, const std::string& message, Trace trace);
 
 class ExtractError : public std::runtime_error {
  public:

@@ -429,7 +429,15 @@ class Lowerer {
         out[key] = std::move(props).done();
       } else if (key == "additionalProperties") {
         out[key] = false;
-        if (value != false) closed_by_lowering(path);
+        if (value.is_object()) {
+          // A record (map): these providers accept no schema for free keys.
+          record(path, key, "record", Fate::local_only,
+                 family_ +
+                     " need additionalProperties false on every object, so the model can "
+                     "send no key of this map; enforced locally only");
+        } else if (value != false) {
+          closed_by_lowering(path);
+        }
       } else if (key == "anyOf" && value.is_array()) {
         if (inner) {
           ojson options = value;
