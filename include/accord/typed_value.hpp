@@ -85,25 +85,54 @@ Failure read(const json& j, T& out, const Path& at);
 template <class T>
 void write(const T& value, json& out);
 
+// Whether `j` carries a different value in a Tag member of the alternative struct A: then A is
+// not the alternative meant, and its failure explains little.
+template <class A>
+bool tag_differs(const json& j) {
+  bool differs = false;
+  if constexpr (DescribedStruct<A>) {
+    boost::mp11::mp_for_each<described_members<A>>([&](auto member) {
+      using M = member_type_t<decltype(member)>;
+      if constexpr (is_tag<M>::value) {
+        const auto found = j.find(member.name);
+        differs = differs || (found != j.end() && *found != std::string(M::value));
+      }
+    });
+  }
+  return differs;
+}
+
+// The failure that explains a variant's mismatch best: one of an alternative whose tag matched,
+// then the one that got furthest into the value.
+struct VariantFailure {
+  Failure failure;
+  bool tag_matched = false;
+  void offer(ConversionError error, bool matched) {
+    const bool better = !failure || (matched && !tag_matched) ||
+                        (matched == tag_matched && error.path.size() > failure->path.size());
+    if (!better) return;
+    failure = std::move(error);
+    tag_matched = matched;
+  }
+};
+
 template <class Alternative, class Variant>
-bool try_alternative(const json& j, Variant& out, const Path& at, Failure& deepest) {
+bool try_alternative(const json& j, Variant& out, const Path& at, VariantFailure& best) {
   Alternative candidate{};
   auto failure = read(j, candidate, at);
   if (!failure) {
     out = std::move(candidate);
     return true;
   }
-  // The alternative that got furthest in explains the mismatch best (a discriminated union's
-  // tag matched there).
-  if (!deepest || failure->path.size() > deepest->path.size()) deepest = std::move(failure);
+  best.offer(std::move(*failure), !tag_differs<Alternative>(j));
   return false;
 }
 
 template <class... Alternatives>
 Failure read_variant(const json& j, std::variant<Alternatives...>& out, const Path& at) {
-  Failure deepest;
-  if ((try_alternative<Alternatives>(j, out, at, deepest) || ...)) return std::nullopt;
-  return deepest;
+  VariantFailure best;
+  if ((try_alternative<Alternatives>(j, out, at, best) || ...)) return std::nullopt;
+  return best.failure;
 }
 
 template <class T>
