@@ -9,6 +9,7 @@
 #include <accord/client.hpp>
 #include <accord/json_schema.hpp>
 #include <accord/printable.hpp>
+#include <accord/typed_rules.hpp>
 #include <accord/validate.hpp>
 #include <fstream>
 #include <iostream>
@@ -17,33 +18,38 @@
 
 namespace accord::examples {
 
+// An example's struct, its schema, and how it is asked for.
+template <class T>
 struct ExampleSpec {
   std::string name;  // the schema's name on the wire
-  Schema schema;
+  TypedSchema<T> schema;
   std::string instructions;   // the system turn
   std::string default_input;  // the text extracted from when --input is absent
 };
 
 // The schema as emitted, or as lowered for a provider when one is named.
-inline WireSchema wire_schema(const ExampleSpec& spec, const std::string& provider_name) {
-  auto emitted = emit(spec.schema);
+template <class T>
+WireSchema wire_schema(const ExampleSpec<T>& spec, const std::string& provider_name) {
+  auto emitted = emit(spec.schema.schema());
   if (provider_name.empty()) return {emitted.json, std::move(emitted.report), {}};
   auto provider = make_provider(provider_name);
   if (!provider) throw std::invalid_argument("unknown provider \"" + provider_name + "\"");
   return provider->lower(emitted.json, std::move(emitted.report));
 }
 
-inline int print_schema(const ExampleSpec& spec, const std::string& provider_name) {
+template <class T>
+int print_schema(const ExampleSpec<T>& spec, const std::string& provider_name) {
   auto wire = wire_schema(spec, provider_name);
   nlohmann::ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
   std::cout << out.dump(2) << "\n";
   return 0;
 }
 
-inline int validate_lines(const ExampleSpec& spec, const std::string& file) {
+template <class T>
+int validate_lines(const ExampleSpec<T>& spec, const std::string& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read " + file);
-  const Validator validator(spec.schema);
+  const Validator validator(spec.schema.schema());
   bool all_valid = true;
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
@@ -55,8 +61,9 @@ inline int validate_lines(const ExampleSpec& spec, const std::string& file) {
   return all_valid ? 0 : 1;
 }
 
-inline int run_extraction(const ExampleSpec& spec, ClientOptions options,
-                          const std::string& input_file) {
+template <class T>
+int run_extraction(const ExampleSpec<T>& spec, ClientOptions options,
+                   const std::string& input_file) {
   std::string text = spec.default_input;
   if (!input_file.empty()) {
     std::ifstream in(input_file);
@@ -66,7 +73,7 @@ inline int run_extraction(const ExampleSpec& spec, ClientOptions options,
     text = buffer.str();
   }
   const Client client(std::move(options));
-  auto result = client.extract(
+  auto result = client.extract<T>(
       {.schema = spec.schema, .prompt = text, .system = spec.instructions, .name = spec.name});
   std::cerr << result.trace().to_text() << "\n";
   if (!result.ok()) {
@@ -74,11 +81,12 @@ inline int run_extraction(const ExampleSpec& spec, ClientOptions options,
               << printable(result.error().message) << "\n";
     return 1;
   }
-  std::cout << result.value().dump(2) << "\n";
+  std::cout << to_json_value(result.value()).dump(2) << "\n";
   return 0;
 }
 
-inline int example_main(int argc, char** argv, const ExampleSpec& spec) {
+template <class T>
+int example_main(int argc, char** argv, const ExampleSpec<T>& spec) {
   CLI::App app{"accord example: " + spec.name};
   bool print = false, report = false;
   std::string validate_file, input_file;

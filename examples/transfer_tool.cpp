@@ -8,10 +8,19 @@
 // The steps go to stderr; the final answer and then `handler_runs: N` go to stdout.
 #include <CLI/CLI.hpp>
 #include <accord/printable.hpp>
-#include <accord/tools.hpp>
+#include <accord/typed_tools.hpp>
 #include <iostream>
 
 #include "schemas/transfer.hpp"
+
+// What the transfer tool sends back to the model.
+struct Receipt {
+  std::string transferId;
+  std::string status;
+  double amount = 0;
+  accord::examples::TransferCurrency currency = accord::examples::TransferCurrency::usd;
+};
+BOOST_DESCRIBE_STRUCT(Receipt, (), (transferId, status, amount, currency))
 
 namespace {
 
@@ -65,16 +74,16 @@ int main(int argc, char** argv) {
   int handler_runs = 0;
   int exit_code = 0;
   try {
-    const accord::Toolset tools{accord::Tool(
-        "transfer", "Sends money to a Stripe-style account.", accord::examples::transfer_schema(),
-        [&handler_runs](const nlohmann::json& input) {
-          // A real handler would move money here; it only ever sees input that passed every rule.
-          ++handler_runs;
-          return accord::ToolOutput::ok({{"transferId", "tr_000" + std::to_string(handler_runs)},
-                                         {"status", "sent"},
-                                         {"amount", input["amount"]},
-                                         {"currency", input["currency"]}});
-        })};
+    // The handler takes the Transfer struct and returns a Receipt; a real handler would move
+    // money here, and it only ever sees input that passed every rule.
+    const accord::Toolset tools{
+        accord::typed_tool("transfer", "Sends money to a Stripe-style account.",
+                           accord::examples::typed_transfer_schema(),
+                           [&handler_runs](const accord::examples::Transfer& transfer) {
+                             ++handler_runs;
+                             return Receipt{"tr_000" + std::to_string(handler_runs), "sent",
+                                            transfer.amount, transfer.currency};
+                           })};
     const accord::Client client(std::move(options));
     auto result = accord::run_tools(
         client, {.prompt = prompt, .system = "You move money with the transfer tool."}, tools);

@@ -1629,7 +1629,8 @@ class Run {
         if (sink_ == nullptr) return false;
         extra.push_back(&name);
       } else {
-        ok = node(n.additional, &item, &field, nullptr, nullptr) && ok;
+        // A DSL record's values: their refinements run as a field's do.
+        ok = node(n.additional, &item, &field, element_node(dsl, Kind::object, 0), nullptr) && ok;
         if (!ok && sink_ == nullptr) return false;
       }
     }

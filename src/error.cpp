@@ -24,8 +24,18 @@ std::string_view to_string(ErrorKind kind) {
       return "cancelled";
     case ErrorKind::batch_unanswered:
       return "batch_unanswered";
+    case ErrorKind::conversion:
+      return "conversion";
   }
   return "unknown";
+}
+
+Error conversion_error(Path path, const std::string& message, Trace trace) {
+  const auto where = path.to_string();
+  return Error{ErrorKind::conversion,
+               "the value does not fit the C++ type: " + message +
+                   (where.empty() ? "" : " (at " + where + ")"),
+               std::move(trace), std::move(path)};
 }
 
 ExtractError::ExtractError(Error error)

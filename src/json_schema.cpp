@@ -183,6 +183,7 @@ class Emitter {
         break;
       case Kind::object:
         if (n.closed) add(path, "no unknown keys", "additionalProperties");
+        if (!n.elements.empty()) add(path, "record", "additionalProperties");
         break;
       default:
         break;
@@ -267,6 +268,9 @@ class Emitter {
     out["properties"] = std::move(properties);
     if (!required.empty()) out["required"] = std::move(required);
     if (n.closed) out["additionalProperties"] = false;
+    if (!n.elements.empty()) {
+      out["additionalProperties"] = node(n.elements.front(), path / std::string("{}"));
+    }
     if (!n.rules.empty()) {
       Json rules = Json::array();
       for (const auto& rule : n.rules) rules.push_back(to_json(rule));

@@ -50,8 +50,8 @@ std::string Path::to_string() const {
       continue;
     }
     const auto& key = std::get<std::string>(segment);
-    // Schema positions that are not value keys: array items and union options.
-    if (key == "[]" || (key.size() > 1 && key[0] == '|')) {
+    // Schema positions that are not value keys: array items, record values and union options.
+    if (key == "[]" || key == "{}" || (key.size() > 1 && key[0] == '|')) {
       out += key;
     } else if (is_identifier(key)) {
       out += (out.empty() ? "" : ".") + key;

@@ -503,6 +503,13 @@ Schema array(Schema items) {
   return make_schema(std::move(node));
 }
 
+Schema record(Schema values) {
+  SchemaNode node{.kind = Kind::object, .closed = false};
+  adopt_problems(node, values, std::string("{}"));
+  node.elements.push_back(std::move(values));
+  return make_schema(std::move(node));
+}
+
 Schema tuple(std::vector<Schema> positions) {
   SchemaNode node{.kind = Kind::tuple};
   for (std::size_t i = 0; i < positions.size(); ++i) adopt_problems(node, positions[i], i);
@@ -573,6 +580,31 @@ Schema discriminated_union(std::string tag, std::vector<Schema> options) {
   }
   node.discriminator = std::move(tag);
   return make_schema(std::move(node));
+}
+
+nlohmann::json with_defaults(const Schema& schema, nlohmann::json value) {
+  const SchemaNode& n = schema.node();
+  if (n.kind == Kind::object && value.is_object()) {
+    for (const auto& field : n.fields) {
+      const auto found = value.find(field.name);
+      if (found != value.end()) {
+        *found = with_defaults(field.schema, std::move(*found));
+      } else if (const auto& fallback = field.schema.node().default_value) {
+        value[field.name] = *fallback;
+      }
+    }
+    if (!n.elements.empty()) {  // a record: every key is a value
+      for (auto& [key, item] : value.items())
+        item = with_defaults(n.elements.front(), std::move(item));
+    }
+  } else if (n.kind == Kind::array && value.is_array()) {
+    for (auto& item : value) item = with_defaults(n.elements.front(), std::move(item));
+  } else if (n.kind == Kind::tuple && value.is_array()) {
+    for (std::size_t i = 0; i < value.size() && i < n.elements.size(); ++i) {
+      value[i] = with_defaults(n.elements[i], std::move(value[i]));
+    }
+  }
+  return value;
 }
 
 }  // namespace accord

@@ -6,6 +6,7 @@
 
 #include "../examples/schemas/refund.hpp"
 #include "../examples/schemas/transfer.hpp"
+#include "refund_documents.hpp"
 
 namespace accord {
 namespace {
@@ -438,9 +439,16 @@ TEST(ExampleSchemas, RefundNoteRuleToleratesNonStrings) {
 TEST(ExampleSchemas, RefundDateOrderComparesIsoDates) {
   const auto refund = examples::refund_schema();
   const auto& rule = refund.node().refinements.at(0);
-  EXPECT_FALSE(rule.predicate({{"orderDate", "2024-03-02"}, {"refundDate", "2024-03-01"}}));
-  EXPECT_TRUE(rule.predicate({{"orderDate", "2024-03-02"}, {"refundDate", "2024-03-02"}}));
-  EXPECT_TRUE(rule.predicate({{"orderDate", "2024-03-02"}, {"refundDate", "2024-04-01"}}));
+  // The refinement is typed: it judges whole refunds (a part that is not a Refund passes).
+  const auto with_dates = [](const char* order, const char* refund_date) {
+    auto doc = testing_documents::kValidRefund;
+    doc["orderDate"] = order;
+    doc["refundDate"] = refund_date;
+    return doc;
+  };
+  EXPECT_FALSE(rule.predicate(with_dates("2024-03-02", "2024-03-01")));
+  EXPECT_TRUE(rule.predicate(with_dates("2024-03-02", "2024-03-02")));
+  EXPECT_TRUE(rule.predicate(with_dates("2024-03-02", "2024-04-01")));
   EXPECT_EQ(rule.options.path, Path{"refundDate"});
 }
 

@@ -85,6 +85,7 @@ std::vector<Row> rows() {
       on_field("array(string()).length(3)", array(string()).length(3)),
       on_field("array(string()).nonempty()", array(string()).nonempty()),
       on_field("tuple({number(), number()})", tuple({number(), number()})),
+      on_field("record(number())", record(number())),
       on_field(R"(enumeration({"EUR", "USD"}))", enumeration({"EUR", "USD"})),
       on_field(R"(literal("v1"))", literal("v1")),
       on_field("union_({string(), number()})", union_({string(), number()})),

@@ -1,43 +1,48 @@
 #pragma once
-// The refund schema: the rules of /work/shared/anchors/schemas.mjs (Zod's `Refund`), in accord.
+// The refund schema: the rules of ../shared/anchors/schemas.mjs (Zod's `Refund`), declared as a
+// C++ struct.
 
-#include <nlohmann/json.hpp>
 #include <string>
 
-#include "accord/schema.hpp"
+#include "accord/typed_rules.hpp"
 
 namespace accord::examples {
 
-// A refund request: a strict object whose `note` may not carry links and whose refund may not
-// predate its order. The date-order issue points at `refundDate`, as Zod's `path` does.
-inline Schema refund_schema() {
-  // Predicates see any JSON; one of the wrong type passes here and fails its type check instead.
-  auto no_links = [](const nlohmann::json& value) {
-    if (!value.is_string()) return true;
-    const auto& text = value.get_ref<const std::string&>();
-    return text.find("http://") == std::string::npos && text.find("https://") == std::string::npos;
+enum class RefundCurrency { EUR, USD };
+BOOST_DESCRIBE_ENUM(RefundCurrency, EUR, USD)
+
+// A refund request whose `note` may not carry links and whose refund may not predate its order.
+struct Refund {
+  std::string orderId;
+  double amount = 0;
+  RefundCurrency currency = RefundCurrency::EUR;
+  std::string orderDate;
+  std::string refundDate;
+  std::string note;
+  std::string sku;
+};
+BOOST_DESCRIBE_STRUCT(Refund, (), (orderId, amount, currency, orderDate, refundDate, note, sku))
+
+inline TypedSchema<Refund> typed_refund_schema() {
+  auto no_links = [](const std::string& note) {
+    return note.find("http://") == std::string::npos && note.find("https://") == std::string::npos;
   };
-  // ISO dates compare correctly as strings, as `r.refundDate >= r.orderDate` does in JavaScript.
-  auto dates_in_order = [](const nlohmann::json& value) {
-    if (!value.is_object()) return true;
-    auto order = value.find("orderDate");
-    auto refund = value.find("refundDate");
-    if (order == value.end() || refund == value.end()) return true;
-    if (!order->is_string() || !refund->is_string()) return true;
-    return refund->get_ref<const std::string&>() >= order->get_ref<const std::string&>();
-  };
-  return object({
-                    {"orderId", string().regex(R"(^ORD-\d{6}$)")},
-                    {"amount", number().positive()},
-                    {"currency", enumeration({"EUR", "USD"})},
-                    {"orderDate", string().date()},
-                    {"refundDate", string().date()},
-                    {"note", string().refine(no_links, "note must not contain links")},
-                    {"sku", string()},
-                })
-      // The message names the violation (as Zod's does); the model reads the rule itself.
-      .refine(dates_in_order, "refundDate is before orderDate",
+  return typed<Refund>()
+      .field(&Refund::orderId, regex(R"(^ORD-\d{6}$)"))
+      .field(&Refund::amount, positive())
+      .field(&Refund::orderDate, date())
+      .field(&Refund::refundDate, date())
+      .field(&Refund::note, refine(no_links, "note must not contain links"))
+      // ISO dates compare correctly as strings, as `r.refundDate >= r.orderDate` does in
+      // JavaScript. The message names the violation (as Zod's does); the model reads the rule
+      // itself. The issue points at `refundDate`, as Zod's `path` does.
+      .refine([](const Refund& r) { return r.refundDate >= r.orderDate; },
+              "refundDate is before orderDate",
               {.path = {"refundDate"}, .rule_text = "refundDate is on or after orderDate"});
+}
+
+inline Schema refund_schema() {
+  return typed_refund_schema();
 }
 
 }  // namespace accord::examples

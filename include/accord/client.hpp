@@ -14,9 +14,11 @@
 #include "accord/error.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/providers/provider.hpp"
+#include "accord/result.hpp"
 #include "accord/schema.hpp"
 #include "accord/trace.hpp"
 #include "accord/transport.hpp"
+#include "accord/typed_value.hpp"
 #include "accord/validate.hpp"
 
 namespace accord {
@@ -85,29 +87,6 @@ struct Exchange {
   Reply reply;
 };
 
-template <class T>
-struct Extraction {
-  T value;
-  Trace trace;
-};
-
-template <class T>
-class Result {
- public:
-  Result(Extraction<T> ok) : state_(std::move(ok)) {}  // NOLINT: implicit by design
-  Result(Error error) : state_(std::move(error)) {}    // NOLINT
-  [[nodiscard]] bool ok() const { return state_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  [[nodiscard]] const T& value() const { return std::get<0>(state_).value; }
-  [[nodiscard]] const Error& error() const { return std::get<1>(state_); }
-  [[nodiscard]] const Trace& trace() const {
-    return ok() ? std::get<0>(state_).trace : std::get<1>(state_).trace;
-  }
-
- private:
-  std::variant<Extraction<T>, Error> state_;
-};
-
 class Client {
  public:
   explicit Client(ClientOptions options);
@@ -146,12 +125,28 @@ class Client {
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
 
-  // The value converted with nlohmann's from_json into the user's type.
+  // The value as a T: a type typed_types.hpp knows (a described struct, usually with the schema
+  // typed<T>() or schema_of<T>() gives), read after the schema's defaults are filled in; any
+  // other type through nlohmann's from_json. A valid value that does not fit T ends as
+  // ErrorKind::conversion with the path of the part that did not fit; no exception escapes.
   template <class T>
   [[nodiscard]] Result<T> extract(const ExtractRequest& request) const {
     auto result = extract(request);
     if (!result.ok()) return result.error();
-    return Extraction<T>{result.value().template get<T>(), result.trace()};
+    if constexpr (KnownType<T>) {
+      const auto* schema = std::get_if<Schema>(&request.schema);
+      auto converted =
+          from_json_value<T>(schema ? with_defaults(*schema, result.value()) : result.value());
+      if (!converted)
+        return conversion_error(converted.error().path, converted.error().message, result.trace());
+      return Extraction<T>{std::move(converted).value(), result.trace()};
+    } else {
+      try {
+        return Extraction<T>{result.value().template get<T>(), result.trace()};
+      } catch (const nlohmann::json::exception& e) {
+        return conversion_error(Path{}, e.what(), result.trace());
+      }
+    }
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "accord/path.hpp"
 #include "accord/trace.hpp"
 
 namespace accord {
@@ -20,6 +21,7 @@ enum class ErrorKind {
   cancelled,              // the caller cancelled it (CallHandle::cancel)
   batch_unanswered,       // a batch job ended without this item's answer (expired, cancelled,
                           // failed, or its poll deadline passed)
+  conversion,             // the value passed its schema but does not fit the C++ type (extract<T>)
 };
 [[nodiscard]] std::string_view to_string(ErrorKind kind);
 
@@ -27,7 +29,11 @@ struct Error {
   ErrorKind kind = ErrorKind::bad_reply;
   std::string message;  // one line
   Trace trace;
+  Path path;  // conversion: where in the value the part that did not fit sits
 };
+
+// The Error of a value that passed its schema but does not fit the C++ type asked for.
+[[nodiscard]] Error conversion_error(Path path, const std::string& message, Trace trace);
 
 class ExtractError : public std::runtime_error {
  public:

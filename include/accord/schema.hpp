@@ -110,10 +110,12 @@ struct SchemaNode {
   Kind kind = Kind::any;
   std::vector<Check> checks;
   std::vector<Refinement> refinements;
-  std::vector<Rule> rules;       // object: declarative rules between fields (rules.hpp)
-  std::vector<Field> fields;     // object, in the order written
-  bool closed = true;            // object: unknown keys are an issue (additionalProperties false)
-  std::vector<Schema> elements;  // array: [item]; tuple: the positions; union: the options
+  std::vector<Rule> rules;    // object: declarative rules between fields (rules.hpp)
+  std::vector<Field> fields;  // object, in the order written
+  bool closed = true;         // object: unknown keys are an issue (additionalProperties false)
+  // array: [item]; tuple: the positions; union: the options; record (an object with free keys):
+  // [the schema of every value]
+  std::vector<Schema> elements;
   std::vector<std::string> options;  // enumeration
   nlohmann::json literal;            // literal
   std::string discriminator;         // discriminated union: the tag field
@@ -207,11 +209,19 @@ struct Field {
 [[nodiscard]] Schema null_();
 [[nodiscard]] Schema any();
 [[nodiscard]] Schema array(Schema items);
+// An object whose keys are free and whose every value is a `values` (additionalProperties with a
+// schema), as a std::map<std::string, T> is.
+[[nodiscard]] Schema record(Schema values);
 [[nodiscard]] Schema tuple(std::vector<Schema> positions);
 [[nodiscard]] Schema enumeration(std::vector<std::string> options);
 [[nodiscard]] Schema literal(nlohmann::json value);
 [[nodiscard]] Schema union_(std::vector<Schema> options);
 // Each option must be an object whose `tag` field is a literal; the tags must differ.
 [[nodiscard]] Schema discriminated_union(std::string tag, std::vector<Schema> options);
+
+// `value` with every absent field that has a default filled in, in nested objects, array items and
+// record values too (union options are left alone: which one applies is the validator's call).
+// What Zod's parse returns; the typed layer converts this.
+[[nodiscard]] nlohmann::json with_defaults(const Schema& schema, nlohmann::json value);
 
 }  // namespace accord

@@ -1,0 +1,28 @@
+#pragma once
+// Everything accord offers, in one include. Each header below is one concept and may be included
+// on its own.
+
+#include "accord/call_handle.hpp"
+#include "accord/client.hpp"
+#include "accord/error.hpp"
+#include "accord/issue.hpp"
+#include "accord/json_schema.hpp"
+#include "accord/json_schema_file.hpp"
+#include "accord/json_text.hpp"
+#include "accord/path.hpp"
+#include "accord/printable.hpp"
+#include "accord/providers/provider.hpp"
+#include "accord/reply.hpp"
+#include "accord/report.hpp"
+#include "accord/result.hpp"
+#include "accord/rules.hpp"
+#include "accord/schema.hpp"
+#include "accord/tools.hpp"
+#include "accord/trace.hpp"
+#include "accord/transport.hpp"
+#include "accord/typed_rules.hpp"
+#include "accord/typed_schema.hpp"
+#include "accord/typed_tools.hpp"
+#include "accord/typed_types.hpp"
+#include "accord/typed_value.hpp"
+#include "accord/validate.hpp"

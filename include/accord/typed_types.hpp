@@ -1,0 +1,173 @@
+#pragma once
+// The C++ types the typed layer maps to JSON: which ones it knows, and the Tag that marks a
+// union alternative.
+//
+//   struct Refund { std::string orderId; double amount; std::optional<std::string> note; };
+//   BOOST_DESCRIBE_STRUCT(Refund, (), (orderId, amount, note))
+//
+// Structs and enums are read through Boost.Describe (BOOST_DESCRIBE_STRUCT, BOOST_DESCRIBE_ENUM):
+// one macro line beside the declaration lists the members once, and the library gives their
+// names, pointers and order at compile time. Besides described structs and enums the layer knows
+// bool, the arithmetic types, std::string, std::optional, std::vector, std::array,
+// std::map<std::string, T>, std::variant (std::monostate is null) and Tag.
+
+#include <algorithm>
+#include <array>
+#include <boost/describe.hpp>
+#include <boost/mp11.hpp>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace accord {
+
+// A string usable as a template argument: Tag<"card">.
+template <std::size_t N>
+struct FixedString {
+  std::array<char, N> text{};
+  constexpr FixedString(const char (&value)[N]) {  // NOLINT: implicit by design
+    std::copy_n(value, N, text.begin());
+  }
+  [[nodiscard]] constexpr std::string_view view() const { return {text.data(), N - 1}; }
+};
+
+// A member that always holds the one string `Value`: in JSON a literal. A std::variant whose
+// alternatives are structs with a Tag member of one name becomes a discriminated union on it.
+template <FixedString Value>
+struct Tag {
+  static constexpr std::string_view value = Value.view();
+  friend bool operator==(const Tag&, const Tag&) = default;
+};
+
+namespace typed_detail {
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+
+template <class T>
+struct is_string_map : std::false_type {};
+template <class T, class C, class A>
+struct is_string_map<std::map<std::string, T, C, A>> : std::true_type {};
+
+template <class T>
+struct is_variant : std::false_type {};
+template <class... T>
+struct is_variant<std::variant<T...>> : std::true_type {};
+
+template <class T>
+struct is_tag : std::false_type {};
+template <FixedString V>
+struct is_tag<Tag<V>> : std::true_type {};
+
+template <class T>
+inline constexpr bool always_false = false;
+
+}  // namespace typed_detail
+
+template <class T>
+concept DescribedStruct = std::is_class_v<T> && boost::describe::has_describe_members<T>::value;
+template <class T>
+concept DescribedEnum = std::is_enum_v<T> && boost::describe::has_describe_enumerators<T>::value;
+
+// The members the layer reads: public ones, those of described bases included, in order.
+template <class T>
+using described_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                                   boost::describe::mod_inherited>;
+
+namespace typed_detail {
+
+template <class Pointer>
+struct member_type;
+template <class C, class M>
+struct member_type<M C::*> {
+  using type = M;
+};
+template <class Descriptor>
+using member_type_t = typename member_type<std::remove_cv_t<decltype(Descriptor::pointer)>>::type;
+
+template <class T, class Seen>
+constexpr bool recursive();
+
+template <class Seen, template <class...> class List, class... Ts>
+constexpr bool any_recursive(List<Ts...>* /*types*/) {
+  return (recursive<Ts, Seen>() || ...);
+}
+
+// Whether T contains itself (through members, containers or alternatives): a type the schema DSL
+// cannot describe without named definitions ($ref).
+template <class T, class Seen>
+constexpr bool recursive() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (is_optional<U>::value || is_vector<U>::value || is_std_array<U>::value) {
+    return recursive<typename U::value_type, Seen>();
+  } else if constexpr (is_string_map<U>::value) {
+    return recursive<typename U::mapped_type, Seen>();
+  } else if constexpr (is_variant<U>::value) {
+    return any_recursive<Seen>(static_cast<U*>(nullptr));
+  } else if constexpr (DescribedStruct<U>) {
+    if constexpr (boost::mp11::mp_contains<Seen, U>::value) {
+      return true;
+    } else {
+      using Members = boost::mp11::mp_transform<member_type_t, described_members<U>>;
+      return any_recursive<boost::mp11::mp_push_back<Seen, U>>(static_cast<Members*>(nullptr));
+    }
+  } else {
+    return false;
+  }
+}
+
+template <class T>
+constexpr bool known();
+
+template <template <class...> class List, class... Ts>
+constexpr bool all_known(List<Ts...>* /*types*/) {
+  return (known<Ts>() && ...);
+}
+
+template <class T>
+constexpr bool known() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_arithmetic_v<U> || std::is_same_v<U, std::string> ||
+                std::is_same_v<U, std::monostate> || is_tag<U>::value ||
+                (std::is_enum_v<U> && boost::describe::has_describe_enumerators<U>::value)) {
+    return true;
+  } else if constexpr (is_optional<U>::value || is_vector<U>::value || is_std_array<U>::value) {
+    return known<typename U::value_type>();
+  } else if constexpr (is_string_map<U>::value) {
+    return known<typename U::mapped_type>();
+  } else if constexpr (is_variant<U>::value) {
+    return all_known(static_cast<U*>(nullptr));
+  } else if constexpr (DescribedStruct<U>) {
+    return true;  // its members are checked as it is converted
+  } else {
+    return false;
+  }
+}
+
+}  // namespace typed_detail
+
+// A type the typed layer converts: every part of it is one typed_types.hpp lists.
+template <class T>
+concept KnownType = typed_detail::known<T>();
+
+template <class T>
+inline constexpr bool is_recursive_type = typed_detail::recursive<T, boost::mp11::mp_list<>>();
+
+}  // namespace accord

@@ -1,0 +1,273 @@
+#pragma once
+// A typed value to JSON and back, for the types typed_types.hpp lists, without exceptions:
+//
+//   nlohmann::json j = to_json_value(refund);
+//   Converted<Refund> back = from_json_value<Refund>(j);
+//   if (!back) std::cerr << back.error().message << " at " << back.error().path.to_string();
+//
+// A value that passed its schema may still not fit the C++ type: 3000000000 in an int32_t,
+// 1e39 in a float. Such a value is a ConversionError with the path of the part that did not fit.
+// An absent struct member is an error unless it is a std::optional (fill defaults first:
+// typed_rules.hpp's with_defaults); keys the struct does not name are ignored.
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "accord/path.hpp"
+#include "accord/typed_types.hpp"
+
+namespace accord {
+
+struct ConversionError {
+  Path path;            // where in the JSON value
+  std::string message;  // one line: what did not fit
+};
+
+// A converted value, or why it did not convert.
+template <class T>
+class Converted {
+ public:
+  Converted(T value) : value_(std::move(value)) {}                // NOLINT: implicit by design
+  Converted(ConversionError error) : error_(std::move(error)) {}  // NOLINT
+  [[nodiscard]] bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  [[nodiscard]] const T& value() const& { return *value_; }
+  [[nodiscard]] T&& value() && { return std::move(*value_); }
+  [[nodiscard]] const ConversionError& error() const { return error_; }
+
+ private:
+  std::optional<T> value_;
+  ConversionError error_;
+};
+
+namespace typed_detail {
+
+using json = nlohmann::json;
+using Failure = std::optional<ConversionError>;
+
+inline Failure fail(const Path& at, std::string message) {
+  return ConversionError{at, std::move(message)};
+}
+
+// The <cstdint> name of an integer type of I's size and sign: what a message calls it.
+template <class I>
+std::string integer_name() {
+  return (std::numeric_limits<I>::is_signed ? "int" : "uint") + std::to_string(sizeof(I) * 8) +
+         "_t";
+}
+
+template <class I>
+Failure read_integer(const json& j, I& out, const Path& at) {
+  if (!j.is_number()) return fail(at, "expected an integer, got " + std::string(j.type_name()));
+  bool fits = false;
+  if (j.is_number_unsigned()) {
+    fits = std::in_range<I>(j.get<std::uint64_t>());
+  } else if (j.is_number_integer()) {
+    fits = std::in_range<I>(j.get<std::int64_t>());
+  } else {
+    const double d = j.get<double>();
+    if (std::trunc(d) != d) return fail(at, j.dump() + " is not a whole number");
+    const double limit = std::ldexp(1.0, std::numeric_limits<I>::digits);  // exclusive
+    fits = d < limit && (std::numeric_limits<I>::is_signed ? d >= -limit : d >= 0);
+  }
+  if (!fits) return fail(at, j.dump() + " does not fit in " + integer_name<I>());
+  out = j.is_number_float() ? static_cast<I>(j.get<double>()) : j.get<I>();
+  return std::nullopt;
+}
+
+template <class T>
+Failure read(const json& j, T& out, const Path& at);
+
+template <class T>
+void write(const T& value, json& out);
+
+// Whether `j` carries a different value in a Tag member of the alternative struct A: then A is
+// not the alternative meant, and its failure explains little.
+template <class A>
+bool tag_differs(const json& j) {
+  bool differs = false;
+  if constexpr (DescribedStruct<A>) {
+    boost::mp11::mp_for_each<described_members<A>>([&](auto member) {
+      using M = member_type_t<decltype(member)>;
+      if constexpr (is_tag<M>::value) {
+        const auto found = j.find(member.name);
+        differs = differs || (found != j.end() && *found != std::string(M::value));
+      }
+    });
+  }
+  return differs;
+}
+
+// The failure that explains a variant's mismatch best: one of an alternative whose tag matched,
+// then the one that got furthest into the value.
+struct VariantFailure {
+  Failure failure;
+  bool tag_matched = false;
+  void offer(ConversionError error, bool matched) {
+    const bool better = !failure || (matched && !tag_matched) ||
+                        (matched == tag_matched && error.path.size() > failure->path.size());
+    if (!better) return;
+    failure = std::move(error);
+    tag_matched = matched;
+  }
+};
+
+template <class Alternative, class Variant>
+bool try_alternative(const json& j, Variant& out, const Path& at, VariantFailure& best) {
+  Alternative candidate{};
+  auto failure = read(j, candidate, at);
+  if (!failure) {
+    out = std::move(candidate);
+    return true;
+  }
+  best.offer(std::move(*failure), !tag_differs<Alternative>(j));
+  return false;
+}
+
+template <class... Alternatives>
+Failure read_variant(const json& j, std::variant<Alternatives...>& out, const Path& at) {
+  VariantFailure best;
+  if ((try_alternative<Alternatives>(j, out, at, best) || ...)) return std::nullopt;
+  return best.failure;
+}
+
+template <class T>
+Failure read(const json& j, T& out, const Path& at) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!j.is_boolean()) return fail(at, "expected a boolean, got " + std::string(j.type_name()));
+    out = j.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    return read_integer(j, out, at);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!j.is_number()) return fail(at, "expected a number, got " + std::string(j.type_name()));
+    const double d = j.get<double>();
+    if (std::isfinite(d) && std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
+      return fail(at, j.dump() + " does not fit in " + (sizeof(T) == 4 ? "float" : "double"));
+    }
+    out = static_cast<T>(d);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!j.is_string()) return fail(at, "expected a string, got " + std::string(j.type_name()));
+    out = j.get<std::string>();
+  } else if constexpr (std::is_same_v<T, std::monostate>) {
+    if (!j.is_null()) return fail(at, "expected null, got " + std::string(j.type_name()));
+  } else if constexpr (is_tag<T>::value) {
+    if (!j.is_string() || j.get<std::string>() != T::value) {
+      return fail(at, "expected \"" + std::string(T::value) + "\", got " + j.dump());
+    }
+  } else if constexpr (DescribedEnum<T>) {
+    if (!j.is_string()) return fail(at, "expected a string, got " + std::string(j.type_name()));
+    if (!boost::describe::enum_from_string(j.get<std::string>().c_str(), out)) {
+      return fail(at, j.dump() + " names no enumerator");
+    }
+  } else if constexpr (is_optional<T>::value) {
+    if (j.is_null()) {
+      out.reset();
+    } else {
+      typename T::value_type inner{};
+      if (auto failure = read(j, inner, at)) return failure;
+      out = std::move(inner);
+    }
+  } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
+    if (!j.is_array()) return fail(at, "expected an array, got " + std::string(j.type_name()));
+    if constexpr (is_vector<T>::value) {
+      out.resize(j.size());
+    } else if (j.size() != out.size()) {
+      return fail(
+          at, "expected " + std::to_string(out.size()) + " items, got " + std::to_string(j.size()));
+    }
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (auto failure = read(j[i], out[i], at / i)) return failure;
+    }
+  } else if constexpr (is_string_map<T>::value) {
+    if (!j.is_object()) return fail(at, "expected an object, got " + std::string(j.type_name()));
+    out.clear();
+    for (const auto& [key, item] : j.items()) {
+      if (auto failure = read(item, out[key], at / key)) return failure;
+    }
+  } else if constexpr (is_variant<T>::value) {
+    return read_variant(j, out, at);
+  } else if constexpr (DescribedStruct<T>) {
+    if (!j.is_object()) return fail(at, "expected an object, got " + std::string(j.type_name()));
+    Failure failure;
+    boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
+      if (failure) return;
+      using M = member_type_t<decltype(member)>;
+      const auto found = j.find(member.name);
+      if (found != j.end()) {
+        failure = read(*found, out.*member.pointer, at / std::string(member.name));
+      } else if constexpr (is_optional<M>::value) {
+        (out.*member.pointer).reset();
+      } else {
+        failure = fail(at / std::string(member.name), "missing");
+      }
+    });
+    return failure;
+  } else {
+    static_assert(always_false<T>,
+                  "accord: no JSON conversion for this C++ type (typed_types.hpp)");
+  }
+  return std::nullopt;
+}
+
+template <class T>
+void write(const T& value, json& out) {
+  if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string>) {
+    out = value;
+  } else if constexpr (std::is_same_v<T, std::monostate>) {
+    out = nullptr;
+  } else if constexpr (is_tag<T>::value) {
+    out = std::string(T::value);
+  } else if constexpr (DescribedEnum<T>) {
+    const char* name = boost::describe::enum_to_string(value, nullptr);
+    out = name != nullptr ? json(name) : json(nullptr);  // an undescribed value has no name
+  } else if constexpr (is_optional<T>::value) {
+    if (value) {
+      write(*value, out);
+    } else {
+      out = nullptr;
+    }
+  } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
+    out = json::array();
+    for (const auto& item : value) write(item, out.emplace_back());
+  } else if constexpr (is_string_map<T>::value) {
+    out = json::object();
+    for (const auto& [key, item] : value) write(item, out[key]);
+  } else if constexpr (is_variant<T>::value) {
+    std::visit([&](const auto& alternative) { write(alternative, out); }, value);
+  } else if constexpr (DescribedStruct<T>) {
+    out = json::object();
+    boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
+      const auto& field = value.*member.pointer;
+      if constexpr (is_optional<std::remove_cvref_t<decltype(field)>>::value) {
+        if (!field) return;  // an absent optional member is an absent key
+      }
+      write(field, out[member.name]);
+    });
+  } else {
+    static_assert(always_false<T>,
+                  "accord: no JSON conversion for this C++ type (typed_types.hpp)");
+  }
+}
+
+}  // namespace typed_detail
+
+template <class T>
+[[nodiscard]] nlohmann::json to_json_value(const T& value) {
+  nlohmann::json out;
+  typed_detail::write(value, out);
+  return out;
+}
+
+// Requires T (and every struct inside it) to be default-constructible.
+template <class T>
+[[nodiscard]] Converted<T> from_json_value(const nlohmann::json& value) {
+  T out{};
+  if (auto failure = typed_detail::read(value, out, Path{})) return std::move(*failure);
+  return out;
+}
+
+}  // namespace accord

@@ -1,0 +1,87 @@
+#pragma once
+// C++ types the typed-layer tests share: one of each kind the layer supports.
+#include <accord/typed_types.hpp>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace typed_fixtures {
+
+enum class Currency { EUR, USD };
+BOOST_DESCRIBE_ENUM(Currency, EUR, USD)
+
+struct Address {
+  std::string city;
+  std::string country;
+  friend bool operator==(const Address&, const Address&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Address, (), (city, country))
+
+struct Card {
+  accord::Tag<"card"> kind;
+  std::string last4;
+  friend bool operator==(const Card&, const Card&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Card, (), (kind, last4))
+
+struct Bank {
+  accord::Tag<"bank"> kind;
+  std::string iban;
+  friend bool operator==(const Bank&, const Bank&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Bank, (), (kind, iban))
+
+// Every supported kind of member, once.
+struct Everything {
+  bool flag = false;
+  std::int32_t count = 0;
+  std::uint8_t small = 0;
+  double ratio = 0;
+  float weight = 0;
+  std::string name;
+  std::optional<std::string> nickname;
+  std::vector<std::string> tags;
+  std::array<int, 2> point{};
+  std::map<std::string, double> scores;
+  std::variant<std::monostate, std::string, double> label;
+  std::variant<Card, Bank> payment;
+  Currency currency = Currency::EUR;
+  Address address;
+  std::vector<std::optional<int>> gaps;
+  friend bool operator==(const Everything&, const Everything&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Everything, (),
+                      (flag, count, small, ratio, weight, name, nickname, tags, point, scores,
+                       label, payment, currency, address, gaps))
+
+struct Refund {
+  std::string orderId;
+  double amount = 0;
+  Currency currency = Currency::EUR;
+  std::string orderDate;
+  std::string refundDate;
+  std::optional<std::string> note;
+  friend bool operator==(const Refund&, const Refund&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Refund, (), (orderId, amount, currency, orderDate, refundDate, note))
+
+// A valid Refund as a reply carries it (no note).
+inline const nlohmann::json kRefundJson = {{"orderId", "ORD-482913"},
+                                           {"amount", 42.5},
+                                           {"currency", "EUR"},
+                                           {"orderDate", "2026-11-02"},
+                                           {"refundDate", "2026-11-20"}};
+
+// A recursive type: the DSL has no $ref yet, so schema_of<TreeNode>() must not compile.
+struct TreeNode {
+  std::string label;
+  std::vector<TreeNode> children;
+};
+BOOST_DESCRIBE_STRUCT(TreeNode, (), (label, children))
+
+}  // namespace typed_fixtures
