@@ -1249,10 +1249,12 @@ void undo(nlohmann::json& value, const Lowering& lowering, const Lowering& root)
       }
     });
   }
-  for (const auto& [path, index] : lowering.references) {
-    if (index >= root.definitions.size()) continue;
-    for_each_at(value, path.segments(), 0,
-                [&](nlohmann::json& at) { undo(at, root.definitions[index], root); });
+  // A named reference, not a structured binding: clang 14 (the fuzz build) cannot capture one.
+  for (const auto& reference : lowering.references) {
+    if (reference.second >= root.definitions.size()) continue;
+    const auto& definition = root.definitions[reference.second];
+    for_each_at(value, reference.first.segments(), 0,
+                [&](nlohmann::json& at) { undo(at, definition, root); });
   }
 }
 
