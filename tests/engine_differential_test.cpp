@@ -6,7 +6,9 @@
 // where GCC 12 reports a false maybe-uninitialized.
 #define VALIJSON_USE_EXCEPTIONS 1
 #pragma GCC diagnostic push
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>

@@ -1,6 +1,7 @@
-// Reply decoding for one provider (ACCORD_FUZZ_PROVIDER), through the real Client: the fuzz input
-// is what the transport "received", so decoding, the retry decision, parsing and validating the
-// content, the corrective request that sends the reply back, and the Trace are all exercised.
+// Reply decoding for one provider (accord_fuzz_setting, named by each target), through the real
+// Client: the fuzz input is what the transport "received", so decoding, the retry decision, parsing
+// and validating the content, the corrective request that sends the reply back, and the Trace are
+// all exercised.
 //
 // Input: one control byte (low nibble: HTTP status, bit 4: forced-tool mode, bit 5: a
 // retry-after header), then the body.
@@ -27,10 +28,14 @@ class Replay final : public accord::Transport {
 
 }  // namespace
 
+// The provider's name: each fuzz target links this file's one object with its own setting, so
+// the fuzzer is compiled once for all four providers.
+extern "C" const char accord_fuzz_setting[];
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace accord;
   static const auto replay = std::make_shared<Replay>();
-  static const Client client(ClientOptions{.provider = ACCORD_FUZZ_PROVIDER,
+  static const Client client(ClientOptions{.provider = accord_fuzz_setting,
                                            .base_url = "http://127.0.0.1:9/v1",
                                            .api_key = "sk-fuzz-key",
                                            .retry = {.max_retries = 0},

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds accord's libFuzzer targets with clang-14 (ASan + UBSan) in build-fuzz and runs each for
-# a bounded time on its seed corpus. Exit 1 when any target crashes, leaks, times out or hits UB.
+# Builds accord's libFuzzer targets with clang-14 (ASan + UBSan) in build-fuzz (or FUZZ_BUILD_DIR,
+# a build configured with ACCORD_FUZZ=ON) and runs each for a bounded time on its seed corpus.
+# Exit 1 when any target crashes, leaks, times out or hits UB.
 #
 #   tests/fuzz/run.sh [SECONDS_PER_TARGET=20] [TARGET...]
 #
@@ -14,28 +15,21 @@ cd "$(dirname "$0")/../.."
 root="$PWD"
 build_dir="${FUZZ_BUILD_DIR:-build-fuzz}"
 
-# clang-14 and its runtime (libFuzzer, sanitizers) come from Debian; install once, quietly.
-missing=()
-for p in clang-14 libclang-rt-14-dev cmake pkg-config; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]} > 0)); then
-  echo "fuzz: installing ${missing[*]}" >&2
-  sudo=""
-  [[ $(id -u) -ne 0 ]] && sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq >/dev/null || true
-  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-"$root/scripts/deps"
+"$root/scripts/deps" clang
 
 all_targets=(decode_openai_chat decode_openai_responses decode_anthropic decode_generic
   validate_refund validate_transfer prettify load_schema)
 targets=("$@")
 ((${#targets[@]} == 0)) && targets=("${all_targets[@]}")
 
-cmake -S tests/fuzz -B "$build_dir" -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# A build directory configured already (CI's sanitized test build, which has ACCORD_FUZZ on) is
+# used as it is; otherwise a fuzz-only build: line tables are all a crash report needs, and full
+# debug info would double the build time.
+if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
+  cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER=clang++-14 -DACCORD_FUZZ=ON \
+    -DACCORD_BUILD_TESTS=OFF -DACCORD_BUILD_SHARED=OFF -DACCORD_INSTALL=OFF \
+    -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" >/dev/null
+fi
 cmake --build "$build_dir" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 mkdir -p "$build_dir/artifacts" "$build_dir/logs"
@@ -48,7 +42,7 @@ for target in "${targets[@]}"; do
   started=$(date +%s)
   status=0
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a blow-up is a failure too.
-  "$build_dir/fuzz_$target" "$work" "tests/fuzz/corpus/$target" \
+  "$build_dir/tests/fuzz/fuzz_$target" "$work" "tests/fuzz/corpus/$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$target-" >"$log" 2>&1 ||
     status=$?
