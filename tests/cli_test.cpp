@@ -218,6 +218,45 @@ TEST_F(Cli, MissingDocumentsFileExitsTwo) {
   EXPECT_NE(r.err.find("cannot read"), std::string::npos);
 }
 
+// A schema whose `amount` lives in another document, named by a URI nobody serves.
+constexpr const char* kRemoteRefSchema = R"({
+  "type": "object",
+  "properties": {"amount": {"$ref": "https://schemas.example.test/money/amount.json"}},
+  "required": ["amount"]
+})";
+
+TEST_F(Cli, RefMapReadsARemoteReferenceFromTheMappedDirectory) {
+  fs::create_directories(dir_ / "remotes" / "money");
+  write("remotes/money/amount.json", R"({"type": "integer", "minimum": 1})");
+  write("remote.json", kRemoteRefSchema);
+  write("docs.jsonl", "{\"amount\": 5}\n{\"amount\": 0}\n");
+  const auto r = run({"validate", file("remote.json"), file("docs.jsonl"), "--ref-map",
+                      "https://schemas.example.test/=" + file("remotes")});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out,
+            "line 2: invalid\n"
+            "  ✖ Too small: expected number to be >=1\n"
+            "    → at amount\n"
+            "2 documents: 1 valid, 1 invalid\n");
+}
+
+TEST_F(Cli, RemoteReferenceWithoutARefMapExitsTwoNamingTheUri) {
+  write("remote.json", kRemoteRefSchema);
+  write("doc.json", R"({"amount": 5})");
+  const auto r = run({"validate", file("remote.json"), file("doc.json")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("https://schemas.example.test/money/amount.json"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(Cli, RefMapWithoutAnEqualsSignIsAUsageError) {
+  write("doc.json", R"({"accountId": "acct_1", "amount": 20, "currency": "eur"})");
+  const auto r =
+      run({"validate", file("transfer.json"), file("doc.json"), "--ref-map", file("remotes")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--ref-map takes URI_PREFIX=DIR"), std::string::npos) << r.err;
+}
+
 // ---- extract ----
 
 std::string scenario(const std::vector<json>& replies) {
