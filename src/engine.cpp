@@ -17,6 +17,7 @@
 #include "json_number.hpp"
 #include "meta_schemas.hpp"
 #include "rules_detail.hpp"
+#include "schema_definitions.hpp"
 #include "schema_uri.hpp"
 #include "string_formats.hpp"
 
@@ -160,6 +161,9 @@ struct Engine::Data {
   std::vector<Resource> resources;
   NodeId root = 0;
   const SchemaNode* dsl = nullptr;
+  // The DSL schema's named definitions: at a `$ref` emit() wrote for a ref, its definition's node
+  // goes on beside the JSON one, so refinements run at every depth of a recursive schema.
+  SchemaDefinitions definitions;
   // A DSL schema's formats mean what Zod's do; a JSON Schema file's what the specification says.
   FormatRules format_rules = FormatRules::json_schema;
   // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the
@@ -1106,7 +1110,20 @@ class Run {
       return fail(IssueCode::invalid_type, at, true,
                   [&] { return "Invalid input: expected never, received " + received(v); });
     }
-    if (n.ref_only) return n.ref == kNone || node(n.ref, v, at, dsl, seen);
+    if (n.ref_only) {
+      // draft-07 ignores a $ref's siblings; a ref's own refinements (its use) still run.
+      if (dsl == nullptr || dsl->kind != Kind::ref) {
+        return n.ref == kNone || node(n.ref, v, at, dsl, seen);
+      }
+      const std::size_t before = aborts();
+      bool ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
+      if (!ok && sink_ == nullptr) return false;
+      if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
+          aborts() == before) {
+        ok = refine(*dsl, *v, at) && ok;
+      }
+      return ok;
+    }
 
     bool ok = true;
     const std::size_t start = aborts();
@@ -1123,7 +1140,9 @@ class Run {
     Seen local;
     Seen* track = n.tracks ? &local : seen;
     if (n.ref != kNone) {
-      ok = node(n.ref, v, at, nullptr, track) && ok;
+      const SchemaNode* target =
+          dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
+      ok = node(n.ref, v, at, target, track) && ok;
       if (!ok && sink_ == nullptr) return false;
     }
     if (n.dynamic_ref != kNone) {
@@ -1739,7 +1758,10 @@ Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& 
                                                  std::to_string(kMaxSchemaDepth) + " levels"}});
   }
   data_->dsl = dsl;
-  if (dsl != nullptr) data_->format_rules = FormatRules::zod;
+  if (dsl != nullptr) {
+    data_->format_rules = FormatRules::zod;
+    data_->definitions = collect_definitions(*dsl);
+  }
   data_->documents.push_back(std::make_unique<ojson>(schema));
   Compiler(*data_, options).run(*data_->documents.front());
 }

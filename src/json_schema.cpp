@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules_detail.hpp"
+#include "schema_definitions.hpp"
 #include "schema_text.hpp"
 
 namespace accord {
@@ -114,6 +115,25 @@ class Emitter {
  public:
   explicit Emitter(Dialect dialect) : dialect_(dialect) {}
 
+  // Where definitions go: `$defs` in 2020-12, `definitions` in draft-07.
+  [[nodiscard]] std::string definitions_key() const {
+    return dialect_ == Dialect::draft07 ? "definitions" : "$defs";
+  }
+
+  // The definitions the refs emitted so far name, each emitted once (their own refs add more),
+  // in the order first referenced. Their rules are reported where the named schema is used, so
+  // these bodies add no Report entries.
+  Json definitions(const detail::SchemaDefinitions& known) {
+    Json out = Json::object();
+    recording_ = false;
+    for (std::size_t i = 0; i < referenced_.size(); ++i) {
+      const auto& name = referenced_[i];
+      out[name] = node(known.by_name.at(name), Path{definitions_key(), name});
+    }
+    recording_ = true;
+    return out;
+  }
+
   Json node(const Schema& schema, const Path& path) {
     const SchemaNode& n = schema.node();
     record(n, path);
@@ -150,6 +170,7 @@ class Emitter {
  private:
   void add(const Path& path, std::string rule, std::string keyword, Fate fate = Fate::keyword,
            std::string why = {}) {
+    if (!recording_) return;
     report.add({.path = path,
                 .rule = std::move(rule),
                 .keyword = std::move(keyword),
@@ -168,6 +189,9 @@ class Emitter {
         break;
       case Kind::literal:
         add(path, "literal " + n.literal.dump(), "const");
+        break;
+      case Kind::ref:
+        add(path, "ref " + n.reference, "$ref");
         break;
       case Kind::union_:
         if (n.discriminator.empty()) {
@@ -245,6 +269,12 @@ class Emitter {
         break;
       }
       case Kind::any:
+        break;
+      case Kind::ref:
+        out["$ref"] = "#/" + definitions_key() + "/" + n.reference;
+        if (std::find(referenced_.begin(), referenced_.end(), n.reference) == referenced_.end()) {
+          referenced_.push_back(n.reference);
+        }
         break;
     }
     return out;
@@ -349,7 +379,45 @@ class Emitter {
   }
 
   Dialect dialect_;
+  bool recording_ = true;
+  std::vector<std::string> referenced_;
 };
+
+// Refs that name no definition, definitions made only of refs that lead back to themselves, and
+// two different schemas given one name.
+void check_definitions(const detail::SchemaDefinitions& definitions, Dialect dialect) {
+  std::vector<SchemaProblem> problems;
+  for (const auto& [path, name] : definitions.refs) {
+    if (definitions.find(name) == nullptr) {
+      problems.push_back({path, "ref " + quoted(name) +
+                                    " names no definition; give the schema it "
+                                    "stands for .named(" +
+                                    quoted(name) + ")"});
+    }
+  }
+  for (const auto& [name, body] : definitions.by_name) {
+    const auto& node = body.node();
+    if (node.kind == Kind::ref && definitions.find(node.reference) != nullptr &&
+        definitions.resolve(&node) == nullptr) {
+      problems.push_back({Path{}, "definition " + quoted(name) +
+                                      " is only refs that lead back to it; it describes no value"});
+    }
+  }
+  // The same type reached twice by the typed layer is two objects saying one thing: what they
+  // emit and report is compared.
+  const auto said = [dialect](const Schema& body) {
+    Emitter emitter(dialect);
+    Json json = emitter.node(body, Path{});
+    return std::make_pair(std::move(json), emitter.report.entries());
+  };
+  for (const auto& repeat : definitions.repeated) {
+    if (said(repeat.body) != said(definitions.by_name.at(repeat.name))) {
+      problems.push_back({repeat.path, "two different schemas are named " + quoted(repeat.name) +
+                                           "; give one of them another name"});
+    }
+  }
+  if (!problems.empty()) throw SchemaError(std::move(problems));
+}
 
 }  // namespace
 
@@ -368,8 +436,11 @@ std::string model_description(const SchemaNode& node) {
 
 EmittedSchema emit(const Schema& schema, EmitOptions options) {
   schema.check();
+  const auto definitions = detail::collect_definitions(schema.node());
+  check_definitions(definitions, options.dialect);
   Emitter emitter(options.dialect);
   Json body = emitter.node(schema, Path{});
+  Json defs = emitter.definitions(definitions);
 
   if (options.strict) {
     std::vector<SchemaProblem> hidden;
@@ -387,6 +458,7 @@ EmittedSchema emit(const Schema& schema, EmitOptions options) {
                             ? "http://json-schema.org/draft-07/schema#"
                             : "https://json-schema.org/draft/2020-12/schema"}};
   for (auto& [key, value] : body.items()) root[key] = std::move(value);
+  if (!defs.empty()) root[emitter.definitions_key()] = std::move(defs);
   return {std::move(root), std::move(emitter.report)};
 }
 

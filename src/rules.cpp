@@ -168,6 +168,7 @@ detail::ValueTypes dsl_types(const SchemaNode& node) {
       }
       break;
     case Kind::any:
+    case Kind::ref:  // what the definition holds is not looked up here
       return {};
   }
   if (node.nullable) out.insert("null");

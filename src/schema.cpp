@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_set>
 
 #include "ecma_regex.hpp"
+#include "schema_definitions.hpp"
 #include "schema_text.hpp"
 
 namespace accord {
@@ -202,6 +204,7 @@ std::optional<std::string> default_problem(const SchemaNode& node, const nlohman
       break;
     case Kind::union_:
     case Kind::any:
+    case Kind::ref:
       break;
   }
   return std::nullopt;
@@ -239,6 +242,8 @@ std::string_view to_string(Kind kind) {
       return "union";
     case Kind::any:
       return "any";
+    case Kind::ref:
+      return "ref";
   }
   return "?";
 }
@@ -498,7 +503,7 @@ Schema any() {
 
 Schema array(Schema items) {
   SchemaNode node{.kind = Kind::array};
-  adopt_problems(node, items, std::string("[]"));
+  adopt_problems(node, items, std::string("[]"));  // detail::element_segment says the same
   node.elements.push_back(std::move(items));
   return make_schema(std::move(node));
 }
@@ -582,29 +587,126 @@ Schema discriminated_union(std::string tag, std::vector<Schema> options) {
   return make_schema(std::move(node));
 }
 
-nlohmann::json with_defaults(const Schema& schema, nlohmann::json value) {
-  const SchemaNode& n = schema.node();
-  if (n.kind == Kind::object && value.is_object()) {
-    for (const auto& field : n.fields) {
+namespace {
+
+// with_defaults below one node; a ref goes on into its definition, as deep as the value goes.
+nlohmann::json filled(const SchemaNode* node, nlohmann::json value,
+                      const detail::SchemaDefinitions& definitions) {
+  const SchemaNode* n = definitions.resolve(node);
+  if (n == nullptr) return value;
+  if (n->kind == Kind::object && value.is_object()) {
+    for (const auto& field : n->fields) {
       const auto found = value.find(field.name);
       if (found != value.end()) {
-        *found = with_defaults(field.schema, std::move(*found));
+        *found = filled(&field.schema.node(), std::move(*found), definitions);
       } else if (const auto& fallback = field.schema.node().default_value) {
         value[field.name] = *fallback;
       }
     }
-    if (!n.elements.empty()) {  // a record: every key is a value
+    if (!n->elements.empty()) {  // a record: every key is a value
       for (auto& [key, item] : value.items())
-        item = with_defaults(n.elements.front(), std::move(item));
+        item = filled(&n->elements.front().node(), std::move(item), definitions);
     }
-  } else if (n.kind == Kind::array && value.is_array()) {
-    for (auto& item : value) item = with_defaults(n.elements.front(), std::move(item));
-  } else if (n.kind == Kind::tuple && value.is_array()) {
-    for (std::size_t i = 0; i < value.size() && i < n.elements.size(); ++i) {
-      value[i] = with_defaults(n.elements[i], std::move(value[i]));
+  } else if (n->kind == Kind::array && value.is_array()) {
+    for (auto& item : value)
+      item = filled(&n->elements.front().node(), std::move(item), definitions);
+  } else if (n->kind == Kind::tuple && value.is_array()) {
+    for (std::size_t i = 0; i < value.size() && i < n->elements.size(); ++i) {
+      value[i] = filled(&n->elements[i].node(), std::move(value[i]), definitions);
     }
   }
   return value;
 }
+
+bool valid_definition_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
+  });
+}
+
+std::string name_problem(const std::string& name) {
+  return "definition name " + detail::quoted(name) +
+         " must be letters, digits, '_', '-' or '.' (it becomes a $defs key)";
+}
+
+}  // namespace
+
+nlohmann::json with_defaults(const Schema& schema, nlohmann::json value) {
+  const auto definitions = detail::collect_definitions(schema.node());
+  return filled(&schema.node(), std::move(value), definitions);
+}
+
+Schema Schema::named(std::string name) const {
+  SchemaNode node = *node_;
+  if (!valid_definition_name(name)) add_problem(node, name_problem(name));
+  node.definition = std::make_shared<const Definition>(Definition{std::move(name), *this});
+  return make_schema(std::move(node));
+}
+
+Schema ref(std::string name) {
+  SchemaNode node{.kind = Kind::ref};
+  if (!valid_definition_name(name)) add_problem(node, name_problem(name));
+  node.reference = std::move(name);
+  return make_schema(std::move(node));
+}
+
+namespace detail {
+
+PathSegment element_segment(const SchemaNode& node, std::size_t index) {
+  switch (node.kind) {
+    case Kind::array:
+      return std::string("[]");
+    case Kind::object:
+      return std::string("{}");
+    case Kind::union_:
+      return "|" + std::to_string(index);
+    default:
+      return index;
+  }
+}
+
+const SchemaNode* SchemaDefinitions::find(const std::string& reference) const {
+  const auto found = by_name.find(reference);
+  return found == by_name.end() ? nullptr : &found->second.node();
+}
+
+const SchemaNode* SchemaDefinitions::resolve(const SchemaNode* node) const {
+  // A chain of refs longer than the number of definitions goes round.
+  for (std::size_t hops = 0; node != nullptr && node->kind == Kind::ref; ++hops) {
+    if (hops > by_name.size()) return nullptr;
+    node = find(node->reference);
+  }
+  return node;
+}
+
+SchemaDefinitions collect_definitions(const SchemaNode& root) {
+  SchemaDefinitions out;
+  std::unordered_set<const SchemaNode*> seen;
+  std::unordered_set<const Definition*> definitions;
+  // Breadth first, so the outermost definition of a name is the one kept.
+  std::vector<std::pair<Path, const SchemaNode*>> level{{Path{}, &root}};
+  while (!level.empty()) {
+    std::vector<std::pair<Path, const SchemaNode*>> next;
+    for (const auto& [path, node] : level) {
+      const SchemaNode& n = *node;
+      if (!seen.insert(&n).second) continue;
+      if (n.kind == Kind::ref) out.refs.emplace_back(path, n.reference);
+      if (n.definition && definitions.insert(n.definition.get()).second) {
+        const auto& [name, body] = *n.definition;
+        if (!out.by_name.emplace(name, body).second) out.repeated.push_back({path, name, body});
+        next.emplace_back(path, &body.node());
+      }
+      for (const auto& field : n.fields) next.emplace_back(path / field.name, &field.schema.node());
+      for (std::size_t i = 0; i < n.elements.size(); ++i) {
+        next.emplace_back(path + Path{element_segment(n, i)}, &n.elements[i].node());
+      }
+    }
+    level = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace detail
 
 }  // namespace accord

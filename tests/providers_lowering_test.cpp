@@ -583,12 +583,16 @@ TEST(ProvidersLowering, TypedMapIsSentAsKeyValueEntries) {
   EXPECT_EQ(wire.report.entries()[1].stage, "anthropic");
 }
 
-TEST(ProvidersUnlower, TurnsKeyValueEntriesBackIntoObjectsOuterFirst) {
-  const ojson schema = ojson::parse(R"({"type": "object", "properties": {"m": {
+// A map whose values are maps of integers.
+ojson nested_map_schema() {
+  return ojson::parse(R"({"type": "object", "properties": {"m": {
       "type": "object", "additionalProperties": {"type": "object",
         "additionalProperties": {"type": "integer"}}}},
     "required": ["m"], "additionalProperties": false})");
-  const auto wire = lower("openai-chat", schema);
+}
+
+TEST(ProvidersUnlower, TurnsKeyValueEntriesBackIntoObjectsOuterFirst) {
+  const auto wire = lower("openai-chat", nested_map_schema());
   const auto reply = nlohmann::json::parse(R"({"m": [
       {"key": "a", "value": [{"key": "x", "value": 1}]}, {"key": "b", "value": []}]})");
   EXPECT_EQ(unlower(reply, wire.lowering),
@@ -612,14 +616,18 @@ TEST(ProvidersLowering, TypelessAndTrueSchemasBecomeAnyScalarWithARow) {
   }
 }
 
-TEST(ProvidersLowering, AnthropicStatesEnumsOfObjectsInWords) {
+TEST(ProvidersLowering, AnthropicSendsEnumsOfObjectsAsTheirShapesAndStatesThemInWords) {
   const ojson schema = ojson::parse(R"({"type": "object", "properties": {
       "p": {"type": "object", "enum": [{"x": 1}, {"x": 2}]}},
     "required": ["p"], "additionalProperties": false})");
   const auto wire = lower("anthropic", schema);
-  EXPECT_FALSE(wire.schema["properties"]["p"].contains("enum"));
-  EXPECT_EQ(wire.schema["properties"]["p"]["description"],
-            "Must be one of {\"x\":1} and {\"x\":2}.");
+  EXPECT_EQ(wire.schema["properties"]["p"], ojson::parse(R"({
+      "description": "Must be one of {\"x\":1} and {\"x\":2}.",
+      "anyOf": [
+        {"type": "object", "properties": {"x": {"type": "integer", "enum": [1]}},
+         "required": ["x"], "additionalProperties": false},
+        {"type": "object", "properties": {"x": {"type": "integer", "enum": [2]}},
+         "required": ["x"], "additionalProperties": false}]})"));
   EXPECT_EQ(find_entry(wire.report, Path{"p"}, "enum")->fate, Fate::description);
 }
 
@@ -693,6 +701,31 @@ TEST(ProvidersLowering, AnthropicUnrollsRecursionAndSaysWhereItStops) {
     said = said || (e.keyword == "$ref" && e.why.find("unrolled 3 levels") != std::string::npos);
   }
   EXPECT_TRUE(said);
+}
+
+TEST(ProvidersLowerValue, NestedMapsBecomeEntryListsInnerFirst) {
+  const auto wire = lower("openai-chat", nested_map_schema());
+  const auto value = nlohmann::json::parse(R"({"m": {"a": {"x": 1}, "b": {}}})");
+  EXPECT_EQ(lower_value(value, wire.lowering), nlohmann::json::parse(R"({"m": [
+      {"key": "a", "value": [{"key": "x", "value": 1}]}, {"key": "b", "value": []}]})"));
+  EXPECT_EQ(unlower(lower_value(value, wire.lowering), wire.lowering), value);
+}
+
+TEST(ProvidersLowerValue, AbsentOptionalIsSentAsNullAtEveryDepthOfARecursion) {
+  const auto wire = lower("openai-chat", thread_schema());
+  const auto value = nlohmann::json::parse(R"({"top": {"text": "a", "replies": [
+      {"text": "b", "note": "n", "replies": [{"text": "c", "replies": []}]}]}})");
+  EXPECT_EQ(lower_value(value, wire.lowering), nlohmann::json::parse(R"({"top": {"text": "a",
+      "note": null, "replies": [{"text": "b", "note": "n", "replies": [
+      {"text": "c", "note": null, "replies": []}]}]}})"));
+  EXPECT_EQ(unlower(lower_value(value, wire.lowering), wire.lowering), value);
+}
+
+TEST(ProvidersLowerValue, NonObjectRootIsWrapped) {
+  const auto wire =
+      lower("anthropic", ojson::parse(R"({"type": "array", "items": {"type": "string"}})"));
+  EXPECT_EQ(lower_value(nlohmann::json::parse(R"(["a"])"), wire.lowering),
+            nlohmann::json::parse(R"({"value": ["a"]})"));
 }
 
 }  // namespace

@@ -77,11 +77,38 @@ inline const nlohmann::json kRefundJson = {{"orderId", "ORD-482913"},
                                            {"orderDate", "2026-11-02"},
                                            {"refundDate", "2026-11-20"}};
 
-// A recursive type: the DSL has no $ref yet, so schema_of<TreeNode>() must not compile.
+// Recursive types: a tree, a thread whose replies may be absent, a forest that holds trees, and
+// two structs that contain each other.
 struct TreeNode {
   std::string label;
   std::vector<TreeNode> children;
+  friend bool operator==(const TreeNode&, const TreeNode&) = default;
 };
 BOOST_DESCRIBE_STRUCT(TreeNode, (), (label, children))
+
+struct Comment {
+  std::string text;
+  std::optional<std::vector<Comment>> replies;
+  friend bool operator==(const Comment&, const Comment&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Comment, (), (text, replies))
+
+struct Forest {
+  std::vector<TreeNode> trees;
+  TreeNode tallest;
+};
+BOOST_DESCRIBE_STRUCT(Forest, (), (trees, tallest))
+
+struct Part;
+struct Section {
+  std::string title;
+  std::vector<Part> parts;
+};
+struct Part {
+  std::string text;
+  std::map<std::string, Section> subsections;
+};
+BOOST_DESCRIBE_STRUCT(Section, (), (title, parts))
+BOOST_DESCRIBE_STRUCT(Part, (), (text, subsections))
 
 }  // namespace typed_fixtures

@@ -100,6 +100,8 @@ std::vector<Row> rows() {
       on_field(R"(string().refine(pred, "no links", {.describe = false}))",
                string().refine(always, "no links", {.describe = false})),
       {"object({...}).passthrough()", object({{"x", any()}}).passthrough(), Path{}},
+      {R"(ref("Node") in object({{"x", array(ref("Node"))}}).named("Node"))",
+       object({{"x", array(ref("Node"))}}).named("Node"), Path{"x", "[]"}},
   };
 }
 

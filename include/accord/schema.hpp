@@ -40,7 +40,8 @@ enum class Kind {
   enumeration,
   literal,
   union_,
-  any
+  any,
+  ref  // a reference to a named definition (see ref() and Schema::named)
 };
 enum class StringFormat { email, uri, uuid, date, date_time, time };
 
@@ -103,6 +104,7 @@ class SchemaError : public std::invalid_argument {
 };
 
 struct Field;
+struct Definition;
 
 // What a Schema is made of; emitters and validators read it, users build it with the functions
 // below.
@@ -124,6 +126,9 @@ struct SchemaNode {
   std::optional<nlohmann::json> default_value;
   std::string description;
   std::vector<nlohmann::json> examples;
+  std::string reference;  // ref: the name of the definition it stands for
+  // Set by Schema::named: this node is that definition (rules added later are this use's own).
+  std::shared_ptr<const Definition> definition;
   std::vector<SchemaProblem>
       problems;  // mistakes found while building, paths relative to this node
 };
@@ -145,6 +150,11 @@ class Schema {
   [[nodiscard]] Schema default_(nlohmann::json value) const;  // implies optional
   [[nodiscard]] Schema refine(Predicate predicate, std::string message,
                               RefineOptions options = {}) const;
+  // This schema, as it is now, becomes the definition `name`: `ref(name)` anywhere in the schema
+  // that holds it stands for it, so a schema can contain itself (a tree, a thread of comments).
+  // Emitted in `$defs` and referenced with `$ref`; rules added after naming belong to this use
+  // only, not to the references. Names are letters, digits, `_`, `-` and `.`.
+  [[nodiscard]] Schema named(std::string name) const;
 
   // Strings: lengths in characters (code points); arrays: item counts.
   [[nodiscard]] Schema min(double value) const;  // strings, arrays; numbers: >=
@@ -199,6 +209,12 @@ struct Field {
   Schema schema;
 };
 
+// A named schema (Schema::named): the name and the schema as it was when named.
+struct Definition {
+  std::string name;
+  Schema body;
+};
+
 [[nodiscard]] Schema make_schema(SchemaNode node);
 
 [[nodiscard]] Schema object(std::vector<Field> fields);
@@ -218,6 +234,10 @@ struct Field {
 [[nodiscard]] Schema union_(std::vector<Schema> options);
 // Each option must be an object whose `tag` field is a literal; the tags must differ.
 [[nodiscard]] Schema discriminated_union(std::string tag, std::vector<Schema> options);
+// The definition `name` (Schema::named) of the schema this is part of, at this place: the way a
+// schema refers to itself or to an enclosing definition. Resolved when the whole schema is
+// emitted or validated; a name no part of it defines is a SchemaError with the ref's path.
+[[nodiscard]] Schema ref(std::string name);
 
 // `value` with every absent field that has a default filled in, in nested objects, array items and
 // record values too (union options are left alone: which one applies is the validator's call).

@@ -191,12 +191,7 @@ template <class T, class C, class M>
 template <DescribedStruct T>
 class TypedSchema {
  public:
-  TypedSchema() {
-    boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
-      fields_.push_back(
-          {member.name,
-           typed_detail::field_schema<typed_detail::member_type_t<decltype(member)>>()});
-    });
+  TypedSchema() : fields_(typed_detail::struct_fields<T, boost::mp11::mp_list<>>()) {
     built_ = build();
   }
 
@@ -248,10 +243,11 @@ class TypedSchema {
   operator Schema() const { return built_; }  // NOLINT: implicit by design
 
  private:
+  // A T that contains itself is named last, so its rules hold at every depth of the recursion.
   [[nodiscard]] Schema build() const {
     Schema out = object(fields_);
     for (const auto& change : object_changes_) out = change(out);
-    return out;
+    return typed_detail::struct_schema<T>(std::move(out));
   }
 
   TypedSchema changed(std::function<Schema(const Schema&)> change) const {

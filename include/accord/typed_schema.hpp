@@ -13,8 +13,15 @@
 //
 // A struct member of type std::optional is an optional field; std::optional anywhere else
 // (an array item, a map value) is nullable. Rules on members come from typed_rules.hpp.
+//
+// A struct that contains itself (a std::vector or std::map of itself, directly or through other
+// structs) is a named definition (Schema::named) under its unqualified type name, and each place
+// it recurs is a ref() to it: `struct Tree { std::string label; std::vector<Tree> children; }`
+// is object({{"label", string()}, {"children", array(ref("Tree"))}}).named("Tree").
 
+#include <boost/core/demangle.hpp>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "accord/schema.hpp"
@@ -27,12 +34,37 @@ template <class T>
 
 namespace typed_detail {
 
+// The name a recursive struct's definition gets: its unqualified C++ name, with the characters a
+// definition name cannot hold (template brackets, commas, spaces) as '_'.
 template <class T>
+std::string definition_name() {
+  const std::string full = boost::core::demangle(typeid(T).name());
+  std::size_t start = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    if (full[i] == '<') ++depth;
+    if (full[i] == '>') --depth;
+    if (depth == 0 && full[i] == ':') start = i + 1;
+  }
+  std::string name;
+  for (const char c : full.substr(start)) {
+    const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    name += kept ? c : '_';
+  }
+  return name;
+}
+
+// `Seen` lists the structs being built around this one (outermost first): meeting one of them
+// again is the recursion, written as a ref to its definition.
+template <class T, class Seen>
+Schema schema_in();
+
+template <class T, class Seen>
 Schema field_schema() {
   if constexpr (is_optional<T>::value) {
-    return schema_of<typename T::value_type>().optional();
+    return schema_in<typename T::value_type, Seen>().optional();
   } else {
-    return schema_of<T>();
+    return schema_in<T, Seen>();
   }
 }
 
@@ -56,25 +88,39 @@ std::string common_tag() {
   return shared ? tags.front() : std::string();
 }
 
-template <class... Alternatives>
+template <class Seen, class... Alternatives>
 Schema variant_schema(std::variant<Alternatives...>* /*type*/) {
-  std::vector<Schema> options{schema_of<Alternatives>()...};
+  std::vector<Schema> options{schema_in<Alternatives, Seen>()...};
   auto tag = common_tag<Alternatives...>();
   return tag.empty() ? union_(std::move(options))
                      : discriminated_union(std::move(tag), std::move(options));
 }
 
-}  // namespace typed_detail
+// The members of a described struct U as fields, built with U among the structs being built.
+template <class U, class Seen>
+std::vector<Field> struct_fields() {
+  using Inside = boost::mp11::mp_push_back<Seen, U>;
+  std::vector<Field> fields;
+  boost::mp11::mp_for_each<described_members<U>>([&](auto member) {
+    fields.push_back({member.name, field_schema<member_type_t<decltype(member)>, Inside>()});
+  });
+  return fields;
+}
 
-// Fails to compile, naming the type, for a type the layer does not know and for a recursive type
-// (the schema DSL has no named definitions yet, so it cannot describe one).
-template <class T>
-Schema schema_of() {
-  using namespace typed_detail;
+// A struct's object schema, named when the struct contains itself (a ref inside points to it).
+template <class U>
+Schema struct_schema(Schema object_schema) {
+  if constexpr (contains_itself<U>) {
+    return object_schema.named(definition_name<U>());
+  } else {
+    return object_schema;
+  }
+}
+
+// Fails to compile, naming the type, for a type the layer does not know.
+template <class T, class Seen>
+Schema schema_in() {
   using U = std::remove_cv_t<T>;
-  static_assert(!is_recursive_type<U>,
-                "accord: a recursive type needs named definitions ($ref), which the schema DSL "
-                "does not have yet");
   if constexpr (std::is_same_v<U, bool>) {
     return boolean();
   } else if constexpr (std::is_integral_v<U>) {
@@ -93,27 +139,34 @@ Schema schema_of() {
         [&](auto enumerator) { names.emplace_back(enumerator.name); });
     return enumeration(std::move(names));
   } else if constexpr (is_optional<U>::value) {
-    return schema_of<typename U::value_type>().nullable();
+    return schema_in<typename U::value_type, Seen>().nullable();
   } else if constexpr (is_vector<U>::value) {
-    return array(schema_of<typename U::value_type>());
+    return array(schema_in<typename U::value_type, Seen>());
   } else if constexpr (is_std_array<U>::value) {
-    return array(schema_of<typename U::value_type>()).length(std::tuple_size_v<U>);
+    return array(schema_in<typename U::value_type, Seen>()).length(std::tuple_size_v<U>);
   } else if constexpr (is_string_map<U>::value) {
-    return record(schema_of<typename U::mapped_type>());
+    return record(schema_in<typename U::mapped_type, Seen>());
   } else if constexpr (is_variant<U>::value) {
-    return variant_schema(static_cast<U*>(nullptr));
+    return variant_schema<Seen>(static_cast<U*>(nullptr));
   } else if constexpr (DescribedStruct<U>) {
-    std::vector<Field> fields;
-    boost::mp11::mp_for_each<described_members<U>>([&](auto member) {
-      fields.push_back({member.name, field_schema<member_type_t<decltype(member)>>()});
-    });
-    return object(std::move(fields));
+    if constexpr (boost::mp11::mp_contains<Seen, U>::value) {
+      return ref(definition_name<U>());
+    } else {
+      return struct_schema<U>(object(struct_fields<U, Seen>()));
+    }
   } else {
     static_assert(always_false<U>,
                   "accord: no schema for this C++ type; use bool, an arithmetic type, std::string, "
                   "std::optional, std::vector, std::array, std::map<std::string, T>, std::variant, "
                   "accord::Tag, or a struct/enum described with BOOST_DESCRIBE_STRUCT/_ENUM");
   }
+}
+
+}  // namespace typed_detail
+
+template <class T>
+Schema schema_of() {
+  return typed_detail::schema_in<T, boost::mp11::mp_list<>>();
 }
 
 }  // namespace accord

@@ -102,6 +102,51 @@ struct member_type<M C::*> {
 template <class Descriptor>
 using member_type_t = typename member_type<std::remove_cv_t<decltype(Descriptor::pointer)>>::type;
 
+template <class Target, class T, class Seen>
+constexpr bool reaches();
+
+template <class Target, class Seen, template <class...> class List, class... Ts>
+constexpr bool any_reaches(List<Ts...>* /*types*/) {
+  return (reaches<Target, Ts, Seen>() || ...);
+}
+
+// Whether a value of T can hold a Target (through members, containers or alternatives); `Seen`
+// lists the structs already walked, so a cycle that misses Target ends.
+template <class Target, class T, class Seen>
+constexpr bool reaches() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, Target>) {
+    return true;
+  } else if constexpr (is_optional<U>::value || is_vector<U>::value || is_std_array<U>::value) {
+    return reaches<Target, typename U::value_type, Seen>();
+  } else if constexpr (is_string_map<U>::value) {
+    return reaches<Target, typename U::mapped_type, Seen>();
+  } else if constexpr (is_variant<U>::value) {
+    return any_reaches<Target, Seen>(static_cast<U*>(nullptr));
+  } else if constexpr (DescribedStruct<U>) {
+    if constexpr (boost::mp11::mp_contains<Seen, U>::value) {
+      return false;
+    } else {
+      using Members = boost::mp11::mp_transform<member_type_t, described_members<U>>;
+      return any_reaches<Target, boost::mp11::mp_push_back<Seen, U>>(
+          static_cast<Members*>(nullptr));
+    }
+  } else {
+    return false;
+  }
+}
+
+// A described struct one of whose members can hold the struct itself.
+template <class T>
+constexpr bool self_recursive() {
+  if constexpr (DescribedStruct<T>) {
+    using Members = boost::mp11::mp_transform<member_type_t, described_members<T>>;
+    return any_reaches<T, boost::mp11::mp_list<T>>(static_cast<Members*>(nullptr));
+  } else {
+    return false;
+  }
+}
+
 template <class T, class Seen>
 constexpr bool recursive();
 
@@ -110,8 +155,7 @@ constexpr bool any_recursive(List<Ts...>* /*types*/) {
   return (recursive<Ts, Seen>() || ...);
 }
 
-// Whether T contains itself (through members, containers or alternatives): a type the schema DSL
-// cannot describe without named definitions ($ref).
+// Whether T holds a struct that contains itself, T or one inside it.
 template <class T, class Seen>
 constexpr bool recursive() {
   using U = std::remove_cv_t<T>;
@@ -167,7 +211,12 @@ constexpr bool known() {
 template <class T>
 concept KnownType = typed_detail::known<T>();
 
+// T holds a struct that contains itself: its schema has named definitions and refs.
 template <class T>
 inline constexpr bool is_recursive_type = typed_detail::recursive<T, boost::mp11::mp_list<>>();
+
+// T is a struct that contains itself: its schema is a named definition (Schema::named).
+template <class T>
+inline constexpr bool contains_itself = typed_detail::self_recursive<T>();
 
 }  // namespace accord

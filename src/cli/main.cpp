@@ -104,16 +104,36 @@ struct SchemaArgs {
   std::string file;
   std::string provider;
   bool json = false;
+  std::string documents;  // a JSON array of values valid for the schema, printed as sent
 };
+
+// Each value of the --documents file as the wire carries it (accord::lower_value).
+nlohmann::json lowered_documents(const std::string& file, const accord::Lowering& lowering) {
+  nlohmann::json documents;
+  try {
+    documents = nlohmann::json::parse(read_file(file));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Failure{kUsage, file + " is not JSON: " + accord::printable(e.what())};
+  }
+  if (!documents.is_array()) throw Failure{kUsage, file + " must hold a JSON array of values"};
+  for (auto& document : documents) document = accord::lower_value(std::move(document), lowering);
+  return documents;
+}
 
 int run_schema(const SchemaArgs& args) {
   const auto provider = provider_named(args.provider);
   const auto imported = load_schema(args.file);
   const auto wire = provider->lower(imported.json, imported.report);
   if (args.json) {
-    const ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
+    ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
+    if (!args.documents.empty())
+      out["documents"] = lowered_documents(args.documents, wire.lowering);
     std::cout << out.dump(2) << "\n";
     return 0;
+  }
+  if (!args.documents.empty()) {
+    std::cout << "Documents as sent:\n"
+              << lowered_documents(args.documents, wire.lowering).dump(2) << "\n\n";
   }
   std::cout << "Wire schema for " << args.provider << ":\n" << wire.schema.dump(2) << "\n\n";
   const auto changed = wire.report.not_keywords().size();
@@ -434,6 +454,9 @@ int main(int argc, char** argv) {
   schema->add_option("FILE", schema_args.file, "the JSON Schema file")->required();
   schema->add_option("--provider", schema_args.provider, providers)->required();
   schema->add_flag("--json", schema_args.json, "print {\"wire\": ..., \"report\": [...]}");
+  schema->add_option("--documents", schema_args.documents,
+                     "a JSON file holding an array of values valid for the schema; each is "
+                     "printed as the wire carries it (with --json: under \"documents\")");
 
   ValidateArgs validate_args;
   auto* validate = app.add_subcommand(

@@ -125,6 +125,39 @@ bool holds_structure(const ojson& value) {
                      [](const ojson& v) { return v.is_object() || v.is_array(); });
 }
 
+// A schema a provider without structured enums accepts for `value` and values of its shape:
+// objects closed with every key required, arrays by the shapes of their items, scalars exactly.
+ojson shape_of(const ojson& value) {
+  if (value.is_object()) {
+    ojson properties = ojson::object();
+    ojson required = ojson::array();
+    for (const auto& [key, item] : value.items()) {
+      properties[key] = shape_of(item);
+      required.push_back(key);
+    }
+    return ojson{{"type", "object"},
+                 {"properties", std::move(properties)},
+                 {"required", std::move(required)},
+                 {"additionalProperties", false}};
+  }
+  if (value.is_array()) {
+    ojson items = ojson::array();
+    for (const auto& item : value) {
+      ojson shape = shape_of(item);
+      if (std::find(items.begin(), items.end(), shape) == items.end()) {
+        items.push_back(std::move(shape));
+      }
+    }
+    ojson out{{"type", "array"}};
+    out["items"] = items.empty()       ? any_scalar()
+                   : items.size() == 1 ? items[0]
+                                       : ojson{{"anyOf", std::move(items)}};
+    return out;
+  }
+  if (value.is_null()) return ojson{{"type", "null"}};
+  return ojson{{"type", common_type(ojson::array({value}))}, {"enum", ojson::array({value})}};
+}
+
 bool pattern_only(const ojson& option) {
   return option.is_object() && option.size() == 1 && option.contains("pattern") &&
          option["pattern"].is_string();
@@ -535,12 +568,13 @@ class Lowerer {
     }
     int& open = unrolled_[name];
     if (open >= kUnrollDepth) {
-      record(path, "$ref", "$ref " + target, Fate::keyword,
-             family_ + " take no recursive schemas; the definition is unrolled " +
-                 std::to_string(kUnrollDepth) +
-                 " levels deep and sent as null below that (a deeper value cannot be sent)");
+      cut_[name] = true;
       return ojson{{"type", "null"}};
     }
+    // One row, at the outermost reference, and only when the unrolling did cut something (a
+    // definition that does not recur is simply inlined).
+    const bool outermost = open == 0;
+    if (outermost) cut_[name] = false;
     ++open;
     ojson site = definitions_[name];
     for (const auto& [k, v] : in.items()) {
@@ -548,6 +582,12 @@ class Lowerer {
     }
     ojson out = node(site, path);
     --open;
+    if (outermost && cut_[name]) {
+      record(path, "$ref", "$ref " + target, Fate::keyword,
+             family_ + " take no recursive schemas; the definition is unrolled " +
+                 std::to_string(kUnrollDepth) +
+                 " levels deep and sent as null below that (a deeper value cannot be sent)");
+    }
     return out;
   }
 
@@ -562,6 +602,7 @@ class Lowerer {
       in = &merged;
     }
     if (is_map(*in)) return map_node(*in, path);
+    if (auto shaped = structured_options(*in, path)) return std::move(*shaped);
     Notes notes;
     ojson out = body(*in, path, notes);
     give_type(*in, out, path);
@@ -749,18 +790,6 @@ class Lowerer {
         notes.sentences.push_back(rejected_words(key, value));
         moved(path, key, value,
               family_ + " reject " + key + "; stated in the description, enforced locally");
-      } else if ((key == "enum" || key == "const") && !caps_.structured_enums &&
-                 holds_structure(value)) {
-        std::vector<std::string> shown;
-        for (const auto& v : key == "enum" && value.is_array() ? value : ojson::array({value})) {
-          shown.push_back(v.dump());
-        }
-        notes.sentences.push_back(key == "const" ? "Must be exactly " + shown[0] + "."
-                                                 : "Must be one of " + join_words(shown) + ".");
-        moved(path, key, value,
-              family_ +
-                  " accept only strings, numbers, booleans and null in enum and const; "
-                  "stated in the description, enforced locally");
       } else if (key == "$comment") {
         continue;  // a note to schema readers, not a rule
       } else if (!kKnown.count(key) && !kRejected.count(key)) {
@@ -936,6 +965,39 @@ class Lowerer {
     return merged;
   }
 
+  // An enum or const holding objects or arrays, for a provider that takes only scalars there:
+  // each option goes out as its shape (shape_of), so every valid value can be sent, and the
+  // exact options are stated in words and enforced locally.
+  std::optional<ojson> structured_options(const ojson& in, const Path& path) {
+    if (caps_.structured_enums) return std::nullopt;
+    const std::string key = in.contains("enum") ? "enum" : in.contains("const") ? "const" : "";
+    if (key.empty() || !holds_structure(in[key])) return std::nullopt;
+    const ojson options = key == "enum" && in[key].is_array() ? in[key] : ojson::array({in[key]});
+    ojson shapes = ojson::array();
+    std::vector<std::string> shown;
+    for (const auto& option : options) {
+      ojson shape = shape_of(option);
+      if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end()) {
+        shapes.push_back(std::move(shape));
+      }
+      shown.push_back(option.dump());
+    }
+    ojson out = shapes.size() == 1 ? shapes[0] : ojson{{"anyOf", std::move(shapes)}};
+    const std::string words = key == "const" ? "Must be exactly " + shown[0] + "."
+                                             : "Must be one of " + join_words(shown) + ".";
+    const auto description = in.find("description");
+    insert_first(out, "description",
+                 description != in.end() && description->is_string()
+                     ? joined_sentences(description->get<std::string>(), words)
+                     : words);
+    moved(path, key, in[key],
+          family_ +
+              " accept only strings, numbers, booleans and null in enum and const; each option "
+              "is sent as its shape, the exact options are stated in the description and "
+              "enforced locally");
+    return out;
+  }
+
   // A schema for "any value" where the provider needs a type: every scalar.
   ojson any_value(const Path& path) {
     ojson out = ojson::object();
@@ -1099,6 +1161,7 @@ class Lowerer {
       const bool has_default = original.is_object() && original.contains("default");
       if (accepts_null(child)) {
         // The model cannot leave the key out; its null keeps meaning null.
+        lowering_->null_for_absent.push_back(local(path / name));
         if (!has_default) {
           record(path / name, "required", "optional", Fate::keyword,
                  family_ +
@@ -1130,6 +1193,7 @@ class Lowerer {
   ojson definitions_;   // the input's $defs
   std::unordered_map<std::string, std::size_t> definition_index_;
   std::unordered_map<std::string, int> unrolled_;  // Anthropic: definitions open on the stack
+  std::unordered_map<std::string, bool> cut_;      // Anthropic: the unrolling reached its depth
   std::size_t base_ = 0;        // leading path segments ("$defs", name) a definition's paths drop
   bool root_branched_ = false;  // the root object's rules made it anyOf branches
   std::string all_of_blocked_;  // why the last allOf could not be merged
@@ -1258,7 +1322,50 @@ void undo(nlohmann::json& value, const Lowering& lowering, const Lowering& root)
   }
 }
 
+// {k: v, ...} -> [{"key": k, "value": v}, ...]: what pairs_to_object reads back.
+void object_to_pairs(nlohmann::json& value) {
+  if (!value.is_object()) return;
+  nlohmann::json pairs = nlohmann::json::array();
+  for (auto& [key, item] : value.items()) {
+    pairs.push_back(nlohmann::json{{"key", key}, {"value", std::move(item)}});
+  }
+  value = std::move(pairs);
+}
+
+// undo() the other way round, in the reverse order: references, absent optionals, then maps
+// (inner ones first, while the outer ones are still objects the paths can step through).
+void redo(nlohmann::json& value, const Lowering& lowering, const Lowering& root) {
+  for (const auto& reference : lowering.references) {
+    if (reference.second >= root.definitions.size()) continue;
+    const auto& definition = root.definitions[reference.second];
+    for_each_at(value, reference.first.segments(), 0,
+                [&](nlohmann::json& at) { redo(at, definition, root); });
+  }
+  for (const auto* paths : {&lowering.nulled_optionals, &lowering.null_for_absent}) {
+    for (const auto& path : *paths) {
+      auto parent = path.segments();
+      if (parent.empty() || !std::holds_alternative<std::string>(parent.back())) continue;
+      const std::string key = std::get<std::string>(parent.back());
+      parent.pop_back();
+      for_each_at(value, parent, 0, [&key](nlohmann::json& object) {
+        if (object.is_object() && !object.contains(key)) object[key] = nullptr;
+      });
+    }
+  }
+  std::vector<const Path*> lists;
+  for (const auto& path : lowering.pair_lists) lists.push_back(&path);
+  std::stable_sort(lists.begin(), lists.end(),
+                   [](const Path* a, const Path* b) { return a->size() > b->size(); });
+  for (const Path* path : lists) for_each_at(value, path->segments(), 0, object_to_pairs);
+}
+
 }  // namespace
+
+nlohmann::json lower_value(nlohmann::json value, const Lowering& lowering) {
+  redo(value, lowering, lowering);
+  if (lowering.wrapped_root) value = nlohmann::json{{"value", std::move(value)}};
+  return value;
+}
 
 nlohmann::json unlower(nlohmann::json value, const Lowering& lowering) {
   if (lowering.wrapped_root) {

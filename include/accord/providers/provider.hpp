@@ -19,7 +19,10 @@ namespace accord {
 // How the wire schema differs from the original, so a reply can be mapped back before validation.
 struct Lowering {
   std::vector<Path> nulled_optionals;  // optional fields made required+nullable: null means absent
-  bool wrapped_root = false;           // a non-object root sent as {"value": ...}
+  // Optional fields that already took null, made required: an absent one is sent as null, and
+  // the null stays (only lower_value reads these).
+  std::vector<Path> null_for_absent;
+  bool wrapped_root = false;  // a non-object root sent as {"value": ...}
   // Objects with a schema for other keys sent as [{"key", "value"}] lists (`{}` in a path stands
   // for every value of a map): turned back into objects.
   std::vector<Path> pair_lists;
@@ -37,6 +40,11 @@ struct WireSchema {
 
 // Undo lowering on a reply value so the user's original rules apply.
 [[nodiscard]] nlohmann::json unlower(nlohmann::json value, const Lowering& lowering);
+// The other way: a value valid for the original schema as the wire carries it (absent optionals
+// as null, maps as lists of entries, a wrapped root); unlower() gives the value back. A union
+// option's absent optionals are filled in whichever option the value matches, so a value of one
+// object option can get nulls of another's.
+[[nodiscard]] nlohmann::json lower_value(nlohmann::json value, const Lowering& lowering);
 
 struct ToolSpec {
   std::string name;

@@ -1,0 +1,42 @@
+#pragma once
+// The named definitions (Schema::named) a whole schema holds and the refs (ref()) that point at
+// them: what emit() writes under `$defs`, and what the engine and with_defaults follow at a ref.
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "accord/schema.hpp"
+
+namespace accord::detail {
+
+struct SchemaDefinitions {
+  // The first definition found for each name (outermost first), as it was named.
+  std::map<std::string, Schema> by_name;
+  // Later definitions of a name already seen that are other objects: emit() checks each says the
+  // same as the first (the typed layer builds one per use of a recursive type).
+  struct Repeat {
+    Path path;
+    std::string name;
+    Schema body;
+  };
+  std::vector<Repeat> repeated;
+  // Every ref, with the path it was first found at.
+  std::vector<std::pair<Path, std::string>> refs;
+
+  // The body of the definition `reference` names, or nullptr.
+  [[nodiscard]] const SchemaNode* find(const std::string& reference) const;
+  // The node a ref node stands for (following refs to refs); `node` itself when it is no ref;
+  // nullptr when the name is unknown or the refs go round without reaching a schema.
+  [[nodiscard]] const SchemaNode* resolve(const SchemaNode* node) const;
+};
+
+// Walks every node once (a Schema reused in many places is one node), definitions' bodies too.
+[[nodiscard]] SchemaDefinitions collect_definitions(const SchemaNode& root);
+
+// The path segment of a node's i-th element, as SchemaProblem paths write it: `[]` for array
+// items, `{}` for record values, the position of a tuple, `|i` for a union option.
+[[nodiscard]] PathSegment element_segment(const SchemaNode& node, std::size_t index);
+
+}  // namespace accord::detail
