@@ -14,36 +14,31 @@ namespace accord::bench {
 namespace {
 
 constexpr int kFields = 50;
-constexpr int kBadField = 17;
+constexpr int kBadField = 16;  // an amount: must be positive
 
 std::string field_name(int i) {
   return fmt::format("field{:02}", i);
 }
 
-// Five kinds of field in turn, each described as a real extraction schema would be.
+// One of five kinds of field, in turn, described as a real extraction schema's fields are.
+Schema field_schema(int i) {
+  switch (i % 5) {
+    case 0:
+      return string().min(1).describe(fmt::format("Name on line {} of the record", i));
+    case 1:
+      return number().positive().describe(fmt::format("Amount on line {}, in EUR", i));
+    case 2:
+      return integer().min(1).max(1000).describe(fmt::format("Quantity on line {}", i));
+    case 3:
+      return enumeration({"open", "paid", "void"}).describe(fmt::format("Status of line {}", i));
+    default:
+      return boolean().describe(fmt::format("Whether line {} is taxed", i));
+  }
+}
+
 Schema wide_schema() {
   std::vector<Field> fields;
-  for (int i = 1; i <= kFields; ++i) {
-    Schema field;
-    switch (i % 5) {
-      case 0:
-        field = string().min(1).describe(fmt::format("Name on line {} of the record", i));
-        break;
-      case 1:
-        field = number().positive().describe(fmt::format("Amount on line {}, in EUR", i));
-        break;
-      case 2:
-        field = integer().min(1).max(1000).describe(fmt::format("Quantity on line {}", i));
-        break;
-      case 3:
-        field = enumeration({"open", "paid", "void"}).describe(fmt::format("Status of line {}", i));
-        break;
-      default:
-        field = boolean().describe(fmt::format("Whether line {} is taxed", i));
-        break;
-    }
-    fields.push_back({field_name(i), field});
-  }
+  for (int i = 1; i <= kFields; ++i) fields.push_back({field_name(i), field_schema(i)});
   return object(fields);
 }
 
@@ -65,7 +60,7 @@ nlohmann::json good_value(int i) {
 nlohmann::json record(bool with_bad_field) {
   nlohmann::json out = nlohmann::json::object();
   for (int i = 1; i <= kFields; ++i) out[field_name(i)] = good_value(i);
-  if (with_bad_field) out[field_name(kBadField)] = -5;  // an amount: must be positive
+  if (with_bad_field) out[field_name(kBadField)] = -5;
   return out;
 }
 
@@ -94,7 +89,10 @@ Spent correct_once(const LoopOptions& options, const Schema& schema, CorrectionS
                        .api_key = "bench-not-a-key",
                        .correction = {.style = style}});
   const auto result = client.extract({.schema = schema, .prompt = prompt(), .name = "record"});
-  if (!result.ok()) throw std::runtime_error("extract failed: " + result.error().message);
+  if (!result.ok()) {
+    std::cerr << result.trace().to_text() << "\n";
+    throw std::runtime_error("extract failed: " + result.error().message);
+  }
   const auto& attempts = result.trace().attempts;
   if (attempts.size() != 2 ||
       attempts[1].role != (style == CorrectionStyle::scoped ? AttemptRole::scoped_correction

@@ -236,7 +236,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt at
   ++corrections_sent_;
   whole_turns_ = request_turns_;
   last_whole_ = Judgement{std::move(reply), std::move(judged)};
-  add_note(attempt, prepare_correction(correction_.style == CorrectionStyle::scoped));
+  add_note(attempt,
+           prepare_correction(correction_.style == CorrectionStyle::scoped && !scoped_tried_));
   return next_request(std::move(attempt),
                       scoped_ ? AttemptRole::scoped_correction : AttemptRole::whole_correction);
 }
@@ -279,6 +280,7 @@ std::string ExtractionLoop::prepare_correction(bool allow_scoped) {
     if (auto plan = plan_scoped_correction(judged.wire_value, judged.issues, contract_->wire(),
                                            correction_.max_scoped_share, why)) {
       scoped_ = std::make_shared<const ScopedCorrection>(*std::move(plan));
+      scoped_tried_ = true;
       request_turns_.clear();
       for (const auto& turn : whole_turns_) {
         // The caller's own turns: the source to extract from, without earlier corrections.

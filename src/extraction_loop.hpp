@@ -89,6 +89,9 @@ class ExtractionLoop {
   std::optional<Judgement> last_whole_;
   // The scoped correction in flight; shared so call().output stays valid when the loop moves.
   std::shared_ptr<const ScopedCorrection> scoped_;
+  // A scoped correction is tried once per call: after one that failed, the model gets the
+  // whole object again, so a call makes at most corrections + 2 requests.
+  bool scoped_tried_ = false;
   std::string partial_;  // a continued output so far
   int continuations_ = 0;
   int output_cap_ = 0;            // raised after a truncation; 0: the client's max_tokens
