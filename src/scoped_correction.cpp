@@ -241,7 +241,9 @@ std::optional<nlohmann::json> merge_scoped_reply(const ScopedCorrection& plan,
     return std::nullopt;
   }
   const auto& patch = *parsed.value;
-  for (const auto& [key, _] : patch.items()) {
+  for (auto entry = patch.begin(); entry != patch.end(); ++entry) {
+    // A named key, not a structured binding: clang 14 (the fuzz build) refuses to capture one.
+    const std::string& key = entry.key();
     const bool asked = std::any_of(plan.targets.begin(), plan.targets.end(),
                                    [&](const auto& target) { return target.key == key; });
     if (!asked) {
