@@ -32,6 +32,8 @@ struct LoopOptions {
 int run_validate(const ValidateOptions& options);
 int run_loop(const LoopOptions& options);
 int run_concurrent(const LoopOptions& options);
+// Input tokens of a scoped versus a whole-object correction (provider, mock from LoopOptions).
+int run_corrections(const LoopOptions& options);
 
 // Peak resident set size of this process so far, in KiB (getrusage).
 long peak_rss_kib();

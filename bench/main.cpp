@@ -61,11 +61,19 @@ int main(int argc, char** argv) {
   concurrent_cmd->add_option("--in-flight", concurrent.in_flight, "extractions in flight (K)")
       ->check(CLI::Range(1, 1024));
 
+  LoopOptions corrections;
+  auto* corrections_cmd = app.add_subcommand(
+      "corrections", "input tokens of a scoped vs a whole-object correction, 50 fields, one bad");
+  corrections_cmd->add_option("--provider", corrections.provider,
+                              "openai-chat (default), openai-responses, anthropic or generic");
+  corrections_cmd->add_option("--mock", corrections.mock, "the accord-mock binary to start");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (validate_cmd->parsed()) return run_validate(validate);
     if (loop_cmd->parsed()) return run_loop(loop);
     if (concurrent_cmd->parsed()) return run_concurrent(concurrent);
+    if (corrections_cmd->parsed()) return run_corrections(corrections);
   } catch (const std::exception& e) {
     std::cerr << "accord-bench: " << e.what() << "\n";
     return 2;

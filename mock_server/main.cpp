@@ -30,6 +30,7 @@
 #include "growing_pool.hpp"
 #include "render.hpp"
 #include "request_log.hpp"
+#include "request_shaping.hpp"
 #include "scenario.hpp"
 
 namespace {
@@ -350,7 +351,12 @@ class MockServer {
            res);
       return;
     }
-    const Reply reply = queue_.next();
+    if (const auto refused = refused_request(endpoint, request)) {
+      // As for a body that does not parse, the scripted reply waits for the next request.
+      send(render_error(endpoint, 400, {{"message", *refused}}, serial), res);
+      return;
+    }
+    const Reply reply = shaped_by_request(queue_.next(), endpoint, request);
 
     if (reply.delay_ms > 0 && !shutdown_.sleep_for(std::chrono::milliseconds(reply.delay_ms))) {
       drop_connection(req);

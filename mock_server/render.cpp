@@ -126,10 +126,6 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
   return std::nullopt;
 }
 
-std::int64_t tokens_for(std::size_t bytes) {
-  return static_cast<std::int64_t>(std::max<std::size_t>(1, bytes / 4));
-}
-
 // Merges the scenario's usage over the computed one; the total follows its parts unless given.
 json finish_usage(json usage, const request_json& override_usage, const char* first,
                   const char* second) {
@@ -513,6 +509,10 @@ ErrorDefaults error_defaults(int status) {
 }
 
 }  // namespace
+
+std::int64_t tokens_for(std::size_t bytes) {
+  return static_cast<std::int64_t>(std::max<std::size_t>(1, bytes / kBytesPerToken));
+}
 
 std::string json_string_literal(std::string_view bytes) {
   std::string out;

@@ -23,6 +23,13 @@ struct RenderedReply {
   std::string body;
 };
 
+// The mock's token count: one token per 4 bytes (at least 1), of the request body as received
+// for input and of the output text (or tool arguments) for output. Deterministic, so tests and
+// bench/ can compare requests by what they would cost; real tokenizers differ in detail, not in
+// proportion.
+inline constexpr std::size_t kBytesPerToken = 4;
+[[nodiscard]] std::int64_t tokens_for(std::size_t bytes);
+
 // `request` is the parsed request body; `request_bytes` its size (for plausible token counts);
 // `serial` makes ids unique within the process.
 [[nodiscard]] RenderedReply render_reply(Endpoint endpoint, const Reply& reply,

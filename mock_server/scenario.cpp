@@ -12,12 +12,12 @@ using nlohmann::json;
 
 constexpr std::array<std::string_view, 8> kKindKeys = {
     "json", "text", "refusal", "truncated", "content_filter", "empty", "tool_calls", "status"};
-constexpr std::array<std::string_view, 21> kKnownKeys = {
-    "json",         "text",       "refusal",    "truncated",    "content_filter",
-    "empty",        "tool_calls", "status",     "body",         "error",
-    "content_type", "headers",    "delay_ms",   "drop",         "stall_after_headers_ms",
-    "partial_body", "pad_bytes",  "nest_depth", "invalid_utf8", "usage",
-    "batch_expired"};
+constexpr std::array<std::string_view, 22> kKnownKeys = {
+    "json",          "text",           "refusal",    "truncated",    "content_filter",
+    "empty",         "tool_calls",     "status",     "body",         "error",
+    "content_type",  "headers",        "delay_ms",   "drop",         "stall_after_headers_ms",
+    "partial_body",  "pad_bytes",      "nest_depth", "invalid_utf8", "usage",
+    "batch_expired", "obey_max_tokens"};
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw std::invalid_argument(where + ": " + what);
@@ -152,6 +152,9 @@ Reply parse_reply(const json& r, const std::string& where) {
   reply.nest_depth = static_cast<std::size_t>(non_negative_int(r, "nest_depth", where));
   reply.invalid_utf8 = flag(r, "invalid_utf8", where);
   reply.batch_expired = flag(r, "batch_expired", where);
+  reply.obey_max_tokens = flag(r, "obey_max_tokens", where);
+  if (reply.obey_max_tokens && reply.kind != ReplyKind::json && reply.kind != ReplyKind::text)
+    fail(where, "\"obey_max_tokens\" applies to a json or text reply");
   if (r.contains("usage")) {
     if (!r.at("usage").is_object()) fail(where, "\"usage\" must be an object");
     reply.usage = r.at("usage");

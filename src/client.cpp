@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
@@ -44,6 +46,12 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
     return what + decision.reason.substr(at);
   return what;
+}
+
+// Notes accumulate: a continuation joined, then what its correction will be.
+void add_note(Attempt& attempt, const std::string& note) {
+  if (note.empty()) return;
+  attempt.note += (attempt.note.empty() ? "" : "; ") + note;
 }
 
 }  // namespace
@@ -92,7 +100,7 @@ PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call) {
   call.base_url = impl.base_url;
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
-  call.max_tokens = impl.options.max_tokens;
+  call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
   // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
   prepared.attempt.request_body =
@@ -160,6 +168,9 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   const auto& options = ClientInternals::options(client);
   corrections_ = request.corrections.value_or(options.corrections);
   check_corrections(corrections_, "ExtractRequest");
+  correction_ = request.correction.value_or(options.correction);
+  budget_ = request.budget.value_or(options.budget);
+  truncation_ = request.truncation.value_or(options.truncation);
   deadline_ = deadline_after(options.call_timeout);
 
   call_ = CallSpec{
@@ -167,29 +178,215 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   if (!request.system.empty())
     call_.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
   call_.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+  whole_turns_ = call_.turns;
+  request_turns_ = call_.turns;
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange exchanged) {
   auto& [attempt, reply] = exchanged;
+  attempt.role = role_;
   trace_.usage += attempt.usage;
+  if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {
+    if (cap_from_budget_) {
+      trace_.attempts.push_back(std::move(attempt));
+      return end_with(Error{
+          ErrorKind::budget_exhausted,
+          fmt::format("the token budget of {} cut the output short ({} spent)", budget_.max_tokens,
+                      trace_.usage.input_tokens + trace_.usage.output_tokens),
+          {}});
+    }
+    if (truncation_.enabled) return on_truncated(std::move(attempt), reply);
+  }
   if (auto error = reply_error(exchanged, mode_)) {
+    if (!partial_.empty()) attempt.note = "the continuation failed; the output so far is lost";
     trace_.attempts.push_back(std::move(attempt));
     return end_with(*std::move(error));
   }
+  if (!partial_.empty()) {
+    // A continuation: the model went on from the text it was given back; together they are the
+    // output, echoed whole if it needs correcting.
+    attempt.note = fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
+                               partial_.size(), partial_.size() + reply.text.size());
+    reply.text = partial_ + reply.text;
+    reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
+    partial_.clear();
+    continuations_ = 0;
+  }
+  if (scoped_) return on_scoped_reply(std::move(attempt), reply.text);
+  return on_whole_object(std::move(attempt), std::move(reply));
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::succeed(Attempt attempt,
+                                                              nlohmann::json value) {
+  trace_.attempts.push_back(std::move(attempt));
+  redact(trace_, client_);
+  return Result<nlohmann::json>(Extraction<nlohmann::json>{std::move(value), std::move(trace_)});
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt attempt,
+                                                                      Reply reply) {
   // The trace is redacted once, when the call ends; the model hears the issues as found.
   auto judged = judge_text(reply.text, contract_->wire().lowering, contract_->validator());
   attempt.issues = judged.issues;
-  trace_.attempts.push_back(std::move(attempt));
-  if (judged.issues.empty()) {
-    redact(trace_, client_);
-    return Result<nlohmann::json>(
-        Extraction<nlohmann::json>{std::move(judged.value), std::move(trace_)});
-  }
+  if (judged.issues.empty()) return succeed(std::move(attempt), std::move(judged.value));
   if (corrections_sent_ == corrections_) {
+    trace_.attempts.push_back(std::move(attempt));
     return end_with(invalid_after(trace_.attempts.size(), judged.issues, {}));
   }
   ++corrections_sent_;
-  append_correction(call_.turns, reply, judged.issues, mode_, contract_->name());
+  whole_turns_ = request_turns_;
+  last_whole_ = Judgement{std::move(reply), std::move(judged)};
+  add_note(attempt,
+           prepare_correction(correction_.style == CorrectionStyle::scoped && !scoped_tried_));
+  return next_request(std::move(attempt),
+                      scoped_ ? AttemptRole::scoped_correction : AttemptRole::whole_correction);
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt attempt,
+                                                                      const std::string& text) {
+  const auto plan = std::exchange(scoped_, nullptr);
+  const auto& lowering = contract_->wire().lowering;
+  std::string problem;
+  if (auto merged = merge_scoped_reply(*plan, last_whole_->judged.wire_value, text, problem)) {
+    auto value = unlower(*std::move(merged), lowering);
+    attempt.issues = contract_->validator().validate(value);
+    const std::string keys = plan->keys();
+    if (attempt.issues.empty()) {
+      add_note(attempt, fmt::format("merged {} into the previous object: valid", keys));
+      return succeed(std::move(attempt), std::move(value));
+    }
+    add_note(attempt,
+             fmt::format(
+                 "merged {} into the previous object: still invalid; the correction is sent whole",
+                 keys));
+  } else {
+    // Asked for a patch, a model may answer with the whole object; a valid one is the answer.
+    auto judged = judge_text(text, lowering, contract_->validator());
+    if (judged.parsed && judged.issues.empty()) {
+      add_note(attempt, "not a patch but the whole object, which is valid");
+      return succeed(std::move(attempt), std::move(judged.value));
+    }
+    attempt.issues = std::move(judged.issues);
+    add_note(attempt, "not a usable patch (" + problem + "); the correction is sent whole");
+  }
+  prepare_correction(false);
+  return next_request(std::move(attempt), AttemptRole::whole_correction);
+}
+
+std::string ExtractionLoop::prepare_correction(bool allow_scoped) {
+  const Judged& judged = last_whole_->judged;
+  std::string why = "the reply is not JSON";
+  if (allow_scoped && judged.parsed) {
+    if (auto plan = plan_scoped_correction(judged.wire_value, judged.issues, contract_->wire(),
+                                           correction_.max_scoped_share, why)) {
+      scoped_ = std::make_shared<const ScopedCorrection>(*std::move(plan));
+      scoped_tried_ = true;
+      request_turns_.clear();
+      for (const auto& turn : whole_turns_) {
+        // The caller's own turns: the source to extract from, without earlier corrections.
+        if (turn.role == Turn::Role::system || turn.role == Turn::Role::user) {
+          request_turns_.push_back(turn);
+        }
+        if (turn.role == Turn::Role::user) break;
+      }
+      request_turns_.push_back(Turn{.role = Turn::Role::user, .text = scoped_->request_text});
+      call_.turns = request_turns_;
+      call_.output = &scoped_->patch;
+      return "correction scoped to " + scoped_->keys();
+    }
+  }
+  send_whole_correction();
+  return allow_scoped ? "correction sent whole: " + why : std::string();
+}
+
+void ExtractionLoop::send_whole_correction() {
+  const auto& [reply, judged] = *last_whole_;
+  request_turns_ = whole_turns_;
+  append_correction(request_turns_, reply, judged.issues, mode_, contract_->name());
+  call_.turns = request_turns_;
+  call_.output = &contract_->wire();
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attempt,
+                                                                   const Reply& reply) {
+  std::string joined = partial_ + reply.text;
+  // Anthropic refuses a final assistant turn that ends in whitespace; the model goes on from the
+  // trimmed text, so the trimmed text is what the continuation joins.
+  while (!joined.empty() && std::isspace(static_cast<unsigned char>(joined.back()))) {
+    joined.pop_back();
+  }
+  const bool can_continue = client_.provider().continues_assistant_prefill() &&
+                            mode_ == OutputMode::response_format && !joined.empty();
+  if (can_continue && continuations_ < truncation_.max_continuations) {
+    ++continuations_;
+    partial_ = std::move(joined);
+    attempt.note = fmt::format("truncated; continuing from the {} bytes so far", partial_.size());
+    call_.turns = request_turns_;
+    call_.turns.push_back(Turn{.role = Turn::Role::assistant, .text = partial_});
+    return next_request(std::move(attempt), AttemptRole::continuation);
+  }
+  const auto& options = ClientInternals::options(client_);
+  const int raised =
+      truncation_.raised_max_tokens > 0 ? truncation_.raised_max_tokens : 4 * options.max_tokens;
+  if (!can_continue && output_cap_ == 0 && raised > options.max_tokens) {
+    output_cap_ = raised;
+    attempt.note = fmt::format("truncated; sent again with max_tokens {} instead of {}", raised,
+                               options.max_tokens);
+    call_.turns = request_turns_;
+    return next_request(std::move(attempt), AttemptRole::raised_cap);
+  }
+  const std::string how =
+      can_continue
+          ? fmt::format("after {} continuation{}", continuations_, continuations_ == 1 ? "" : "s")
+      : output_cap_ > 0 ? fmt::format("with max_tokens raised to {}", output_cap_)
+                        : std::string("with no recovery left");
+  attempt.note = fmt::format("truncated {}; the partial output ({} bytes) is the content of {}",
+                             how, joined.size(),
+                             partial_.empty() ? "this attempt" : "the continued attempts joined");
+  partial_.clear();
+  trace_.attempts.push_back(std::move(attempt));
+  return end_with(
+      Error{ErrorKind::truncated,
+            fmt::format("the output was cut off at the token limit ({}) {}", reply.detail, how),
+            {}});
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attempt,
+                                                                   AttemptRole role) {
+  role_ = role;
+  call_.output_cap = output_cap_;
+  cap_from_budget_ = false;
+  if (budget_.max_tokens > 0) {
+    const std::int64_t spent = trace_.usage.input_tokens + trace_.usage.output_tokens;
+    // The next request's input, from the tokens per byte of the one just answered (a quarter
+    // token per byte, the usual rule, when the provider reported none).
+    const auto sent_bytes = static_cast<double>(attempt.request_body.dump().size());
+    const double per_byte = attempt.usage.input_tokens > 0 && sent_bytes > 0
+                                ? static_cast<double>(attempt.usage.input_tokens) / sent_bytes
+                                : 0.25;
+    const auto next_bytes = ClientInternals::prepare(client_, call_).request.body.size();
+    const auto input = static_cast<std::int64_t>(static_cast<double>(next_bytes) * per_byte) + 1;
+    const std::int64_t left = budget_.max_tokens - spent - input;
+    if (left <= 0) {
+      add_note(attempt, fmt::format("stopped by the token budget: {} of {} spent, the {} would "
+                                    "take about {} input tokens",
+                                    spent, budget_.max_tokens, to_string(role), input));
+      Issues issues = attempt.issues;
+      trace_.attempts.push_back(std::move(attempt));
+      std::string message = fmt::format(
+          "the token budget of {} is spent ({} used over {} attempt{}; the {} needs about {} more)",
+          budget_.max_tokens, spent, trace_.attempts.size(), trace_.attempts.size() == 1 ? "" : "s",
+          to_string(role), input);
+      if (!issues.empty()) message += ": " + prettify_one_line(issues);
+      return end_with(Error{ErrorKind::budget_exhausted, std::move(message), {}});
+    }
+    const int cap = output_cap_ > 0 ? output_cap_ : ClientInternals::options(client_).max_tokens;
+    if (left < cap) {
+      call_.output_cap = static_cast<int>(left);
+      cap_from_budget_ = true;
+    }
+  }
+  trace_.attempts.push_back(std::move(attempt));
   return std::nullopt;
 }
 

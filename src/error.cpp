@@ -26,6 +26,8 @@ std::string_view to_string(ErrorKind kind) {
       return "batch_unanswered";
     case ErrorKind::conversion:
       return "conversion";
+    case ErrorKind::budget_exhausted:
+      return "budget_exhausted";
   }
   return "unknown";
 }

@@ -3,9 +3,12 @@
 // extract_async run one loop: send call(), hand the answer to on_exchange(), repeat until it
 // returns the Result. Also the two halves of Client::exchange around the transport.
 
+#include <memory>
 #include <optional>
 
 #include "accord/client.hpp"
+#include "loop.hpp"
+#include "scoped_correction.hpp"
 
 namespace accord::detail {
 
@@ -49,13 +52,50 @@ class ExtractionLoop {
   [[nodiscard]] Result<nlohmann::json> end_with(Error error, Attempt unanswered);
 
  private:
+  // The last whole object judged: what a whole-object correction echoes and a scoped one merges
+  // into.
+  struct Judgement {
+    Reply reply;
+    Judged judged;
+  };
+
+  // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
+  std::optional<Result<nlohmann::json>> on_truncated(Attempt attempt, const Reply& reply);
+  std::optional<Result<nlohmann::json>> on_whole_object(Attempt attempt, Reply reply);
+  std::optional<Result<nlohmann::json>> on_scoped_reply(Attempt attempt, const std::string& text);
+  std::optional<Result<nlohmann::json>> succeed(Attempt attempt, nlohmann::json value);
+  // Sets call() to the correction of last_whole_: scoped when the policy and the issues allow.
+  // Returns the note for the attempt that needs correcting.
+  std::string prepare_correction(bool allow_scoped);
+  void send_whole_correction();
+  // Sets call() for the next request; the call's end when the token budget leaves no room.
+  std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
+
   const Client& client_;
   std::shared_ptr<const Contract> contract_;
   OutputMode mode_;
   int corrections_ = 0;
   int corrections_sent_ = 0;
+  CorrectionPolicy correction_;
+  TokenBudget budget_;
+  TruncationRecovery truncation_;
   Deadline deadline_;
   CallSpec call_;
+  AttemptRole role_ = AttemptRole::first;  // of the request call() holds
+  // The turns of the last whole-object request, without a continuation's prefill: where a
+  // whole-object correction, a continuation or a raised-cap retry starts from.
+  std::vector<Turn> whole_turns_;
+  std::vector<Turn> request_turns_;  // the same for the request in flight (scoped or whole)
+  std::optional<Judgement> last_whole_;
+  // The scoped correction in flight; shared so call().output stays valid when the loop moves.
+  std::shared_ptr<const ScopedCorrection> scoped_;
+  // A scoped correction is tried once per call: after one that failed, the model gets the
+  // whole object again, so a call makes at most corrections + 2 requests.
+  bool scoped_tried_ = false;
+  std::string partial_;  // a continued output so far
+  int continuations_ = 0;
+  int output_cap_ = 0;            // raised after a truncation; 0: the client's max_tokens
+  bool cap_from_budget_ = false;  // the request in flight has its output cut to the budget's rest
   Trace trace_;
 };
 

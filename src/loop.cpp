@@ -62,13 +62,14 @@ std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
 Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator) {
   auto parsed = parse_json(text);
   if (!parsed.value) return {nullptr, std::move(parsed.issues)};
-  Judged judged{unlower(std::move(*parsed.value), lowering), {}};
+  Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
   judged.issues = validator.validate(judged.value);
   return judged;
 }
 
 void redact(Attempt& attempt, const Client& client) {
   attempt.content = client.redacted(std::move(attempt.content));
+  attempt.note = client.redacted(std::move(attempt.note));  // may quote a key the model sent
   redact(attempt.issues, client);
 }
 

@@ -22,6 +22,8 @@ std::string one_line(std::string text);
 struct Judged {
   nlohmann::json value;
   Issues issues;
+  bool parsed = false;
+  nlohmann::json wire_value;  // as parsed, before unlowering: where a scoped correction merges
 };
 [[nodiscard]] Judged judge_text(std::string_view text, const Lowering& lowering,
                                 const Validator& validator);

@@ -47,15 +47,33 @@ nlohmann::ordered_json valid_issues(const Issues& issues) {
 
 }  // namespace
 
+std::string_view to_string(AttemptRole role) {
+  switch (role) {
+    case AttemptRole::first:
+      return "first";
+    case AttemptRole::scoped_correction:
+      return "scoped_correction";
+    case AttemptRole::whole_correction:
+      return "whole_correction";
+    case AttemptRole::continuation:
+      return "continuation";
+    case AttemptRole::raised_cap:
+      return "raised_cap";
+  }
+  return "unknown";
+}
+
 nlohmann::ordered_json Trace::to_json() const {
   auto attempts_json = nlohmann::ordered_json::array();
   for (const auto& attempt : attempts) {
-    attempts_json.push_back({{"request_body", attempt.request_body},
+    attempts_json.push_back({{"role", to_string(attempt.role)},
+                             {"request_body", attempt.request_body},
                              {"transport", valid_lines(attempt.transport_log)},
                              {"http_status", attempt.http_status},
                              {"status", to_string(attempt.status)},
                              {"content", detail::valid_utf8(attempt.content)},
                              {"issues", valid_issues(attempt.issues)},
+                             {"note", detail::valid_utf8(attempt.note)},
                              {"usage", usage_json(attempt.usage)},
                              {"elapsed_ms", attempt.elapsed.count()},
                              {"raw_reply", detail::valid_utf8(attempt.raw_reply)}});
@@ -67,7 +85,11 @@ std::string Trace::to_text() const {
   std::string out;
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& attempt = attempts[i];
-    out += fmt::format("attempt {}: HTTP {}, {}, {} ms, tokens in {} / out {}\n", i + 1,
+    // The first attempt needs no role: it is the caller's own request.
+    const std::string role = attempt.role == AttemptRole::first
+                                 ? std::string()
+                                 : fmt::format(" ({})", to_string(attempt.role));
+    out += fmt::format("attempt {}{}: HTTP {}, {}, {} ms, tokens in {} / out {}\n", i + 1, role,
                        attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
                        attempt.usage.input_tokens, attempt.usage.output_tokens);
     // Every piece from outside is printable: a reply cannot drive the terminal or write a line
@@ -76,6 +98,7 @@ std::string Trace::to_text() const {
     if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
     if (!attempt.issues.empty())
       out += indented(prettify(printable(attempt.issues)), "    ") + "\n";
+    if (!attempt.note.empty()) out += "  loop: " + printable(attempt.note) + "\n";
   }
   out += fmt::format("total tokens: in {} / out {} / total {}", usage.input_tokens,
                      usage.output_tokens, usage.total_tokens);

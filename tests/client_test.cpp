@@ -26,6 +26,7 @@ class Loop : public ::testing::TestWithParam<std::string> {
                           .api_key = "sk-test-SENTINEL-123"};
     options.retry.initial_backoff = std::chrono::milliseconds(5);
     options.transport.total_timeout = std::chrono::milliseconds(5000);
+    options.truncation = truncation_;
     const Client client(options);
     return client.extract({.schema = examples::refund_schema(),
                            .prompt = "Extract the refund.",
@@ -47,6 +48,7 @@ class Loop : public ::testing::TestWithParam<std::string> {
   }
 
   std::unique_ptr<MockProcess> mock_;
+  TruncationRecovery truncation_;
 };
 
 TEST_P(Loop, ValidFirstReplyIsReturnedAfterOneAttempt) {
@@ -115,6 +117,8 @@ TEST_P(Loop, RefusalIsReportedAsRefusedAndNotCorrected) {
 }
 
 TEST_P(Loop, TruncationIsReportedAsTruncatedNotAsAParseError) {
+  // Without recovery (on by default, pinned in truncation_recovery_test.cpp).
+  truncation_.enabled = false;
   auto result = run({{{"truncated", R"({"orderId":"ORD-4829)"}}, {{"json", kValidRefund}}});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().kind, ErrorKind::truncated);

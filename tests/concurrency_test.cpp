@@ -72,7 +72,8 @@ TEST_P(Concurrency, EightThreadsSharingOneClientEachGetEveryExtraction) {
 }
 
 TEST_P(Concurrency, ConcurrentCorrectionsKeepEachConversationApart) {
-  // Every reply is invalid, so each call sends a correction carrying its own first reply back.
+  // Every reply is invalid, so each call sends a scoped correction carrying its own value back,
+  // then the whole-object fallback carrying its own first reply.
   json invalid = kValidRefund;
   invalid["orderId"] = "bad";
   MockProcess mock(json{{"replies", {{{"json", invalid}}}}}.dump());
@@ -85,14 +86,14 @@ TEST_P(Concurrency, ConcurrentCorrectionsKeepEachConversationApart) {
                                     .prompt = "call " + std::to_string(t) + "-" + std::to_string(i),
                                     .name = "refund"});
       if (!result.ok() && result.error().kind == ErrorKind::invalid_after_retries &&
-          result.trace().attempts.size() == 2)
+          result.trace().attempts.size() == 3)
         ++failed_right;
     }
   });
   EXPECT_EQ(failed_right.load(), kThreads * (kCallsPerThread / 2));
-  // Each call's two requests carry its own prompt and no other: no conversation leaked.
+  // Each call's three requests carry its own prompt and no other: no conversation leaked.
   const json requests = mock.requests();
-  ASSERT_EQ(requests.size(), static_cast<std::size_t>(kThreads * kCallsPerThread));
+  ASSERT_EQ(requests.size(), static_cast<std::size_t>(kThreads * (kCallsPerThread / 2) * 3));
   std::map<std::string, int> requests_per_prompt;
   for (const auto& request : requests) {
     const std::string body = request["body"].dump();
@@ -103,7 +104,7 @@ TEST_P(Concurrency, ConcurrentCorrectionsKeepEachConversationApart) {
     ++requests_per_prompt[*prompts.begin()];
   }
   EXPECT_EQ(requests_per_prompt.size(), static_cast<std::size_t>(kThreads * (kCallsPerThread / 2)));
-  for (const auto& [prompt, count] : requests_per_prompt) EXPECT_EQ(count, 2) << prompt;
+  for (const auto& [prompt, count] : requests_per_prompt) EXPECT_EQ(count, 3) << prompt;
 }
 
 TEST_P(Concurrency, ContractCacheBuildsOneContractPerSchemaUnderContention) {

@@ -95,7 +95,9 @@ TEST(HostileWrongResults, InvalidAfterRetriesCountsTheAttemptsMade) {
   request.corrections = 2;
   const auto result = client.extract(request);
   ASSERT_FALSE(result.ok());
-  EXPECT_TRUE(has(result.error().message, "still invalid after 3 attempts"))
+  // The first, the scoped correction and its whole-object fallback, the second correction.
+  ASSERT_EQ(result.trace().attempts.size(), 4u);
+  EXPECT_TRUE(has(result.error().message, "still invalid after 4 attempts"))
       << result.error().message;
 }
 
@@ -199,13 +201,16 @@ TEST(HostileRedaction, KeyStraddlingTheErrorSnippetLeavesNoPiece) {
 
 TEST(HostileRedaction, KeyWrittenWithJsonEscapesIsRedactedEverywhere) {
   // The content is JSON text whose string holds the escaped key; in the envelope the escape's
-  // backslash is itself escaped. The reply is invalid, so it is also echoed in a correction.
+  // backslash is itself escaped. The reply is invalid, so its value goes back in the scoped
+  // correction and the whole reply in the whole-object one.
   const std::string content = R"({"note":")" + kEscapedKey + R"("})";
   auto transport = std::make_shared<Scripted>(std::deque{ok_body(chat_reply(content))});
   const Client client(scripted_options(transport));
   const auto result = client.extract(note_request());
   ASSERT_FALSE(result.ok());
-  ASSERT_EQ(result.trace().attempts.size(), 2u);
+  ASSERT_EQ(result.trace().attempts.size(), 3u);
+  EXPECT_EQ(result.trace().attempts[1].role, AttemptRole::scoped_correction);
+  EXPECT_FALSE(has(transport->bodies.at(1), "u002dtest")) << transport->bodies.at(1);
   const std::string kept = records(result);
   for (const std::string& form : {kKey, kEscapedKey, std::string(R"(sk\\u002dtest)")}) {
     EXPECT_FALSE(has(kept, form)) << form;

@@ -13,6 +13,7 @@
 #include "accord/call_handle.hpp"
 #include "accord/error.hpp"
 #include "accord/json_schema.hpp"
+#include "accord/loop_options.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/result.hpp"
 #include "accord/schema.hpp"
@@ -37,7 +38,10 @@ struct ClientOptions {
   std::string base_url;  // empty: the provider's base-URL variable, else its public endpoint
   std::string api_key;   // empty: the provider's key variable (may stay empty for local servers)
   int max_tokens = 1024;
-  int corrections = 1;  // corrective retries after an invalid reply; 0 to kMaxCorrections
+  int corrections = 1;            // corrective retries after an invalid reply; 0 to kMaxCorrections
+  CorrectionPolicy correction;    // scoped to the failing fields by default
+  TokenBudget budget;             // no cap by default
+  TruncationRecovery truncation;  // on by default
   RetryPolicy retry;
   // The whole of one extract() (every attempt, transport try and wait between them), or of one
   // exchange(); a call past it ends as a `transport` timeout. 0: no limit but the transport's
@@ -79,6 +83,10 @@ struct ExtractRequest {
   std::string name = "result";
   OutputMode mode = OutputMode::response_format;
   std::optional<int> corrections;  // overrides ClientOptions::corrections (0 to kMaxCorrections)
+  // Override the client's ClientOptions::correction, budget and truncation for this call.
+  std::optional<CorrectionPolicy> correction;
+  std::optional<TokenBudget> budget;
+  std::optional<TruncationRecovery> truncation;
 };
 
 // One request and its decoded reply, with transport retries done.

@@ -22,6 +22,7 @@ enum class ErrorKind {
   batch_unanswered,       // a batch job ended without this item's answer (expired, cancelled,
                           // failed, or its poll deadline passed)
   conversion,             // the value passed its schema but does not fit the C++ type (extract<T>)
+  budget_exhausted,       // the token budget (TokenBudget) left no room for the next attempt
 };
 [[nodiscard]] std::string_view to_string(ErrorKind kind);
 

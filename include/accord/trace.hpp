@@ -4,12 +4,23 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accord/issue.hpp"
 #include "accord/reply.hpp"
 
 namespace accord {
+
+// Why an attempt was sent.
+enum class AttemptRole {
+  first,              // the request as the caller made it
+  scoped_correction,  // only the failing values asked for, to be merged into the previous object
+  whole_correction,   // the whole object asked for again, with the issues
+  continuation,       // a truncated output continued from where it stopped
+  raised_cap,         // a truncated request sent again with a higher output cap
+};
+[[nodiscard]] std::string_view to_string(AttemptRole role);
 
 struct Attempt {
   nlohmann::json request_body;  // the JSON body sent (carries no credentials)
@@ -22,6 +33,10 @@ struct Attempt {
   Issues issues;        // parse and validation issues of `content`
   Usage usage;
   std::chrono::milliseconds elapsed{0};
+  AttemptRole role = AttemptRole::first;
+  // What the loop made of the reply, when there is more to say than `issues`: the merge of a
+  // scoped correction, a fallback, a continuation joined, a budget that stopped the call.
+  std::string note;
 };
 
 struct Trace {

@@ -104,12 +104,18 @@ class Anthropic final : public Provider {
     return lower_schema(emitted, std::move(report), kAnthropic, std::string(name()));
   }
 
+  [[nodiscard]] bool continues_assistant_prefill() const override { return true; }
+
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
     ojson body{{"model", call.model}, {"max_tokens", call.max_tokens}};
     if (const std::string system = system_text(call); !system.empty()) body["system"] = system;
     body["messages"] = messages(call);
     const bool forced = call.output && call.mode == OutputMode::forced_tool;
-    if (call.output && !forced) {
+    // A conversation ending in an assistant turn is a prefill the model continues, which
+    // structured output refuses (providers.md §4.1): a continuation goes without the format, and
+    // what it joins is validated as always.
+    const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
+    if (call.output && !forced && !prefill) {
       body["output_config"] = {
           {"format", {{"type", "json_schema"}, {"schema", call.output->schema}}}};
     }

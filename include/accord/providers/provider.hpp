@@ -62,6 +62,9 @@ struct CallSpec {
   std::string api_key;   // may be empty (local servers, accord-mock)
   std::string model;
   int max_tokens = 1024;
+  // This request's own output cap (a truncation retry's raised cap, a budget's remainder), which
+  // Client::exchange keeps instead of ClientOptions::max_tokens; 0: the client's.
+  int output_cap = 0;
   std::vector<Turn> turns;
   // Structured output (optional): name + wire schema + how to ask for it.
   std::optional<std::string> output_name;
@@ -85,6 +88,9 @@ class Provider {
   [[nodiscard]] virtual const SchemaCapabilities& schema_capabilities() const = 0;
   [[nodiscard]] virtual WireSchema lower(const nlohmann::ordered_json& emitted,
                                          Report report) const = 0;
+  // Whether a conversation ending in an assistant turn makes the model continue that turn's text
+  // (a prefill), so a truncated output can be continued rather than regenerated.
+  [[nodiscard]] virtual bool continues_assistant_prefill() const { return false; }
   [[nodiscard]] virtual HttpRequest encode(const CallSpec& call) const = 0;
   [[nodiscard]] virtual Reply decode(const HttpResponse& response, OutputMode mode) const = 0;
 };

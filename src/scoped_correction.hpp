@@ -1,0 +1,50 @@
+#pragma once
+// A correction scoped to the failing fields: which values to ask for, the schema that holds each
+// one to its own sub-schema, and the answer merged back into the previous object.
+//
+// The patch is a JSON object of dotted path -> value ({"items.3.price": 12.5}) rather than an
+// RFC 6902 JSON Patch: every value can carry its exact sub-schema on the wire, so a provider's
+// structured output constrains each value's type (a JSON Patch's `value` can only be "anything"),
+// and there is no `op`, `add`-versus-`replace` or `~1` escaping to get wrong. The keys are dotted
+// because Anthropic refuses property keys outside ^[a-zA-Z0-9_.-]{1,64}$.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accord/issue.hpp"
+#include "accord/providers/provider.hpp"
+
+namespace accord::detail {
+
+struct ScopedCorrection {
+  struct Target {
+    std::string key;                     // in the patch: "items.3.price"
+    std::vector<PathSegment> wire_path;  // where its value goes in the reply as sent
+  };
+  std::vector<Target> targets;
+  WireSchema patch;          // {key: sub-schema, ...}, every key required
+  std::string request_text;  // the user turn asking for the values
+
+  [[nodiscard]] std::string keys() const;  // "amount, items.3.price", for the Trace
+};
+
+// The scoped correction for `issues` of `wire_value` (the reply as parsed, before unlowering), or
+// nullopt with `why` saying why the correction should be whole: an issue at the root, a path a
+// patch key cannot name or the wire schema does not reach plainly (maps sent as lists, recursive
+// definitions), or failing parts heavier than `max_share` of the object and its schema.
+[[nodiscard]] std::optional<ScopedCorrection> plan_scoped_correction(
+    const nlohmann::json& wire_value, const Issues& issues, const WireSchema& wire,
+    double max_share, std::string& why);
+
+// `previous` (the reply as parsed, before unlowering) with the values in `patch_text` put in
+// place, or nullopt with `problem` set when the text is not a usable patch: not a JSON object,
+// a key that was not asked for, or none of the keys asked for.
+[[nodiscard]] std::optional<nlohmann::json> merge_scoped_reply(const ScopedCorrection& plan,
+                                                               nlohmann::json previous,
+                                                               std::string_view patch_text,
+                                                               std::string& problem);
+
+}  // namespace accord::detail
