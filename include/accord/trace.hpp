@@ -3,13 +3,24 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "accord/issue.hpp"
+#include "accord/path.hpp"
 #include "accord/reply.hpp"
 
 namespace accord {
+
+// How a streamed reply arrived (StreamOptions); `streamed` is false for a reply read whole.
+struct StreamRecord {
+  bool streamed = false;
+  std::size_t events = 0;  // server-sent events received
+  std::size_t bytes = 0;   // bytes of the event stream received
+  // Where a part that had closed broke a rule and the stream was stopped (stop_at_first_issue).
+  std::optional<Path> stopped_at;
+};
 
 struct Attempt {
   nlohmann::json request_body;  // the JSON body sent (carries no credentials)
@@ -22,6 +33,7 @@ struct Attempt {
   Issues issues;        // parse and validation issues of `content`
   Usage usage;
   std::chrono::milliseconds elapsed{0};
+  StreamRecord stream;
 };
 
 struct Trace {
