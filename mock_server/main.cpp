@@ -32,6 +32,7 @@
 #include "request_log.hpp"
 #include "request_shaping.hpp"
 #include "scenario.hpp"
+#include "stream.hpp"
 
 namespace {
 
@@ -371,6 +372,11 @@ class MockServer {
     }
 
     const auto rendered = render_reply(endpoint, reply, request, req.body.size(), serial);
+    if (request.contains("stream") && request["stream"] == json(true) &&
+        reply.kind != ReplyKind::http && rendered.status / 100 == 2) {
+      serve_stream(endpoint, reply, request, rendered, res);
+      return;
+    }
     res.status = rendered.status;
     for (const auto& [name, value] : rendered.headers) {
       res.headers.erase(name);
@@ -396,6 +402,53 @@ class MockServer {
                                const auto n = std::min(kChunk, limit - offset);
                                return sink.write(body->data() + offset, n);
                              });
+  }
+
+  // The reply as server-sent events, one event per write, with the scripted fault (if any) after
+  // `after_events` of them: a close without the last chunk, a pause, or an event that is not JSON.
+  void serve_stream(Endpoint endpoint, const Reply& reply, const json& request,
+                    const RenderedReply& rendered, httplib::Response& res) {
+    const auto options = request.find("stream_options");
+    const bool include_usage = options != request.end() && options->is_object() &&
+                               options->contains("include_usage") &&
+                               (*options)["include_usage"] == json(true);
+    auto events = std::make_shared<const std::vector<std::string>>(
+        stream_events(endpoint, rendered.body, include_usage, reply.stream_chunk_chars));
+    res.status = rendered.status;
+    for (const auto& [name, value] : rendered.headers) {
+      res.headers.erase(name);
+      res.set_header(name, value);
+    }
+    res.set_header("cache-control", "no-cache");
+    const StreamFault fault = reply.stream_fault;
+    auto sent = std::make_shared<std::size_t>(0);
+    auto faulted = std::make_shared<bool>(fault.kind == StreamFaultKind::none);
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [this, events, fault, sent, faulted](std::size_t, httplib::DataSink& sink) {
+          if (!*faulted && *sent >= fault.after_events) {
+            *faulted = true;
+            switch (fault.kind) {
+              case StreamFaultKind::drop:
+                return false;  // httplib closes the connection without the last chunk
+              case StreamFaultKind::stall:
+                if (!shutdown_.sleep_for(std::chrono::milliseconds(fault.stall_ms))) return false;
+                break;
+              case StreamFaultKind::malformed:
+                if (!sink.write(kMalformedEvent, std::char_traits<char>::length(kMalformedEvent)))
+                  return false;
+                break;
+              case StreamFaultKind::none:
+                break;
+            }
+          }
+          if (*sent >= events->size()) {
+            sink.done();
+            return true;
+          }
+          const auto& event = (*events)[(*sent)++];
+          return sink.write(event.data(), event.size());
+        });
   }
 
   ReplyQueue queue_;

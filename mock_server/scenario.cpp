@@ -12,12 +12,30 @@ using nlohmann::json;
 
 constexpr std::array<std::string_view, 8> kKindKeys = {
     "json", "text", "refusal", "truncated", "content_filter", "empty", "tool_calls", "status"};
-constexpr std::array<std::string_view, 22> kKnownKeys = {
-    "json",          "text",           "refusal",    "truncated",    "content_filter",
-    "empty",         "tool_calls",     "status",     "body",         "error",
-    "content_type",  "headers",        "delay_ms",   "drop",         "stall_after_headers_ms",
-    "partial_body",  "pad_bytes",      "nest_depth", "invalid_utf8", "usage",
-    "batch_expired", "obey_max_tokens"};
+constexpr std::array<std::string_view, 24> kKnownKeys = {"json",
+                                                         "text",
+                                                         "refusal",
+                                                         "truncated",
+                                                         "content_filter",
+                                                         "empty",
+                                                         "tool_calls",
+                                                         "status",
+                                                         "body",
+                                                         "error",
+                                                         "content_type",
+                                                         "headers",
+                                                         "delay_ms",
+                                                         "drop",
+                                                         "stall_after_headers_ms",
+                                                         "partial_body",
+                                                         "pad_bytes",
+                                                         "nest_depth",
+                                                         "invalid_utf8",
+                                                         "usage",
+                                                         "batch_expired",
+                                                         "obey_max_tokens",
+                                                         "stream_chunk_chars",
+                                                         "stream_fault"};
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw std::invalid_argument(where + ": " + what);
@@ -46,6 +64,30 @@ bool flag(const json& r, const char* key, const std::string& where) {
 std::string string_field(const json& r, const char* key, const std::string& where) {
   if (!r.at(key).is_string()) fail(where, std::string("\"") + key + "\" must be a string");
   return r.at(key).get<std::string>();
+}
+
+StreamFault parse_stream_fault(const json& f, const std::string& where) {
+  const std::string at = where + ".stream_fault";
+  if (!f.is_object() || !f.contains("kind") || !f.at("kind").is_string())
+    fail(at, "needs a \"kind\": drop, stall or malformed");
+  for (const auto& [key, _] : f.items())
+    if (key != "kind" && key != "after_events" && key != "stall_ms")
+      fail(at, "unknown key \"" + key + "\"");
+  StreamFault fault;
+  const auto kind = f.at("kind").get<std::string>();
+  if (kind == "drop") {
+    fault.kind = StreamFaultKind::drop;
+  } else if (kind == "stall") {
+    fault.kind = StreamFaultKind::stall;
+  } else if (kind == "malformed") {
+    fault.kind = StreamFaultKind::malformed;
+  } else {
+    fail(at, "\"kind\" must be drop, stall or malformed");
+  }
+  fault.after_events = static_cast<std::size_t>(non_negative_int(f, "after_events", at));
+  fault.stall_ms = non_negative_int(f, "stall_ms", at);
+  if (fault.kind == StreamFaultKind::stall && fault.stall_ms == 0) fault.stall_ms = 60'000;
+  return fault;
 }
 
 Reply parse_reply(const json& r, const std::string& where) {
@@ -159,6 +201,13 @@ Reply parse_reply(const json& r, const std::string& where) {
     if (!r.at("usage").is_object()) fail(where, "\"usage\" must be an object");
     reply.usage = r.at("usage");
   }
+  if (r.contains("stream_chunk_chars")) {
+    reply.stream_chunk_chars =
+        static_cast<std::size_t>(non_negative_int(r, "stream_chunk_chars", where));
+    if (reply.stream_chunk_chars == 0) fail(where, "\"stream_chunk_chars\" must be at least 1");
+  }
+  if (r.contains("stream_fault"))
+    reply.stream_fault = parse_stream_fault(r.at("stream_fault"), where);
   return reply;
 }
 

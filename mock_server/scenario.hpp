@@ -22,6 +22,14 @@ struct ToolCallSpec {
   std::optional<std::string> id;
 };
 
+// A fault in a streamed reply, after `after_events` events have been sent.
+enum class StreamFaultKind { none, drop, stall, malformed };
+struct StreamFault {
+  StreamFaultKind kind = StreamFaultKind::none;
+  std::size_t after_events = 0;
+  std::int64_t stall_ms = 0;  // stall: how long nothing is sent before the stream goes on
+};
+
 struct Reply {
   ReplyKind kind = ReplyKind::json;
   nlohmann::json value = nlohmann::json::object();  // json
@@ -49,6 +57,10 @@ struct Reply {
   // there and sent as truncated when longer, and after an Anthropic assistant prefill that it
   // starts with, only the rest is sent (see request_shaping.hpp).
   bool obey_max_tokens = false;
+  // Streamed replies (a request with "stream": true): how many characters of output each delta
+  // event carries, and a fault mid-stream.
+  std::size_t stream_chunk_chars = 8;
+  StreamFault stream_fault;
 };
 
 struct Scenario {

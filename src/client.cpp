@@ -12,6 +12,7 @@
 #include "accord/json_text.hpp"
 #include "extraction_loop.hpp"
 #include "loop.hpp"
+#include "providers/wire.hpp"
 #include "redaction.hpp"
 
 namespace accord {
@@ -56,6 +57,23 @@ void add_note(Attempt& attempt, const std::string& note) {
 
 }  // namespace
 
+namespace detail {
+namespace {
+
+// A streamed reply's Reply. A transport that does not stream (a custom one) still delivers the
+// whole body, which is read here as if it had streamed.
+Reply streamed_reply(StreamSession& stream, const Provider& provider,
+                     const HttpResponse& response) {
+  if (stream.untouched() && !response.body.empty()) {
+    stream.begin();
+    (void)stream.read(response.body);
+  }
+  return stream.reply(provider, response);
+}
+
+}  // namespace
+}  // namespace detail
+
 Contract::Contract(const Schema& schema, std::string name, const Provider& provider)
     : Contract(emit(schema), Validator(schema), std::move(name), provider) {}
 
@@ -86,8 +104,9 @@ Exchange Client::exchange(CallSpec call) const {
   return exchange(std::move(call), deadline_after(impl_->options.call_timeout));
 }
 
-Exchange Client::exchange(CallSpec call, Deadline deadline) const {
-  auto prepared = detail::ClientInternals::prepare(*this, std::move(call));
+Exchange Client::exchange(CallSpec call, Deadline deadline,
+                          const detail::StreamSetup* stream) const {
+  auto prepared = detail::ClientInternals::prepare(*this, std::move(call), stream);
   Delivery delivery =
       deliver(*impl_->transport, prepared.request, impl_->options.retry, {}, deadline);
   return detail::ClientInternals::finish(*this, std::move(prepared), std::move(delivery));
@@ -95,13 +114,22 @@ Exchange Client::exchange(CallSpec call, Deadline deadline) const {
 
 namespace detail {
 
-PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call) {
+PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call,
+                                          const StreamSetup* stream) {
   const auto& impl = *client.impl_;
   call.base_url = impl.base_url;
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
+  if (stream != nullptr) {
+    prepared.stream = std::make_shared<StreamSession>(
+        impl.provider->name(), call.mode, *stream, [impl = client.impl_](std::string text) {
+          return redact_secret(std::move(text), impl->api_key);
+        });
+    ask_for_stream(prepared.request, impl.provider->name());
+    prepared.request.body_reader = prepared.stream;
+  }
   // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
   prepared.attempt.request_body =
       nlohmann::json::parse(client.redacted(prepared.request.body), nullptr, false);
@@ -119,6 +147,7 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
     attempt.elapsed += delivery.tries[i].elapsed;
   }
   const auto& last = delivery.last();
+  if (prepared.stream) attempt.stream = prepared.stream->record();
   if (!last.response) {
     const std::string what =
         fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
@@ -132,7 +161,13 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
   response.body = client.redacted(std::move(response.body));
   attempt.http_status = response.status;
   attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
-  reply = client.impl_->provider->decode(response, prepared.mode);
+  if (prepared.stream && is_success(response.status)) {
+    reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
+    attempt.stream = prepared.stream->record();
+    attempt.issues = prepared.stream->early_issues();
+  } else {
+    reply = client.impl_->provider->decode(response, prepared.mode);
+  }
   attempt.status = reply.status;
   attempt.content = reply.text;
   attempt.usage = reply.usage;
@@ -155,8 +190,16 @@ const std::string& ClientInternals::base_url(const Client& client) {
   return client.impl_->base_url;
 }
 
+std::optional<StreamSetup> ExtractionLoop::stream() const {
+  if (!stream_.enabled) return std::nullopt;
+  return StreamSetup{stream_, on_partial_, contract_, trace_.attempts.size() + 1};
+}
+
 ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
-    : client_(client), mode_(request.mode) {
+    : client_(client),
+      mode_(request.mode),
+      stream_(request.stream.value_or(ClientInternals::options(client).stream)),
+      on_partial_(request.on_partial) {
   const auto* schema = std::get_if<Schema>(&request.schema);
   contract_ = schema != nullptr ? client.contract(*schema, request.name)
                                 : std::get<std::shared_ptr<const Contract>>(request.schema);
@@ -226,7 +269,10 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::succeed(Attempt attempt,
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt attempt,
                                                                       Reply reply) {
   // The trace is redacted once, when the call ends; the model hears the issues as found.
-  auto judged = judge_text(reply.text, contract_->wire().lowering, contract_->validator());
+  // A stream stopped at a part that broke a rule: that part's issues stand for the reply.
+  auto judged = attempt.stream.stopped_at
+                    ? Judged{nullptr, attempt.issues}
+                    : judge_text(reply.text, contract_->wire().lowering, contract_->validator());
   attempt.issues = judged.issues;
   if (judged.issues.empty()) return succeed(std::move(attempt), std::move(judged.value));
   if (corrections_sent_ == corrections_) {
@@ -446,7 +492,9 @@ std::shared_ptr<const Contract> Client::contract(const Schema& schema,
 Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
   detail::ExtractionLoop loop(*this, request);
   for (;;) {
-    if (auto result = loop.on_exchange(exchange(loop.call(), loop.deadline()))) {
+    const auto stream = loop.stream();
+    if (auto result =
+            loop.on_exchange(exchange(loop.call(), loop.deadline(), stream ? &*stream : nullptr))) {
       return *std::move(result);
     }
   }

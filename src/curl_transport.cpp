@@ -44,6 +44,9 @@ struct Transfer {
   HttpResponse response;
   std::size_t max_bytes = 0;
   bool too_large = false;
+  CURL* handle = nullptr;
+  BodyReader* reader = nullptr;  // a streamed reply's reader, handed 2xx bytes as they arrive
+  bool stopped = false;          // the reader stopped the transfer
   curl_slist* header_list = nullptr;
   char error_text[CURL_ERROR_SIZE] = {};
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
@@ -62,6 +65,14 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
     return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
   }
   transfer->response.body.append(data, bytes);
+  if (transfer->reader != nullptr) {
+    long status = 0;
+    curl_easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200 && status < 300 && !transfer->reader->read(std::string_view(data, bytes))) {
+      transfer->stopped = true;
+      return 0;
+    }
+  }
   return bytes;
 }
 
@@ -238,6 +249,17 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
   curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, transfer.error_text);
+  if (request.body_reader) {
+    transfer.handle = handle;
+    transfer.reader = request.body_reader.get();
+    transfer.reader->begin();
+    // Under 1 byte a second for this long ends the transfer as a timeout: a stalled stream.
+    if (options.stream_stall_timeout.count() > 0) {
+      curl_easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
+      curl_easy_setopt(handle, CURLOPT_LOW_SPEED_TIME,
+                       static_cast<long>((options.stream_stall_timeout.count() + 999) / 1000));
+    }
+  }
 }
 
 std::chrono::milliseconds since(std::chrono::steady_clock::time_point started) {
@@ -262,7 +284,8 @@ TransportResult finish(CURL* handle, CURLcode code, const HttpRequest& request,
   curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
   curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
   curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
-  if (code != CURLE_OK) {
+  // A reader that stopped the transfer has what it wanted: the response so far, not a failure.
+  if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.stopped)) {
     const TransportFailure failure = classify(code, transfer.too_large);
     std::string message(
         trim(transfer.error_text[0] != '\0' ? transfer.error_text : curl_easy_strerror(code)));

@@ -1751,6 +1751,77 @@ bool nested_deeper_than(const ojson& document, std::size_t limit) {
 
 }  // namespace
 
+namespace {
+
+// The issues a run found, with one more saying how many past the cap were left out.
+Issues collected(Sink sink, const Path& where) {
+  Issues out;
+  out.reserve(sink.found.size() + 1);
+  for (auto& entry : sink.found) out.push_back(std::move(entry.issue));
+  if (sink.count > sink.found.size()) {
+    out.push_back(Issue{IssueCode::custom, where,
+                        "and " + std::to_string(sink.count - sink.found.size()) + " more issues"});
+  }
+  return out;
+}
+
+// The one node (and DSL node) that judges the value at `path` when the way there is plain: only
+// `properties`, `additionalProperties` and list `items`, through `$ref`-only and nullable
+// wrappers of the containers on the way. Anything that could pick another subschema by what else
+// the value holds (unions, allOf, conditionals, pattern properties, unevaluated*, dynamic
+// references), or that stops before the children are judged (enum, const, tuple length), gives
+// nullopt.
+std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::Data& d,
+                                                                  const Path& path) {
+  NodeId id = d.root;
+  const SchemaNode* dsl = d.dsl;
+  const auto settle = [&]() -> const Node* {
+    for (int hops = 0; hops < 64; ++hops) {
+      const Node& n = d.nodes[id];
+      if (n.ref_only && n.ref != kNone) {
+        id = n.ref;
+      } else if (n.nullable_inner != kNone && n.properties.empty() && n.rest == kNone &&
+                 n.prefix.empty() && n.additional == kNone && n.pattern_properties.empty()) {
+        id = n.nullable_inner;
+      } else {
+        return &n;
+      }
+    }
+    return nullptr;
+  };
+  for (const auto& segment : path.segments()) {
+    const Node* n = settle();
+    if (n == nullptr || n->boolean || n->ref_only || n->ref != kNone || n->dynamic_ref != kNone ||
+        !n->any_of.empty() || !n->one_of.empty() || !n->all_of.empty() || n->not_ != kNone ||
+        n->if_ != kNone || !n->dependent_schemas.empty() || n->tracks ||
+        n->enum_source != nullptr || n->const_source != nullptr) {
+      return std::nullopt;
+    }
+    if (const auto* key = std::get_if<std::string>(&segment)) {
+      if (!n->pattern_properties.empty()) return std::nullopt;
+      const auto it = std::find_if(n->properties.begin(), n->properties.end(),
+                                   [&](const auto& entry) { return entry.first == *key; });
+      if (it != n->properties.end()) {
+        id = it->second;
+        dsl = field_node(dsl, *key);
+      } else if (n->additional != kNone && !d.nodes[n->additional].boolean) {
+        id = n->additional;
+        dsl = element_node(dsl, Kind::object, 0);
+      } else {
+        return std::nullopt;
+      }
+    } else {
+      if (n->tuple || !n->prefix.empty() || n->rest == kNone) return std::nullopt;
+      id = n->rest;
+      dsl = element_node(dsl, Kind::array, 0);
+    }
+  }
+  // The part's own node is not unwrapped: a nullable wrapper must see a null part itself.
+  return std::make_pair(id, dsl);
+}
+
+}  // namespace
+
 Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& options)
     : data_(std::make_unique<Data>()) {
   if (nested_deeper_than(schema, kMaxSchemaDepth)) {
@@ -1777,13 +1848,29 @@ Issues Engine::issues(const json& value) const {
   Sink sink;
   Run run(*data_, &sink);
   (void)run.node(data_->root, &value, nullptr, data_->dsl, nullptr);
-  Issues out;
-  out.reserve(sink.found.size() + 1);
-  for (auto& entry : sink.found) out.push_back(std::move(entry.issue));
-  if (sink.count > sink.found.size()) {
-    out.push_back(Issue{IssueCode::custom, Path{},
-                        "and " + std::to_string(sink.count - sink.found.size()) + " more issues"});
+  return collected(std::move(sink), Path{});
+}
+
+std::optional<Issues> Engine::issues_at(const Path& path, const json& value) const {
+  if (path.empty() || data_->dynamic_scope) return std::nullopt;
+  const auto found = plain_node_at(*data_, path);
+  if (!found) return std::nullopt;
+  // The issues carry the whole path, as a validation of the whole value would word them.
+  std::vector<Link> links;
+  links.reserve(path.size());
+  for (const auto& segment : path.segments()) {
+    const Link* up = links.empty() ? nullptr : &links.back();
+    if (const auto* key = std::get_if<std::string>(&segment)) {
+      links.push_back(Link{up, key, 0});
+    } else {
+      links.push_back(Link{up, nullptr, std::get<std::size_t>(segment)});
+    }
   }
+  Sink sink;
+  Run run(*data_, &sink);
+  if (run.node(found->first, &value, &links.back(), found->second, nullptr)) return Issues{};
+  Issues out = collected(std::move(sink), path);
+  if (out.empty()) out.push_back(Issue{IssueCode::custom, path, "Invalid input"});
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "accord/issue.hpp"
@@ -47,6 +48,12 @@ class Engine {
   [[nodiscard]] bool accepts(const nlohmann::json& value) const;
   // Every issue, in Zod's words and order (at most kMaxIssues, then "and N more").
   [[nodiscard]] Issues issues(const nlohmann::json& value) const;
+  // The issues of `value` as the part at `path` of a larger value, judged by the one node that
+  // judges that part whatever else the value holds; nullopt when no single node does (unions,
+  // conditionals and the like on the way) or `path` is the root. What it finds, a validation of
+  // the whole value finds too.
+  [[nodiscard]] std::optional<Issues> issues_at(const Path& path,
+                                                const nlohmann::json& value) const;
 
   struct Data;
 

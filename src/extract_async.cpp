@@ -26,7 +26,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   [[nodiscard]] CallHandle handle() const { return CallHandle(cancelled_); }
 
   void send_attempt() {
-    prepared_ = ClientInternals::prepare(client_, loop_.call());
+    const auto stream = loop_.stream();
+    prepared_ = ClientInternals::prepare(client_, loop_.call(), stream ? &*stream : nullptr);
     steps_.emplace(prepared_->request, ClientInternals::options(client_).retry, loop_.deadline());
     send_try(std::chrono::milliseconds{0});
   }

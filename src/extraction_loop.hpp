@@ -9,6 +9,7 @@
 #include "accord/client.hpp"
 #include "loop.hpp"
 #include "scoped_correction.hpp"
+#include "stream_session.hpp"
 
 namespace accord::detail {
 
@@ -17,11 +18,14 @@ struct PreparedExchange {
   HttpRequest request;
   Attempt attempt;
   OutputMode mode = OutputMode::response_format;
+  std::shared_ptr<StreamSession> stream;  // a streamed attempt's reader; null otherwise
 };
 
 struct ClientInternals {
-  // Encodes `call` with the client's base URL, key, model and max_tokens.
-  [[nodiscard]] static PreparedExchange prepare(const Client& client, CallSpec call);
+  // Encodes `call` with the client's base URL, key, model and max_tokens; asks for a streamed
+  // reply when `stream` is given.
+  [[nodiscard]] static PreparedExchange prepare(const Client& client, CallSpec call,
+                                                const StreamSetup* stream = nullptr);
   // Records the tries and decodes the last one's reply (redacted whole first).
   [[nodiscard]] static Exchange finish(const Client& client, PreparedExchange prepared,
                                        Delivery delivery);
@@ -41,6 +45,8 @@ class ExtractionLoop {
 
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
+  // How the next attempt is streamed; nullopt when it is not.
+  [[nodiscard]] std::optional<StreamSetup> stream() const;
   // When the whole call must be over (ClientOptions::call_timeout from the start).
   [[nodiscard]] Deadline deadline() const { return deadline_; }
   // The call's Result once it is decided; nullopt when call() now carries the corrective turn.
@@ -97,6 +103,8 @@ class ExtractionLoop {
   int output_cap_ = 0;            // raised after a truncation; 0: the client's max_tokens
   bool cap_from_budget_ = false;  // the request in flight has its output cut to the budget's rest
   Trace trace_;
+  StreamOptions stream_;
+  PartialValueCallback on_partial_;
 };
 
 }  // namespace accord::detail

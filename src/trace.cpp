@@ -45,6 +45,14 @@ nlohmann::ordered_json valid_issues(const Issues& issues) {
   return accord::to_json(out);
 }
 
+nlohmann::ordered_json stream_json(const StreamRecord& stream) {
+  nlohmann::ordered_json out{{"events", stream.events}, {"bytes", stream.bytes}};
+  out["stopped_at"] =
+      stream.stopped_at ? nlohmann::ordered_json(detail::valid_utf8(stream.stopped_at->to_string()))
+                        : nlohmann::ordered_json(nullptr);
+  return out;
+}
+
 }  // namespace
 
 std::string_view to_string(AttemptRole role) {
@@ -77,6 +85,8 @@ nlohmann::ordered_json Trace::to_json() const {
                              {"usage", usage_json(attempt.usage)},
                              {"elapsed_ms", attempt.elapsed.count()},
                              {"raw_reply", detail::valid_utf8(attempt.raw_reply)}});
+    // Only a streamed attempt says so: records of replies read whole keep their shape.
+    if (attempt.stream.streamed) attempts_json.back()["stream"] = stream_json(attempt.stream);
   }
   return {{"attempts", attempts_json}, {"usage", usage_json(usage)}};
 }
@@ -95,6 +105,13 @@ std::string Trace::to_text() const {
     // Every piece from outside is printable: a reply cannot drive the terminal or write a line
     // of its own that looks like "attempt 1: ...".
     for (const auto& line : attempt.transport_log) out += "  transport: " + printable(line) + "\n";
+    if (attempt.stream.streamed) {
+      out +=
+          fmt::format("  stream: {} events, {} bytes", attempt.stream.events, attempt.stream.bytes);
+      if (attempt.stream.stopped_at)
+        out += ", stopped early at " + printable(attempt.stream.stopped_at->to_string());
+      out += "\n";
+    }
     if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
     if (!attempt.issues.empty())
       out += indented(prettify(printable(attempt.issues)), "    ") + "\n";

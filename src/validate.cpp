@@ -50,6 +50,12 @@ Issues Validator::validate(const nlohmann::json& value) const {
   return judge(*impl_->engine, value);
 }
 
+std::optional<Issues> Validator::validate_part(const Path& path,
+                                               const nlohmann::json& value) const {
+  if (detail::too_deep(value)) return std::nullopt;
+  return impl_->engine->issues_at(path, value);
+}
+
 ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimits limits) const {
   ValidationResult result;
   auto parsed = parse_json(text, limits);

@@ -17,6 +17,7 @@
 #include "accord/providers/provider.hpp"
 #include "accord/result.hpp"
 #include "accord/schema.hpp"
+#include "accord/streaming.hpp"
 #include "accord/trace.hpp"
 #include "accord/transport.hpp"
 #include "accord/typed_value.hpp"
@@ -26,7 +27,8 @@ namespace accord {
 
 namespace detail {
 struct ClientInternals;
-}
+struct StreamSetup;
+}  // namespace detail
 
 // The most corrective retries a call may ask for: each one resends the whole conversation, so
 // the upload grows with the square of the count; more rarely helps a model that failed 10 times.
@@ -49,6 +51,7 @@ struct ClientOptions {
   std::chrono::milliseconds call_timeout{300'000};
   TransportOptions transport;
   std::shared_ptr<Transport> custom_transport;  // instead of a CurlTransport
+  StreamOptions stream;  // streamed replies (off by default); docs/loop.md#streaming
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -87,6 +90,8 @@ struct ExtractRequest {
   std::optional<CorrectionPolicy> correction;
   std::optional<TokenBudget> budget;
   std::optional<TruncationRecovery> truncation;
+  std::optional<StreamOptions> stream;  // overrides ClientOptions::stream
+  PartialValueCallback on_partial;      // parts of a streamed output as they close
 };
 
 // One request and its decoded reply, with transport retries done.
@@ -158,7 +163,8 @@ class Client {
   }
 
  private:
-  [[nodiscard]] Exchange exchange(CallSpec call, Deadline deadline) const;
+  [[nodiscard]] Exchange exchange(CallSpec call, Deadline deadline,
+                                  const detail::StreamSetup* stream = nullptr) const;
   struct Impl;
   friend struct detail::ClientInternals;
   explicit Client(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -3,11 +3,13 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "accord/issue.hpp"
+#include "accord/path.hpp"
 #include "accord/reply.hpp"
 
 namespace accord {
@@ -21,6 +23,15 @@ enum class AttemptRole {
   raised_cap,         // a truncated request sent again with a higher output cap
 };
 [[nodiscard]] std::string_view to_string(AttemptRole role);
+
+// How a streamed reply arrived (StreamOptions); `streamed` is false for a reply read whole.
+struct StreamRecord {
+  bool streamed = false;
+  std::size_t events = 0;  // server-sent events received
+  std::size_t bytes = 0;   // bytes of the event stream received
+  // Where a part that had closed broke a rule and the stream was stopped (stop_at_first_issue).
+  std::optional<Path> stopped_at;
+};
 
 struct Attempt {
   nlohmann::json request_body;  // the JSON body sent (carries no credentials)
@@ -37,6 +48,7 @@ struct Attempt {
   // What the loop made of the reply, when there is more to say than `issues`: the merge of a
   // scoped correction, a fallback, a continuation joined, a budget that stopped the call.
   std::string note;
+  StreamRecord stream;
 };
 
 struct Trace {

@@ -17,6 +17,17 @@ namespace accord {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+// Takes a response body as it arrives (a streamed reply). One reader serves every try of a
+// request: begin() starts each try afresh. Called on the thread running the transfer.
+class BodyReader {
+ public:
+  virtual ~BodyReader() = default;
+  virtual void begin() = 0;
+  // The next bytes of a 2xx body (a failure's body is only collected). false stops the transfer,
+  // which then ends with the response read so far, not with an error.
+  virtual bool read(std::string_view bytes) = 0;
+};
+
 struct HttpRequest {
   std::string url;
   Headers headers;  // may carry credentials: never log them; see redacted_headers()
@@ -26,6 +37,9 @@ struct HttpRequest {
   std::chrono::milliseconds timeout{0};
   // "POST" (every provider call) or "GET" (a batch job's status and results), which sends no body.
   std::string method = "POST";
+  // Streamed replies: the body is also handed to this reader as it arrives. CurlTransport honours
+  // it; a transport that does not still fills HttpResponse::body.
+  std::shared_ptr<BodyReader> body_reader;
 };
 
 struct HttpResponse {
@@ -57,6 +71,10 @@ struct TransportOptions {
   std::size_t max_response_bytes = 16 * 1024 * 1024;  // a bigger body is a too_large error
   std::string ca_bundle;                        // PEM file for corporate proxies; empty: system
   bool insecure_skip_tls_verification = false;  // never on by default; named to be noticed
+  // A streamed reply (HttpRequest::body_reader) that sends no byte for this long ends as a
+  // timeout: a stall mid-stream never hangs until total_timeout. Whole seconds (curl's unit),
+  // rounded up; 0: only total_timeout.
+  std::chrono::milliseconds stream_stall_timeout{30'000};
 };
 
 // One try started without waiting for it (Transport::post_async).

@@ -56,6 +56,12 @@ class Validator {
 
   // Safe to call from several threads at once.
   [[nodiscard]] Issues validate(const nlohmann::json& value) const;
+  // `value` judged as the part at `path` of a larger value not yet complete (a streamed reply's
+  // field that has just closed): the issues the whole value will have there, whatever the rest
+  // turns out to be. nullopt when that cannot be known from the part alone (a union, allOf or
+  // conditional on the way to it, a tuple, pattern properties, the root itself).
+  [[nodiscard]] std::optional<Issues> validate_part(const Path& path,
+                                                    const nlohmann::json& value) const;
   [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,
                                                     ParseLimits limits = {}) const;
 
