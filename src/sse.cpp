@@ -11,7 +11,8 @@ std::vector<SseEvent> SseReader::feed(std::string_view bytes) {
     }
     if (c == '\r' || c == '\n') {
       after_cr_ = c == '\r';
-      take_line(out);
+      take_line(line_, out);
+      line_.clear();
     } else {
       line_ += c;
     }
@@ -19,9 +20,7 @@ std::vector<SseEvent> SseReader::feed(std::string_view bytes) {
   return out;
 }
 
-void SseReader::take_line(std::vector<SseEvent>& out) {
-  std::string line;
-  line.swap(line_);
+void SseReader::take_line(std::string_view line, std::vector<SseEvent>& out) {
   if (line.empty()) {
     // A blank line ends the event; one without data is dropped, as the format says.
     if (has_data_) out.push_back(SseEvent{std::move(event_), std::move(data_)});
@@ -32,10 +31,10 @@ void SseReader::take_line(std::vector<SseEvent>& out) {
   }
   if (line.front() == ':') return;  // a comment (servers send them to keep a connection alive)
   const auto colon = line.find(':');
-  const std::string_view field = std::string_view(line).substr(0, colon);
+  const std::string_view field = line.substr(0, colon);
   std::string_view value;
-  if (colon != std::string::npos) {
-    value = std::string_view(line).substr(colon + 1);
+  if (colon != std::string_view::npos) {
+    value = line.substr(colon + 1);
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   if (field == "event") {

@@ -24,7 +24,7 @@ class SseReader {
   }
 
  private:
-  void take_line(std::vector<SseEvent>& out);
+  void take_line(std::string_view line, std::vector<SseEvent>& out);
   std::string line_;
   std::string event_;
   std::string data_;
