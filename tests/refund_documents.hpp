@@ -24,6 +24,13 @@ inline nlohmann::json swapped_dates() {
   return doc;
 }
 
+// A negative amount: fails one field's own check, nothing else.
+inline nlohmann::json bad_amount() {
+  nlohmann::json doc = kValidRefund;
+  doc["amount"] = -42.5;
+  return doc;
+}
+
 inline std::string scenario(const std::vector<nlohmann::json>& replies) {
   return nlohmann::json{{"replies", replies}}.dump();
 }

@@ -14,13 +14,6 @@ namespace {
 using nlohmann::json;
 using namespace testing_documents;
 
-// The refund with one failing value: an amount that is not positive.
-json bad_amount() {
-  json doc = kValidRefund;
-  doc["amount"] = -42.5;
-  return doc;
-}
-
 // A scoped answer for the amount, valid or not.
 json patch(double amount) {
   return {{"json", {{"amount", amount}}}};

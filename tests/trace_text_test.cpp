@@ -13,12 +13,6 @@ namespace {
 using nlohmann::json;
 using namespace testing_documents;
 
-json bad_amount() {
-  json doc = kValidRefund;
-  doc["amount"] = -42.5;
-  return doc;
-}
-
 Result<json> run(const std::vector<json>& replies, ClientOptions options) {
   MockProcess mock(scenario(replies));
   options.base_url = options.provider == "anthropic" ? mock.root_url() : mock.base_url();
