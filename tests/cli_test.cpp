@@ -293,6 +293,24 @@ TEST_F(Cli, ExtractCorrectsARuleBreakThroughTheOpenAIBranches) {
   EXPECT_NE(r.err.find("attempt 2"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, ExtractStreamStopsEarlyAtTheFirstBrokenPart) {
+  MockProcess mock(
+      scenario({{{"json", {{"accountId", "nope"}, {"amount", 5}, {"currency", "usd"}}}},
+                {{"json", {{"accountId", "acct_9"}, {"amount", 5}, {"currency", "usd"}}}}}));
+  write("mail.txt", "Send 5 dollars to acct_9.");
+  const auto r = run({"extract", file("transfer.json"), "--provider", "anthropic", "--base-url",
+                      mock.root_url(), "--input", file("mail.txt"), "--stream", "--stop-early"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["accountId"], "acct_9");
+  EXPECT_NE(r.err.find("stopped early at accountId"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, ExtractStopEarlyWithoutStreamIsAUsageError) {
+  const auto r = run({"extract", file("transfer.json"), "--provider", "anthropic", "--stop-early"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--stream"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, ExtractThatStaysInvalidExitsOne) {
   MockProcess mock(scenario({{{"json", {{"accountId", "nope"}}}}}));
   write("mail.txt", "nothing useful");

@@ -95,7 +95,7 @@ std::shared_ptr<const Validator::Impl> reference_of(const Schema& schema) {
       detail::EngineOptions{.default_draft = detail::Draft::draft7});
 }
 
-std::shared_ptr<const Validator::Impl> plain(const char* text) {
+std::shared_ptr<const Validator::Impl> compiled_impl(const char* text) {
   return detail::make_validator_impl(nlohmann::ordered_json::parse(text), nullptr, {});
 }
 
@@ -373,7 +373,7 @@ TEST(EngineFastPass, CoversRefsNotConditionalsAndUniqueItems) {
           {R"({"type":"array","uniqueItems":true})", "[1,2]", "[1,1.0]"},
           {R"({"if":{"type":"string"},"then":{"minLength":1}})", R"("a")", R"("")"},
           {R"({"enum":[[1]]})", "[1.0]", "[2]"}}) {
-    const auto impl = plain(c.schema);
+    const auto impl = compiled_impl(c.schema);
     EXPECT_TRUE(impl->engine->accepts(json::parse(c.valid))) << c.schema;
     EXPECT_FALSE(impl->engine->accepts(json::parse(c.invalid))) << c.schema;
     EXPECT_FALSE(impl->engine->issues(json::parse(c.invalid)).empty()) << c.schema;
@@ -381,7 +381,7 @@ TEST(EngineFastPass, CoversRefsNotConditionalsAndUniqueItems) {
 }
 
 TEST(EngineFastPass, JudgesPlainJsonSchemas) {
-  const auto impl = plain(
+  const auto impl = compiled_impl(
       R"({"type":"object","required":["a"],"properties":{"a":{"type":["string","null"],"maxLength":2}},"additionalProperties":{"type":"integer"},"minProperties":1})");
   EXPECT_TRUE(impl->engine->accepts(json::parse(R"({"a":"xy","b":3})")));
   EXPECT_TRUE(impl->engine->accepts(json::parse(R"({"a":null})")));

@@ -7,21 +7,15 @@
 
 #include "accord/client.hpp"
 #include "accord/validate.hpp"
+#include "schema_problems.hpp"
 
 namespace accord {
 namespace {
 
 using nlohmann::json;
 
-std::string only_message(const Schema& schema) {
-  const auto& problems = schema.node().problems;
-  EXPECT_EQ(problems.size(), 1u);
-  return problems.empty() ? std::string() : problems.front().message;
-}
-
-bool pass(const json&) {
-  return true;
-}
+using testing_schemas::only_message;
+using testing_schemas::pass;
 
 TEST(SchemaMisuse, RefineWithoutMessage) {
   EXPECT_EQ(only_message(string().refine(pass, "")), "refine needs a message");

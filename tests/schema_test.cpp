@@ -7,26 +7,16 @@
 #include "../examples/schemas/refund.hpp"
 #include "../examples/schemas/transfer.hpp"
 #include "refund_documents.hpp"
+#include "schema_problems.hpp"
 
 namespace accord {
 namespace {
 
 using nlohmann::json;
 
-bool pass(const json&) {
-  return true;
-}
-
-// The one problem a schema was built with; fails the test when there is not exactly one.
-SchemaProblem only_problem(const Schema& schema) {
-  const auto& problems = schema.node().problems;
-  EXPECT_EQ(problems.size(), 1u);
-  return problems.empty() ? SchemaProblem{} : problems.front();
-}
-
-std::string only_message(const Schema& schema) {
-  return only_problem(schema).message;
-}
+using testing_schemas::only_message;
+using testing_schemas::only_problem;
+using testing_schemas::pass;
 
 // ---- builders -------------------------------------------------------------------------------
 

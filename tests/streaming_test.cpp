@@ -119,6 +119,15 @@ TEST_P(Streaming, EarlyStopOnABrokenFieldGoesStraightToTheCorrection) {
   EXPECT_EQ(streamed.result.trace().to_json()["attempts"][0]["stream"]["stopped_at"], "amount");
 }
 
+TEST_P(Streaming, EarlyStopNoteSaysTheStreamWasStoppedNotThatTheReplyIsNotJson) {
+  const auto streamed =
+      run({{{"json", negative_amount()}}, {{"json", kValidRefund}}}, kStreamStopping);
+  ASSERT_TRUE(streamed.result.ok()) << streamed.result.error().message;
+  const std::string& note = streamed.result.trace().attempts.at(0).note;
+  EXPECT_NE(note.find("the stream was stopped early"), std::string::npos) << note;
+  EXPECT_EQ(note.find("not JSON"), std::string::npos) << note;
+}
+
 TEST_P(Streaming, WithoutEarlyStopTheIssuesAreThoseOfTheReplyReadWhole) {
   const auto whole = run({{{"json", negative_amount()}}}, {}, OutputMode::response_format, 0);
   const auto streamed =

@@ -225,6 +225,7 @@ struct ExtractArgs {
   std::string trace;
   std::optional<int> corrections;
   std::optional<double> timeout_seconds;
+  accord::StreamOptions stream;
 };
 
 constexpr const char* kInstructions =
@@ -277,6 +278,7 @@ Extractor make_extractor(const ExtractArgs& args) {
   options.base_url = args.base_url;
   if (args.corrections) options.corrections = *args.corrections;
   if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
+  options.stream = args.stream;
   accord::Client client(std::move(options));
   auto contract = std::make_shared<const accord::Contract>(
       imported, std::move(validator), wire_name(imported.json), client.provider());
@@ -483,6 +485,13 @@ int main(int argc, char** argv) {
                    "seconds the whole extraction may take, every attempt and retry included "
                    "(default 300)")
       ->check(CLI::Range(0.001, 86400.0));
+  extract->add_flag("--stream", extract_args.stream.enabled,
+                    "ask for a streamed reply (the trace counts its events)");
+  extract
+      ->add_flag("--stop-early", extract_args.stream.stop_at_first_issue,
+                 "with --stream: stop reading at the first part that breaks a rule and send the "
+                 "correction at once")
+      ->needs("--stream");
 
   BatchArgs batch_args;
   auto* batch = app.add_subcommand(

@@ -33,30 +33,49 @@ fi
 cmake --build "$build_dir" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 mkdir -p "$build_dir/artifacts" "$build_dir/logs"
-failed=()
-summary=()
-for target in "${targets[@]}"; do
-  work="$build_dir/corpus/$target"
-  log="$build_dir/logs/$target.log"
+# One target per core at a time: each libFuzzer process is single-threaded, so CI's two cores
+# fuzz twice as long in the same wall time. A target writes its summary line to its own file.
+run_target() {
+  local target="$1" work="$build_dir/corpus/$1" log="$build_dir/logs/$1.log" started status=0
   mkdir -p "$work"
   started=$(date +%s)
-  status=0
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a blow-up is a failure too.
   "$build_dir/tests/fuzz/fuzz_$target" "$work" "tests/fuzz/corpus/$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$target-" >"$log" 2>&1 ||
     status=$?
-  took=$(($(date +%s) - started))
+  local took=$(($(date +%s) - started)) runs entries result
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   entries=$(find "$work" "tests/fuzz/corpus/$target" -type f | wc -l)
   if ((status == 0)); then
     result="ok"
   else
     result="FAILED (exit $status, see $log)"
-    failed+=("$target")
     grep -m 5 -E "ERROR|runtime error|Test unit written" "$log" >&2 || tail -20 "$log" >&2
   fi
-  summary+=("$(printf '%-24s %12s %6ss %8s  %s' "$target" "${runs:-?}" "$took" "$entries" "$result")")
+  printf '%-24s %12s %6ss %8s  %s\n' "$target" "${runs:-?}" "$took" "$entries" "$result" \
+    >"$build_dir/logs/$target.summary"
+  return $status
+}
+failed=()
+rm -f "$build_dir"/logs/*.summary
+declare -A running=()
+for target in "${targets[@]}"; do
+  while ((${#running[@]} >= $(nproc))); do
+    wait -n || true
+    for pid in "${!running[@]}"; do
+      kill -0 "$pid" 2>/dev/null || unset "running[$pid]"
+    done
+  done
+  run_target "$target" &
+  running[$!]="$target"
+done
+wait || true
+summary=()
+for target in "${targets[@]}"; do
+  line=$(cat "$build_dir/logs/$target.summary" 2>/dev/null || echo "$target FAILED (no summary)")
+  summary+=("$line")
+  [[ "$line" == *" ok" ]] || failed+=("$target")
 done
 
 printf '%-24s %12s %7s %8s  %s\n' target executions time corpus result
