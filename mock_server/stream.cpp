@@ -84,13 +84,20 @@ std::vector<std::string> chat_events(const json& body, bool include_usage, std::
   return out;
 }
 
+// The Responses lifecycle as the API streams it (docs/providers.md 7.2): every event numbered,
+// each content part opened, filled, closed with its whole text, then its item closed.
 std::vector<std::string> responses_events(const json& body, std::size_t size) {
   std::vector<std::string> out;
+  const auto emit = [&out](const std::string& type, json data) {
+    data["sequence_number"] = out.size();
+    out.push_back(typed_event(type, std::move(data)));
+  };
   json started = body;
   started["status"] = "in_progress";
   started["output"] = json::array();
   started.erase("usage");
-  out.push_back(typed_event("response.created", {{"response", started}}));
+  emit("response.created", {{"response", started}});
+  emit("response.in_progress", {{"response", started}});
   const json& output = body.at("output");
   for (std::size_t index = 0; index < output.size(); ++index) {
     const json& item = output[index];
@@ -100,35 +107,50 @@ std::vector<std::string> responses_events(const json& body, std::size_t size) {
     if (opened.contains("status")) opened["status"] = "in_progress";
     if (type == "message") opened["content"] = json::array();
     if (type == "function_call") opened["arguments"] = "";
-    out.push_back(
-        typed_event("response.output_item.added", {{"output_index", index}, {"item", opened}}));
+    emit("response.output_item.added", {{"output_index", index}, {"item", opened}});
     if (type == "message") {
       const json& content = item.at("content");
       for (std::size_t part = 0; part < content.size(); ++part) {
         const bool refusal = string_of(content[part], "type") == "refusal";
-        const std::string text = string_of(content[part], refusal ? "refusal" : "text");
+        const char* field = refusal ? "refusal" : "text";
+        const std::string kind = refusal ? "response.refusal" : "response.output_text";
+        const std::string text = string_of(content[part], field);
         const json where{{"item_id", id}, {"output_index", index}, {"content_index", part}};
+        json empty = content[part];
+        empty[field] = "";
+        json added = where;
+        added["part"] = std::move(empty);
+        emit("response.content_part.added", std::move(added));
         for (auto& piece : pieces(text, size)) {
           json delta = where;
           delta["delta"] = std::move(piece);
-          out.push_back(typed_event(
-              refusal ? "response.refusal.delta" : "response.output_text.delta", delta));
+          if (!refusal) delta["logprobs"] = json::array();
+          emit(kind + ".delta", std::move(delta));
         }
+        json done = where;
+        done[field] = text;
+        emit(kind + ".done", std::move(done));
+        json closed = where;
+        closed["part"] = content[part];
+        emit("response.content_part.done", std::move(closed));
       }
     } else if (type == "function_call") {
       for (auto& piece : pieces(string_of(item, "arguments"), size)) {
-        out.push_back(typed_event("response.function_call_arguments.delta",
-                                  {{"item_id", id}, {"output_index", index}, {"delta", piece}}));
+        emit("response.function_call_arguments.delta",
+             {{"item_id", id}, {"output_index", index}, {"delta", piece}});
       }
+      emit("response.function_call_arguments.done", {{"item_id", id},
+                                                     {"output_index", index},
+                                                     {"name", string_of(item, "name")},
+                                                     {"arguments", string_of(item, "arguments")}});
     }
-    out.push_back(
-        typed_event("response.output_item.done", {{"output_index", index}, {"item", item}}));
+    emit("response.output_item.done", {{"output_index", index}, {"item", item}});
   }
   const std::string status = string_of(body, "status");
   const std::string last = status == "incomplete" ? "response.incomplete"
                            : status == "failed"   ? "response.failed"
                                                   : "response.completed";
-  out.push_back(typed_event(last, {{"response", body}}));
+  emit(last, {{"response", body}});
   return out;
 }
 

@@ -34,7 +34,15 @@ const replies = [
   { truncated: '{"vendor":"AC' }, // anthropic max_tokens
   { status: 429, error: { type: 'insufficient_quota', code: 'insufficient_quota' } }, // openai error
   { status: 529 }, // anthropic overloaded
-  { json: value },
+  // Streamed: each SDK's own stream reader folds accord-mock's events back into a reply.
+  { json: value, stream_chunk_chars: 5 }, // chat stream
+  { json: value, stream_chunk_chars: 3 }, // chat stream, forced tool
+  { json: value, stream_chunk_chars: 4 }, // responses stream
+  { json: value, stream_chunk_chars: 6 }, // responses stream, forced tool
+  { json: value, stream_chunk_chars: 5 }, // anthropic stream
+  { json: value, stream_chunk_chars: 2 }, // anthropic stream, forced tool
+  { truncated: '{"vendor":"AC', stream_chunk_chars: 4 }, // anthropic stream, max_tokens
+  { refusal: "I can't help with that." }, // chat stream refusal
 ];
 
 function startMock() {
@@ -191,6 +199,96 @@ try {
       assert.ok(credentials.length > 0, `no credential header logged for ${entry.path}`);
       for (const h of credentials) assert.equal(entry.headers[h], '[redacted]');
     }
+  });
+
+  await check('openai chat.completions.stream folds the chunks into the completion', async () => {
+    const stream = openai.chat.completions.stream({
+      model: 'gpt-4o',
+      messages,
+      response_format: responseFormat,
+      stream_options: { include_usage: true },
+    });
+    const completion = await stream.finalChatCompletion();
+    assert.equal(completion.choices[0].finish_reason, 'stop');
+    assert.deepEqual(JSON.parse(completion.choices[0].message.content), value);
+    assert.ok(completion.usage?.total_tokens > 0, 'no usage chunk');
+  });
+
+  await check('openai chat stream of a forced tool call assembles its arguments', async () => {
+    const stream = openai.chat.completions.stream({
+      model: 'gpt-4o',
+      messages,
+      tools: [{ type: 'function', function: { name: 'record', strict: true, parameters: schema } }],
+      tool_choice: { type: 'function', function: { name: 'record' } },
+    });
+    const completion = await stream.finalChatCompletion();
+    const call = completion.choices[0].message.tool_calls[0];
+    assert.equal(call.function.name, 'record');
+    assert.deepEqual(JSON.parse(call.function.arguments), value);
+  });
+
+  await check('openai responses.stream ends with the whole response', async () => {
+    const stream = openai.responses.stream({
+      model: 'gpt-4.1',
+      input: 'ACME Corp billed 1,250.00 EUR.',
+      text: { format: { type: 'json_schema', name: 'invoice', strict: true, schema } },
+    });
+    const response = await stream.finalResponse();
+    assert.equal(response.status, 'completed');
+    assert.deepEqual(JSON.parse(response.output_text), value);
+  });
+
+  await check('openai responses stream of a forced tool is a function_call item', async () => {
+    const stream = openai.responses.stream({
+      model: 'gpt-4.1',
+      input: 'ACME Corp billed 1,250.00 EUR.',
+      tools: [{ type: 'function', name: 'record', strict: true, parameters: schema }],
+      tool_choice: { type: 'function', name: 'record' },
+    });
+    const response = await stream.finalResponse();
+    const item = response.output.find((i) => i.type === 'function_call');
+    assert.equal(item.name, 'record');
+    assert.deepEqual(JSON.parse(item.arguments), value);
+  });
+
+  await check('anthropic messages.stream folds the events into the message', async () => {
+    const stream = anthropic.messages.stream({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      messages,
+      output_config: { format: { type: 'json_schema', schema } },
+    });
+    const message = await stream.finalMessage();
+    assert.equal(message.stop_reason, 'end_turn');
+    assert.deepEqual(JSON.parse(message.content[0].text), value);
+    assert.ok(message.usage.output_tokens > 0);
+  });
+
+  await check('anthropic stream of a forced tool parses the input_json deltas', async () => {
+    const stream = anthropic.messages.stream({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      messages,
+      tools: [{ name: 'record', input_schema: schema }],
+      tool_choice: { type: 'tool', name: 'record' },
+    });
+    const message = await stream.finalMessage();
+    assert.equal(message.stop_reason, 'tool_use');
+    assert.equal(message.content[0].type, 'tool_use');
+    assert.deepEqual(message.content[0].input, value);
+  });
+
+  await check('anthropic streamed truncation is stop_reason max_tokens', async () => {
+    const stream = anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 5, messages });
+    const message = await stream.finalMessage();
+    assert.equal(message.stop_reason, 'max_tokens');
+    assert.equal(message.content[0].text, '{"vendor":"AC');
+  });
+
+  await check('openai chat streamed refusal is message.refusal', async () => {
+    const stream = openai.chat.completions.stream({ model: 'gpt-4o', messages });
+    const completion = await stream.finalChatCompletion();
+    assert.equal(completion.choices[0].message.refusal, "I can't help with that.");
   });
 } finally {
   child.removeAllListeners('exit');
