@@ -1,5 +1,7 @@
 #include "ecma_regex.hpp"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <re2/re2.h>
 
 #include <cstdio>
@@ -115,7 +117,10 @@ struct Translation {
 class Translator {
  public:
   // `strict`: identity escapes of letters and digits are errors, as under the `u` flag.
-  Translator(std::string_view p, bool strict) : p_(p), strict_(strict), groups_(count_groups(p)) {}
+  // `backtracking`: the output is for PCRE2, so lookaround and backreferences are written out
+  // instead of reported.
+  Translator(std::string_view p, bool strict, bool backtracking = false)
+      : p_(p), strict_(strict), backtracking_target_(backtracking), groups_(count_groups(p)) {}
 
   Translation run() {
     while (i_ < p_.size() && error_.empty()) {
@@ -132,6 +137,13 @@ class Translator {
  private:
   void needs_backtracking(std::string_view what) {
     if (backtracking_.empty()) backtracking_ = what;
+  }
+
+  // A lookaround opener: kept for PCRE2; for RE2 a plain group, so the rest is still checked.
+  void lookaround(std::size_t length, std::string_view what) {
+    needs_backtracking(what);
+    out_ += backtracking_target_ ? p_.substr(i_, length) : std::string_view("(?:");
+    i_ += length;
   }
 
   void outside_char() {
@@ -216,15 +228,9 @@ class Translator {
       out_ += "(?:";
       i_ += 3;
     } else if (rest.starts_with("=") || rest.starts_with("!")) {
-      // Kept as a plain group so the rest of the pattern is still checked.
-      needs_backtracking("lookahead (?= or (?! is not supported by the linear-time regex engine");
-      out_ += "(?:";
-      i_ += 3;
+      lookaround(3, "lookahead (?= or (?! is not supported by the linear-time regex engine");
     } else if (rest.starts_with("<=") || rest.starts_with("<!")) {
-      needs_backtracking(
-          "lookbehind (?<= or (?<! is not supported by the linear-time regex engine");
-      out_ += "(?:";
-      i_ += 4;
+      lookaround(4, "lookbehind (?<= or (?<! is not supported by the linear-time regex engine");
     } else if (rest.starts_with("<")) {
       out_ += "(?P<";
       i_ += 3;
@@ -423,6 +429,7 @@ class Translator {
             return;
           }
           needs_backtracking("backreferences are not supported by the linear-time regex engine");
+          if (backtracking_target_) out_ += p_.substr(i_ - 1, close + 2 - i_);
           i_ = close + 1;
           return;
         }
@@ -480,6 +487,8 @@ class Translator {
     }
     if (!in_class_ && number <= groups_) {
       needs_backtracking("backreferences are not supported by the linear-time regex engine");
+      // \g{N}: a digit after it stays a literal.
+      if (backtracking_target_) out_ += "\\g{" + std::to_string(number) + "}";
       i_ = end;
     } else if (strict_) {
       error_.assign("\\")
@@ -495,6 +504,7 @@ class Translator {
 
   std::string_view p_;
   bool strict_;
+  bool backtracking_target_;
   std::size_t groups_;
   std::size_t i_ = 0;
   bool in_class_ = false;
@@ -538,20 +548,80 @@ bool is_ecma_regex(std::string_view pattern) {
   return translation.error.empty() && RE2(translation.re2, re2_options()).ok();
 }
 
-CompiledRegex compile_ecma_regex(std::string_view pattern) {
-  auto translated = translate_ecma_regex(pattern);
-  if (!translated.error.empty()) {
-    return {nullptr, std::move(translated.error), translated.needs_backtracking};
+// PCRE2 with ECMA-262's meaning: `$` only at the very end, a backreference to a group that did
+// not take part matches the empty string.
+struct EcmaRegex::Backtracking {
+  pcre2_code* code = nullptr;
+  pcre2_match_context* context = nullptr;
+  ~Backtracking() {
+    pcre2_match_context_free(context);
+    pcre2_code_free(code);
   }
-  auto regex = std::make_shared<const RE2>(translated.re2, re2_options());
-  if (!regex->ok()) return {nullptr, re2_problem(*regex), false};
-  return {std::move(regex), "", false};
+};
+
+EcmaRegex::EcmaRegex(std::unique_ptr<const re2::RE2> linear) : linear_(std::move(linear)) {}
+EcmaRegex::EcmaRegex(std::shared_ptr<const Backtracking> backtracking)
+    : backtracking_(std::move(backtracking)) {}
+EcmaRegex::~EcmaRegex() = default;
+
+bool EcmaRegex::search(std::string_view text) const {
+  if (linear_) {
+    // Match() directly: PartialMatch() with no captures only adds argument plumbing around it.
+    return linear_->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(),
+                          RE2::UNANCHORED, nullptr, 0);
+  }
+  std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> data(
+      pcre2_match_data_create(1, nullptr), pcre2_match_data_free);
+  if (!data) return false;
+  const auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+  int rc = pcre2_match(backtracking_->code, subject, text.size(), 0, 0, data.get(),
+                       backtracking_->context);
+  // The JIT's stack is small; the interpreter keeps its frames on the heap, within the limit.
+  if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+    rc = pcre2_match(backtracking_->code, subject, text.size(), 0, PCRE2_NO_JIT, data.get(),
+                     backtracking_->context);
+  }
+  // No match, or a budget spent (match, heap or depth limit): not a match.
+  return rc >= 0;
 }
 
-bool regex_search(const re2::RE2& regex, std::string_view text) {
-  // Match() directly: PartialMatch() with no captures only adds argument plumbing around it.
-  return regex.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
-                     nullptr, 0);
+namespace {
+
+CompiledRegex compile_backtracking(std::string_view pattern) {
+  auto translation = Translator(pattern, false, true).run();
+  if (!translation.error.empty()) return {nullptr, std::move(translation.error), true};
+  auto backtracking = std::make_shared<EcmaRegex::Backtracking>();
+  int code = 0;
+  PCRE2_SIZE offset = 0;
+  backtracking->code = pcre2_compile(
+      reinterpret_cast<PCRE2_SPTR>(translation.re2.data()), translation.re2.size(),
+      PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF, &code, &offset, nullptr);
+  if (!backtracking->code) {
+    PCRE2_UCHAR message[256];
+    pcre2_get_error_message(code, message, sizeof message);
+    return {nullptr,
+            "the backtracking engine (PCRE2) refuses it: " +
+                std::string(reinterpret_cast<const char*>(message)),
+            true};
+  }
+  // Without the JIT (an unusual build) the interpreter gives the same answers, slower.
+  (void)pcre2_jit_compile(backtracking->code, PCRE2_JIT_COMPLETE);
+  backtracking->context = pcre2_match_context_create(nullptr);
+  if (!backtracking->context) return {nullptr, "out of memory compiling the pattern", true};
+  pcre2_set_match_limit(backtracking->context, EcmaRegex::kBacktrackingBudget);
+  pcre2_set_heap_limit(backtracking->context, 64 * 1024);  // KiB
+  return {std::make_shared<const EcmaRegex>(std::move(backtracking)), "", true};
+}
+
+}  // namespace
+
+CompiledRegex compile_ecma_regex(std::string_view pattern) {
+  auto translated = translate_ecma_regex(pattern);
+  if (translated.needs_backtracking) return compile_backtracking(pattern);
+  if (!translated.error.empty()) return {nullptr, std::move(translated.error), false};
+  auto regex = std::make_unique<const RE2>(translated.re2, re2_options());
+  if (!regex->ok()) return {nullptr, re2_problem(*regex), false};
+  return {std::make_shared<const EcmaRegex>(std::move(regex)), "", false};
 }
 
 }  // namespace accord::detail

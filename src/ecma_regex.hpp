@@ -1,6 +1,7 @@
 #pragma once
 // ECMA-262 patterns (what JSON Schema's `pattern` means) run through RE2, which is linear-time:
-// no stack overflow on long strings and no exponential blow-up, unlike std::regex.
+// no stack overflow on long strings and no exponential blow-up, unlike std::regex. The patterns
+// RE2 cannot run (lookaround, backreferences) run through PCRE2 with a bounded match budget.
 
 #include <memory>
 #include <string>
@@ -33,15 +34,46 @@ struct TranslatedRegex {
 // identity escapes of letters (`\a`) are errors, as under the `u` flag.
 [[nodiscard]] bool is_ecma_regex(std::string_view pattern);
 
+// A compiled pattern: RE2 when the pattern is regular, otherwise PCRE2 (lookaround,
+// backreferences), whose backtracking is cut off after kBacktrackingBudget steps. Immutable, so
+// one instance serves every thread.
+class EcmaRegex {
+ public:
+  // Match steps PCRE2 may take for one subject (its match limit): far above what a sensible
+  // lookaround needs on a long string, and a few milliseconds at worst.
+  static constexpr unsigned kBacktrackingBudget = 1'000'000;
+
+  explicit EcmaRegex(std::unique_ptr<const re2::RE2> linear);
+  struct Backtracking;
+  explicit EcmaRegex(std::shared_ptr<const Backtracking> backtracking);
+  ~EcmaRegex();
+  EcmaRegex(const EcmaRegex&) = delete;
+  EcmaRegex& operator=(const EcmaRegex&) = delete;
+
+  // Unanchored search, as JSON Schema's `pattern` and JavaScript's RegExp.test do. A subject
+  // that exhausts the backtracking budget does not match: the value is rejected, never passed
+  // unchecked.
+  [[nodiscard]] bool search(std::string_view text) const;
+  [[nodiscard]] bool backtracks() const { return backtracking_ != nullptr; }
+
+ private:
+  std::unique_ptr<const re2::RE2> linear_;
+  std::shared_ptr<const Backtracking> backtracking_;
+};
+
 struct CompiledRegex {
-  std::shared_ptr<const re2::RE2> regex;  // null when `error` is set
+  std::shared_ptr<const EcmaRegex> regex;  // null when `error` is set
   std::string error;
-  bool needs_backtracking = false;  // as in TranslatedRegex
+  // The pattern needs a backtracking engine (lookaround, backreferences): it runs on PCRE2, or
+  // `error` says why PCRE2 refused it too.
+  bool needs_backtracking = false;
 };
 
 [[nodiscard]] CompiledRegex compile_ecma_regex(std::string_view pattern);
 
 // Unanchored search, as JSON Schema's `pattern` and JavaScript's RegExp.test do.
-[[nodiscard]] bool regex_search(const re2::RE2& regex, std::string_view text);
+[[nodiscard]] inline bool regex_search(const EcmaRegex& regex, std::string_view text) {
+  return regex.search(text);
+}
 
 }  // namespace accord::detail

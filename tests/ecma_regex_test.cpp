@@ -115,14 +115,45 @@ TEST(EcmaRegex, RegexFormatAcceptsBacktrackingSyntaxAndRejectsForeignSyntax) {
   EXPECT_FALSE(is_ecma_regex("(?=a"));
 }
 
-TEST(EcmaRegex, LookaroundIsRejectedWithAReason) {
-  EXPECT_NE(error_of("(?=a)").find("lookahead"), std::string::npos);
-  EXPECT_NE(error_of("(?<!a)b").find("lookbehind"), std::string::npos);
+TEST(EcmaRegex, LookaheadRunsOnTheBacktrackingEngine) {
+  const char* password = R"(^(?=.*[A-Z])(?=.*\d).{8,}$)";
+  EXPECT_TRUE(compile_ecma_regex(password).needs_backtracking);
+  EXPECT_TRUE(matches(password, "abcdefG1"));
+  EXPECT_FALSE(matches(password, "abcdefg1"));
+  EXPECT_FALSE(matches(password, "abcdefgH"));
+  EXPECT_TRUE(matches("^(?!.*\\.\\.).+$", "a.b.c"));
+  EXPECT_FALSE(matches("^(?!.*\\.\\.).+$", "a..b"));
 }
 
-TEST(EcmaRegex, BackreferencesAreRejected) {
-  EXPECT_NE(error_of(R"((a)\1)").find("backreferences"), std::string::npos);
-  EXPECT_TRUE(compile_ecma_regex(R"((a)\1)").needs_backtracking);
+TEST(EcmaRegex, LookbehindRunsOnTheBacktrackingEngine) {
+  EXPECT_TRUE(matches("(?<!a)b", "cb"));
+  EXPECT_FALSE(matches("(?<!a)b", "ab"));
+  EXPECT_TRUE(matches("(?<=\\$)\\d+", "$42"));
+}
+
+TEST(EcmaRegex, BackreferencesRunOnTheBacktrackingEngine) {
+  EXPECT_TRUE(matches(R"(^(a+)-\1$)", "aa-aa"));
+  EXPECT_FALSE(matches(R"(^(a+)-\1$)", "aa-a"));
+  EXPECT_TRUE(matches(R"(^(?<q>['"]).*\k<q>$)", "'x'"));
+  EXPECT_FALSE(matches(R"(^(?<q>['"]).*\k<q>$)", "'x\""));
+  // Group 1 then a literal digit: \g{1} in PCRE2's syntax keeps the digit out of the number.
+  EXPECT_TRUE(matches(R"(^(a)\1[0]$)", "aa0"));
+}
+
+TEST(EcmaRegex, BacktrackingKeepsEcmaMeaning) {
+  // `$` is the very end (not before a final newline), `.` stops at line terminators, and a
+  // backreference to a group that did not take part matches the empty string.
+  EXPECT_FALSE(matches("^(?=a)a$", "a\n"));
+  EXPECT_FALSE(matches("^(?=a).$", "\n"));
+  EXPECT_TRUE(matches(R"(^(?:(a)|b)\1$)", "b"));
+  EXPECT_TRUE(matches(R"(^(?=\p{Lu})\w+$)", "Abc"));
+}
+
+TEST(EcmaRegex, CatastrophicBacktrackingStopsAtTheBudgetAndDoesNotMatch) {
+  // Exponential in PCRE2 without a limit; the budget ends it in milliseconds, as no match.
+  const std::string text = std::string(40, 'a') + "!";
+  EXPECT_FALSE(matches("^(?=(a+)+$)", text));
+  EXPECT_FALSE(matches("^(?=(a|aa)+$)", text));
 }
 
 TEST(EcmaRegex, SyntaxErrorsAreReported) {

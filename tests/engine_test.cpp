@@ -22,6 +22,12 @@ bool valid(const Validator& validator, const char* value) {
   return validator.validate(json::parse(value)).empty();
 }
 
+TEST(EnginePatterns, LookaheadPatternIsCheckedNotRefused) {
+  const auto v = plain(R"({"type": "string", "pattern": "^(?=.*[A-Z])(?=.*\\d).{8,}$"})");
+  EXPECT_TRUE(valid(v, R"("abcdefG1")"));
+  EXPECT_FALSE(valid(v, R"("abcdefg1")"));
+}
+
 TEST(EngineNumbers, MinimumOf1e19RejectsFive) {
   const auto v = plain(R"({"minimum": 1e19})");
   EXPECT_FALSE(valid(v, "5"));

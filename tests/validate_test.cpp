@@ -540,8 +540,8 @@ TEST(SchemaErrors, BadPatternFailsAtLoadWithItsPath) {
   EXPECT_NE(problems[0].message.find("(unclosed"), std::string::npos);
 }
 
-TEST(SchemaErrors, LookaroundPatternIsRejected) {
-  EXPECT_EQ(problems_of(R"J({"pattern":"^(?!x)"})J").size(), 1U);
+TEST(SchemaErrors, LookaroundPatternLoads) {
+  EXPECT_TRUE(problems_of(R"J({"pattern":"^(?!x)"})J").empty());
 }
 
 TEST(SchemaErrors, RefCyclesWithoutProgressEndInAnIssueInsteadOfACrash) {

@@ -102,7 +102,7 @@ export PKG_CONFIG_PATH
 PKG_CONFIG_PATH=$(dirname "$pc")
 [[ $("$PKG_CONFIG" --modversion accord) == "$version" ]] || fail "accord.pc has the wrong version"
 static_libs=$("$PKG_CONFIG" --static --libs accord)
-for lib in -laccord -lfmt -lcurl -lre2 -lidn2; do
+for lib in -laccord -lfmt -lcurl -lre2 -lpcre2-8 -lidn2; do
   [[ " $static_libs " == *" $lib "* ]] || fail "pkg-config --static --libs accord lacks $lib"
 done
 schema_flag=0
