@@ -24,6 +24,7 @@ struct LoopOptions {
   int calls = 2000;
   int warmup = 50;
   bool raw = false;
+  int rounds = 0;      // loop only: alternate extract and raw blocks of `calls` this many times
   int in_flight = 1;   // concurrent only
   bool async = false;  // concurrent only: extract_async from one thread instead of K threads
   int delay_ms = 0;    // the mock's reply delay (only when accord-bench starts the mock)
@@ -37,6 +38,8 @@ int run_corrections(const LoopOptions& options);
 
 // Peak resident set size of this process so far, in KiB (getrusage).
 long peak_rss_kib();
+// CPU seconds (user + system) this process has used so far.
+double cpu_seconds();
 
 // accord-mock started for one run and stopped (SIGTERM, then reaped) when this goes away.
 class MockServer {
@@ -46,6 +49,11 @@ class MockServer {
   MockServer(const MockServer&) = delete;
   MockServer& operator=(const MockServer&) = delete;
   [[nodiscard]] std::string root_url() const;
+  // The mock process's own figures, from /proc: CPU seconds (user + system) so far, peak resident
+  // set (VmHWM) in KiB, and threads now.
+  [[nodiscard]] double cpu_seconds() const;
+  [[nodiscard]] long peak_rss_kib() const;
+  [[nodiscard]] long threads() const;
 
  private:
   void stop();

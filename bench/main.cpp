@@ -56,6 +56,9 @@ int main(int argc, char** argv) {
                     "reply delay of the started mock (loop: 0, concurrent: 50)");
   }
   loop_cmd->add_flag("--raw", loop.raw, "bare POSTs of the same request: the floor");
+  loop_cmd->add_option("--rounds", loop.rounds,
+                       "alternate R blocks of extract and of raw in this one process and print "
+                       "the extract/raw ratio of each pair, its median and spread");
   concurrent_cmd->add_flag("--async", concurrent.async,
                            "K calls of extract_async kept in flight from one thread");
   concurrent_cmd->add_option("--in-flight", concurrent.in_flight, "extractions in flight (K)")

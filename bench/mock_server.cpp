@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -28,6 +30,29 @@ long peak_rss_kib() {
   getrusage(RUSAGE_SELF, &usage);
   return usage.ru_maxrss;  // KiB on Linux
 }
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+namespace {
+
+// A "Name:  N kB"-style line of /proc/PID/status, as a number; -1 when absent.
+long status_field(int pid, const std::string& name) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(name + ":", 0) == 0) return std::atol(line.c_str() + name.size() + 1);
+  }
+  return -1;
+}
+
+}  // namespace
 
 std::string mock_binary(const std::string& given) {
   if (!given.empty()) return given;
@@ -113,6 +138,30 @@ void MockServer::stop() {
     ::close(stdout_fd_);
     stdout_fd_ = -1;
   }
+}
+
+double MockServer::cpu_seconds() const {
+  std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start past the last ')'; utime and
+  // stime are the 14th and 15th fields of the whole line, the 12th and 13th after it.
+  const auto paren = text.rfind(')');
+  if (paren == std::string::npos) return -1;
+  std::istringstream fields(text.substr(paren + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 1; i <= 13 && fields >> field; ++i) {
+    if (i >= 12) ticks += std::atof(field.c_str());
+  }
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+long MockServer::peak_rss_kib() const {
+  return status_field(pid_, "VmHWM");
+}
+
+long MockServer::threads() const {
+  return status_field(pid_, "Threads");
 }
 
 std::string MockServer::root_url() const {

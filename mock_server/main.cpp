@@ -28,6 +28,7 @@
 
 #include "batches.hpp"
 #include "growing_pool.hpp"
+#include "quiet_keep_alive.hpp"
 #include "render.hpp"
 #include "request_log.hpp"
 #include "request_shaping.hpp"
@@ -456,8 +457,8 @@ class MockServer {
   Shutdown shutdown_;
   std::atomic<std::uint64_t> serial_{0};
   int listening_socket_ = -1;
-  BatchStore batches_;  // after queue_ and serial_, which it uses
-  httplib::Server server_;
+  BatchStore batches_;           // after queue_ and serial_, which it uses
+  QuietKeepAliveServer server_;  // idle keep-alive connections wait without waking
 };
 
 }  // namespace

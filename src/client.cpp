@@ -131,8 +131,12 @@ PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call,
     prepared.request.body_reader = prepared.stream;
   }
   // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
+  // parse_json's reader is the quick one (about twice nlohmann's speed on this body, which holds
+  // the whole wire schema); nlohmann still reads what it declines (a body past its limits).
+  const std::string body = client.redacted(prepared.request.body);
+  auto parsed = parse_json(body, ParseLimits{.max_bytes = body.size()});
   prepared.attempt.request_body =
-      nlohmann::json::parse(client.redacted(prepared.request.body), nullptr, false);
+      parsed.value ? *std::move(parsed.value) : nlohmann::json::parse(body, nullptr, false);
   return prepared;
 }
 

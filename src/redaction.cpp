@@ -1,5 +1,9 @@
 #include "redaction.hpp"
 
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
 namespace accord::detail {
 namespace {
 
@@ -36,36 +40,46 @@ std::size_t match_end(std::string_view text, std::size_t at, std::string_view se
   return at;
 }
 
+// The next occurrence of `secret` at or after `from`, as {start, end}; start is npos when there
+// is none. Candidates are the secret's first character and backslashes (which may begin an
+// escape of it), each found with a memchr-speed search rather than a look at every byte.
+std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_t from,
+                                               std::string_view secret) {
+  constexpr auto npos = std::string_view::npos;
+  std::size_t plain = text.find(secret.front(), from);
+  std::size_t escape = text.find('\\', from);
+  while (plain != npos || escape != npos) {
+    const std::size_t at = std::min(plain, escape);
+    if (const auto end = match_end(text, at, secret); end != npos) return {at, end};
+    std::size_t next = at + 1;
+    if (text[at] == '\\') {
+      // A match from a later backslash of this run would fail the same way: skip the run, so a
+      // body of backslashes stays linear.
+      next = std::min(text.find_first_not_of('\\', at), text.size());
+    }
+    if (plain < next) plain = text.find(secret.front(), next);
+    if (escape < next) escape = text.find('\\', next);
+  }
+  return {npos, npos};
+}
+
 }  // namespace
 
 std::string redact_secret(std::string text, std::string_view secret) {
   if (secret.size() < 4 || text.size() < secret.size()) return text;
-  const bool escapes = text.find('\\') != std::string::npos;
-  if (!escapes && text.find(secret) == std::string::npos) return text;
+  auto [start, end] = find_match(text, 0, secret);
+  if (start == std::string_view::npos) return text;  // the usual case: nothing copied
+  const std::string_view view(text);
   std::string out;
   out.reserve(text.size());
-  const std::string_view view(text);
-  for (std::size_t i = 0; i < view.size();) {
-    const char c = view[i];
-    if (c == secret.front() || (escapes && c == '\\')) {
-      if (const auto end = match_end(view, i, secret); end != std::string_view::npos) {
-        out += kRedacted;
-        i = end;
-        continue;
-      }
-      if (c == '\\') {
-        // A match from a later backslash of this run would fail the same way: skip the run, so a
-        // body of backslashes stays linear.
-        const std::size_t run_end = view.find_first_not_of('\\', i);
-        const std::size_t stop = run_end == std::string_view::npos ? view.size() : run_end;
-        out.append(view.substr(i, stop - i));
-        i = stop;
-        continue;
-      }
-    }
-    out += c;
-    ++i;
+  std::size_t copied = 0;
+  while (start != std::string_view::npos) {
+    out.append(view.substr(copied, start - copied));
+    out += kRedacted;
+    copied = end;
+    std::tie(start, end) = find_match(view, copied, secret);
   }
+  out.append(view.substr(copied));
   return out;
 }
 

@@ -105,8 +105,8 @@ class CurlTransport final : public Transport {
   CurlTransport(const CurlTransport&) = delete;
   CurlTransport& operator=(const CurlTransport&) = delete;
   [[nodiscard]] TransportResult post(const HttpRequest& request) override;
-  // On a curl multi handle driven by one thread of this transport's own (started on first use);
-  // `done` runs on that thread, so it must not block.
+  // On curl multi handles driven by two threads of this transport's own (started on first use);
+  // `done` runs on one of them, so it must not block.
   void post_async(AsyncPost post) override;
 
  private:
