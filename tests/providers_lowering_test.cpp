@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "accord/providers/provider.hpp"
+#include "accord/validate.hpp"
 
 namespace accord {
 namespace {
@@ -122,10 +123,12 @@ TEST(ProvidersLowering, RefundUnderAnthropicStatesPositiveAmountInWords) {
   EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
 
   Report report = refund_report();
-  report.entries()[3] = entry({"amount"}, "gt 0", "exclusiveMinimum", Fate::description,
-                              "Anthropic structured outputs reject numeric bounds; stated in the "
-                              "description, enforced locally",
-                              "anthropic");
+  auto& amount = report.entries()[3];
+  amount.fate = Fate::description;
+  amount.why =
+      "Anthropic structured outputs reject numeric bounds; stated in the description, enforced "
+      "locally";
+  amount.stage = "anthropic";
   EXPECT_EQ(wire.report.entries(), report.entries());
 }
 
@@ -719,6 +722,25 @@ TEST(ProvidersLowerValue, AbsentOptionalIsSentAsNullAtEveryDepthOfARecursion) {
       "note": null, "replies": [{"text": "b", "note": "n", "replies": [
       {"text": "c", "note": null, "replies": []}]}]}})"));
   EXPECT_EQ(unlower(lower_value(value, wire.lowering), wire.lowering), value);
+}
+
+// Two closed payment options with an optional field each.
+ojson payment_schema() {
+  return ojson::parse(R"({"type": "object", "properties": {"pay": {"anyOf": [
+    {"type": "object", "properties": {"card": {"type": "string"}, "cvc": {"type": "string"}},
+     "required": ["card"], "additionalProperties": false},
+    {"type": "object", "properties": {"iban": {"type": "string"}, "bic": {"type": "string"}},
+     "required": ["iban"], "additionalProperties": false}]}},
+    "required": ["pay"], "additionalProperties": false})");
+}
+
+TEST(ProvidersLowerValue, UnionFillsAbsentOptionalsOnlyInTheOptionTheValueIs) {
+  const auto wire = lower("openai-chat", payment_schema());
+  const auto value = nlohmann::json::parse(R"({"pay": {"iban": "DE89"}})");
+  const auto lowered = lower_value(value, wire.lowering, matching_union_option(payment_schema()));
+  EXPECT_EQ(lowered, nlohmann::json::parse(R"({"pay": {"iban": "DE89", "bic": null}})"));
+  EXPECT_TRUE(Validator::from_json_schema(wire.schema).validate(lowered).empty());
+  EXPECT_EQ(unlower(lowered, wire.lowering), value);
 }
 
 TEST(ProvidersLowerValue, NonObjectRootIsWrapped) {
