@@ -17,6 +17,13 @@ ReportEntry entry(Path path, std::string rule, std::string keyword, Fate fate = 
           std::move(why),  std::move(stage)};
 }
 
+// `with` in place of `at`, keeping the id Report::add gave `at` (a lowering changes an entry's
+// fate, never its id).
+void replace(ReportEntry& at, ReportEntry with) {
+  with.id = at.id;
+  at = std::move(with);
+}
+
 // What emit() writes for the refund example (EMIT_SPEC, 2020-12).
 ojson refund_schema() {
   return ojson::parse(R"({
@@ -168,16 +175,18 @@ Report transfer_report_openai(const std::string& stage) {
   const std::string lengths =
       "OpenAI strict schemas do not guarantee minLength/maxLength; kept as keywords and stated "
       "in the description, enforced locally";
-  e[8] = entry({"memo"}, "optional", "required", Fate::keyword,
-               "OpenAI strict schemas need every property required; sent as nullable, null means "
-               "absent",
-               stage);
-  e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, stage);
-  e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, stage);
-  e[11] = entry({"idempotencyKey"}, "default \"auto\"", "default", Fate::description,
+  replace(e[8],
+          entry({"memo"}, "optional", "required", Fate::keyword,
+                "OpenAI strict schemas need every property required; sent as nullable, null means "
+                "absent",
+                stage));
+  replace(e[9], entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, stage));
+  replace(e[10], entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, stage));
+  replace(e[11],
+          entry({"idempotencyKey"}, "default \"auto\"", "default", Fate::description,
                 "OpenAI strict schemas have no defaults and need every property required; sent as "
                 "nullable with the default stated in the description, null means absent",
-                stage);
+                stage));
   return r;
 }
 
@@ -228,10 +237,12 @@ TEST(ProvidersLowering, TransferUnderAnthropicMovesBoundsAndLengthsIntoWords) {
   const std::string lengths =
       "Anthropic structured outputs reject minLength/maxLength; stated in the description, "
       "enforced locally";
-  e[5] = entry({"amount"}, "gte 1", "minimum", Fate::description, bounds, "anthropic");
-  e[6] = entry({"amount"}, "lte 10000", "maximum", Fate::description, bounds, "anthropic");
-  e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, "anthropic");
-  e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, "anthropic");
+  replace(e[5], entry({"amount"}, "gte 1", "minimum", Fate::description, bounds, "anthropic"));
+  replace(e[6], entry({"amount"}, "lte 10000", "maximum", Fate::description, bounds, "anthropic"));
+  replace(e[9],
+          entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, "anthropic"));
+  replace(e[10],
+          entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, "anthropic"));
   EXPECT_EQ(wire.report.entries(), r.entries());
 }
 
