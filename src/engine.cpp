@@ -1199,7 +1199,7 @@ class Run {
     }
     if (!n.rules.empty() && v->is_object() && aborts() == start) {
       for (const auto& rule : n.rules) {
-        if (rule_holds(rule, *v, n.source)) continue;
+        if (rule_holds(rule, *v, n.source, *d_.documents.front())) continue;
         const Path tail = issue_path(rule);
         ok = fail(
             IssueCode::custom, at, false, [&] { return rule.message; }, &tail);

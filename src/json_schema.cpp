@@ -168,21 +168,26 @@ class Emitter {
   Report report;
 
  private:
+  // `kind` names the rule in its id where the keyword does not (see rule_id.hpp).
   void add(const Path& path, std::string rule, std::string keyword, Fate fate = Fate::keyword,
-           std::string why = {}) {
+           std::string why = {}, std::string kind = {}) {
     if (!recording_) return;
     report.add({.path = path,
                 .rule = std::move(rule),
                 .keyword = std::move(keyword),
                 .fate = fate,
-                .why = std::move(why)});
+                .why = std::move(why),
+                .id = kind.empty() ? RuleId() : RuleId(schema_pointer(path), std::move(kind))});
   }
 
   // The node's own rules, before its children's (the Report lists parents first).
   void record(const SchemaNode& n, const Path& path) {
     if (!n.description.empty()) add(path, "describe " + quoted(n.description), "description");
     if (n.kind == Kind::integer) add(path, "integer", "type");
-    for (const auto& check : n.checks) add(path, rule_text(check), keyword_of(check, n));
+    for (const auto& check : n.checks) {
+      add(path, rule_text(check), keyword_of(check, n), Fate::keyword, {},
+          check.op == Check::Op::length ? "length" : "");
+    }
     switch (n.kind) {
       case Kind::enumeration:
         add(path, "enum " + Json(n.options).dump(), "enum");
@@ -203,7 +208,8 @@ class Emitter {
       case Kind::tuple:
         add(path, "tuple of " + std::to_string(n.elements.size()),
             dialect_ == Dialect::draft07 ? "items,additionalItems,minItems,maxItems"
-                                         : "prefixItems,items,minItems,maxItems");
+                                         : "prefixItems,items,minItems,maxItems",
+            Fate::keyword, {}, "tuple");
         break;
       case Kind::object:
         if (n.closed) add(path, "no unknown keys", "additionalProperties");
@@ -212,7 +218,7 @@ class Emitter {
       default:
         break;
     }
-    if (n.nullable) add(path, "nullable", "anyOf");
+    if (n.nullable) add(path, "nullable", "anyOf", Fate::keyword, {}, "nullable");
     if (n.optional && !n.default_value) add(path, "optional", "required");
     if (n.default_value) add(path, "default " + n.default_value->dump(), "default");
     if (!n.examples.empty()) add(path, "examples", "examples");
@@ -383,8 +389,8 @@ class Emitter {
   std::vector<std::string> referenced_;
 };
 
-// Refs that name no definition, definitions made only of refs that lead back to themselves, and
-// two different schemas given one name.
+// Refs that name no definition, rules whose field paths lead nowhere through a ref, definitions
+// made only of refs that lead back to themselves, and two different schemas given one name.
 void check_definitions(const detail::SchemaDefinitions& definitions, Dialect dialect) {
   std::vector<SchemaProblem> problems;
   for (const auto& [path, name] : definitions.refs) {
@@ -393,6 +399,13 @@ void check_definitions(const detail::SchemaDefinitions& definitions, Dialect dia
                                     " names no definition; give the schema it "
                                     "stands for .named(" +
                                     quoted(name) + ")"});
+    }
+  }
+  for (const auto& [path, object] : definitions.ruled) {
+    for (const auto& rule : object->rules) {
+      for (auto& problem : detail::dsl_rule_problems(rule, *object, &definitions)) {
+        problems.push_back({path, std::move(problem)});
+      }
     }
   }
   for (const auto& [name, body] : definitions.by_name) {

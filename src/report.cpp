@@ -4,6 +4,7 @@
 #include <array>
 
 #include "accord/printable.hpp"
+#include "accord/rules.hpp"
 
 namespace accord {
 
@@ -19,6 +20,32 @@ std::string_view to_string(Fate fate) {
       return "dropped";
   }
   return "?";
+}
+
+namespace {
+
+// What an entry's id calls its rule when the writer named no kind: its keyword, the first of a
+// joined list, or what the rule is when it has no keyword of its own.
+std::string kind_of(const std::string& keyword) {
+  if (keyword.empty()) return "refine";
+  if (keyword == kRulesKeyword) return "rule";
+  return keyword.substr(0, keyword.find(','));
+}
+
+}  // namespace
+
+void Report::add(ReportEntry entry) {
+  const std::string pointer = entry.id.empty() ? schema_pointer(entry.path) : entry.id.pointer();
+  std::string kind = entry.id.empty() ? kind_of(entry.keyword) : entry.id.kind();
+  std::size_t& seen = kinds_seen_[pointer + '\0' + kind];
+  entry.id = RuleId(pointer, std::move(kind), seen++);
+  entries_.push_back(std::move(entry));
+}
+
+const ReportEntry* Report::find(const RuleId& id) const {
+  const auto found = std::find_if(entries_.begin(), entries_.end(),
+                                  [&](const ReportEntry& e) { return e.id == id; });
+  return found == entries_.end() ? nullptr : &*found;
 }
 
 std::vector<ReportEntry> Report::not_keywords() const {
@@ -38,7 +65,8 @@ std::vector<ReportEntry> Report::with_fate(Fate fate) const {
 nlohmann::ordered_json Report::to_json() const {
   auto out = nlohmann::ordered_json::array();
   for (const auto& e : entries_) {
-    out.push_back({{"path", e.path.to_string()},
+    out.push_back({{"id", e.id.to_string()},
+                   {"path", e.path.to_string()},
                    {"rule", e.rule},
                    {"keyword", e.keyword},
                    {"fate", to_string(e.fate)},

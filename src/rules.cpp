@@ -4,7 +4,9 @@
 #include <cctype>
 
 #include "accord/schema.hpp"
+#include "local_ref.hpp"
 #include "rules_detail.hpp"
+#include "schema_definitions.hpp"
 
 namespace accord {
 namespace {
@@ -175,23 +177,8 @@ detail::ValueTypes dsl_types(const SchemaNode& node) {
   return out;
 }
 
-const ojson* resolve_ref(const ojson* schema, const ojson& root) {
-  for (int hops = 0; hops < 64 && schema != nullptr && schema->is_object(); ++hops) {
-    auto ref = schema->find("$ref");
-    if (ref == schema->end() || !ref->is_string()) break;
-    const auto target = ref->get<std::string>();
-    if (target.empty() || target[0] != '#') return nullptr;
-    try {
-      schema = &root.at(ojson::json_pointer(target.substr(1)));
-    } catch (const std::exception&) {
-      return nullptr;
-    }
-  }
-  return schema;
-}
-
 detail::ValueTypes json_types(const ojson& schema, const ojson& root) {
-  const ojson* at = resolve_ref(&schema, root);
+  const ojson* at = detail::resolve_local_ref(&schema, root);
   if (at == nullptr || !at->is_object()) return {};
   detail::ValueTypes out;
   if (auto c = at->find("const"); c != at->end())
@@ -228,7 +215,7 @@ detail::ValueTypes json_types(const ojson& schema, const ojson& root) {
 
 // The object schema a value of `schema` is when it is an object (inside a nullable wrapper too).
 const ojson* object_branch(const ojson* schema, const ojson& root) {
-  schema = resolve_ref(schema, root);
+  schema = detail::resolve_local_ref(schema, root);
   if (schema == nullptr || !schema->is_object()) return nullptr;
   if (schema->contains("properties")) return schema;
   if (auto options = schema->find("anyOf"); options != schema->end() && options->is_array()) {
@@ -493,18 +480,40 @@ std::vector<RuleProblem> rule_problems(const Rule& rule, const FieldLookup& look
   return out;
 }
 
-FieldLookup dsl_lookup(const SchemaNode& object) {
-  return [&object](const std::vector<std::string>& segments) -> std::optional<ValueTypes> {
+FieldLookup dsl_lookup(const SchemaNode& object, const SchemaDefinitions* definitions) {
+  return [&object,
+          definitions](const std::vector<std::string>& segments) -> std::optional<ValueTypes> {
+    // A ref stands for a definition known only once the whole schema is: until then a path
+    // through it is taken on trust (emit() checks it again with the definitions).
+    const auto through_ref = [definitions](const SchemaNode* node) -> const SchemaNode* {
+      if (node->kind != Kind::ref || definitions == nullptr) return node;
+      return definitions->resolve(node);  // an unknown name is a problem of its own
+    };
     const SchemaNode* at = &object;
     for (const auto& name : segments) {
+      at = through_ref(at);
+      if (at == nullptr || at->kind == Kind::ref) return ValueTypes{};
       if (at->kind != Kind::object) return std::nullopt;
       auto field = std::find_if(at->fields.begin(), at->fields.end(),
                                 [&](const Field& f) { return f.name == name; });
       if (field == at->fields.end()) return std::nullopt;
       at = &field->schema.node();
     }
-    return dsl_types(*at);
+    const SchemaNode* resolved = through_ref(at);
+    if (resolved == nullptr || resolved == at) return dsl_types(*at);
+    auto types = dsl_types(*resolved);
+    if (at->nullable && !types.empty()) types.insert("null");
+    return types;
   };
+}
+
+std::vector<std::string> dsl_rule_problems(const Rule& rule, const SchemaNode& object,
+                                           const SchemaDefinitions* definitions) {
+  std::vector<std::string> out;
+  for (const auto& problem : rule_problems(rule, dsl_lookup(object, definitions))) {
+    out.push_back("rule `" + to_string(rule) + "`: " + problem.message);
+  }
+  return out;
 }
 
 FieldLookup json_lookup(const ojson& object_schema, const ojson& root) {
@@ -601,14 +610,16 @@ Op negated(Op op) {
 
 namespace {
 
-// The value at `path` inside `object`, a declared default standing in for an absent field.
+// The value at `path` inside `object`, a declared default standing in for an absent field (the
+// schema looked up through refs and nullable wrappers, as the field path goes).
 std::optional<nlohmann::json> field_value(const nlohmann::json& object, const ojson* schema,
-                                          const std::string& path) {
+                                          const ojson& root, const std::string& path) {
   const nlohmann::json* at = &object;
   std::optional<nlohmann::json> fallback;
   for (const auto& name : field_segments(path)) {
     const ojson* property = nullptr;
-    if (schema != nullptr && schema->is_object()) {
+    schema = schema != nullptr ? object_branch(schema, root) : nullptr;
+    if (schema != nullptr) {
       auto properties = schema->find("properties");
       if (properties != schema->end() && properties->is_object() && properties->contains(name)) {
         property = &(*properties)[name];
@@ -618,8 +629,10 @@ std::optional<nlohmann::json> field_value(const nlohmann::json& object, const oj
     auto it = at->find(name);
     if (it != at->end()) {
       at = &*it;
-    } else if (property != nullptr && property->is_object() && property->contains("default")) {
-      fallback = nlohmann::json::parse((*property)["default"].dump());
+    } else if (const ojson* declared =
+                   property != nullptr ? detail::resolve_local_ref(property, root) : nullptr;
+               declared != nullptr && declared->is_object() && declared->contains("default")) {
+      fallback = nlohmann::json::parse((*declared)["default"].dump());
       at = &*fallback;
     } else {
       return std::nullopt;
@@ -629,12 +642,13 @@ std::optional<nlohmann::json> field_value(const nlohmann::json& object, const oj
   return *at;
 }
 
-std::optional<bool> judge(const Comparison& c, const nlohmann::json& object, const ojson* schema) {
-  const auto left = field_value(object, schema, c.left);
+std::optional<bool> judge(const Comparison& c, const nlohmann::json& object, const ojson* schema,
+                          const ojson& root) {
+  const auto left = field_value(object, schema, root, c.left);
   if (!left) return std::nullopt;
   std::optional<nlohmann::json> right;
   if (c.right.is_field()) {
-    right = field_value(object, schema, c.right.field_path());
+    right = field_value(object, schema, root, c.right.field_path());
   } else {
     right = c.right.literal();
   }
@@ -644,12 +658,14 @@ std::optional<bool> judge(const Comparison& c, const nlohmann::json& object, con
 
 }  // namespace
 
-bool rule_holds(const Rule& rule, const nlohmann::json& object, const ojson* object_schema) {
+bool rule_holds(const Rule& rule, const nlohmann::json& object, const ojson* object_schema,
+                const ojson& root) {
   if (!object.is_object()) return true;
-  if (rule.condition && judge(*rule.condition, object, object_schema) != std::optional(true)) {
+  if (rule.condition &&
+      judge(*rule.condition, object, object_schema, root) != std::optional(true)) {
     return true;
   }
-  return judge(rule.requirement, object, object_schema) != std::optional(false);
+  return judge(rule.requirement, object, object_schema, root) != std::optional(false);
 }
 
 Path issue_path(const Rule& rule) {
@@ -717,8 +733,8 @@ Schema Schema::with_rule(Rule rule) const {
       return;
     }
     if (rule.message.empty()) n.problems.push_back({Path{}, "rule needs a message"});
-    for (const auto& problem : detail::rule_problems(rule, detail::dsl_lookup(n))) {
-      n.problems.push_back({Path{}, "rule `" + to_string(rule) + "`: " + problem.message});
+    for (auto& problem : detail::dsl_rule_problems(rule, n, nullptr)) {
+      n.problems.push_back({Path{}, std::move(problem)});
     }
     n.rules.push_back(std::move(rule));
   });

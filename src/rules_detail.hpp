@@ -39,9 +39,17 @@ struct RuleProblem {
 // Fields that do not exist, sides that can never be compared, a path option pointing nowhere.
 [[nodiscard]] std::vector<RuleProblem> rule_problems(const Rule& rule, const FieldLookup& lookup);
 
+struct SchemaDefinitions;
+
 // The lookups over a DSL object node and over a JSON Schema object node (`root` resolves local
-// $refs).
-[[nodiscard]] FieldLookup dsl_lookup(const SchemaNode& object);
+// $refs). A DSL path through a ref() is resolved with `definitions`; without them (while the
+// schema is still being built) it is accepted, its type unknown.
+[[nodiscard]] FieldLookup dsl_lookup(const SchemaNode& object,
+                                     const SchemaDefinitions* definitions = nullptr);
+// rule_problems() over a DSL object, each worded with the rule: "rule `a < b`: b is not a field
+// of this object".
+[[nodiscard]] std::vector<std::string> dsl_rule_problems(const Rule& rule, const SchemaNode& object,
+                                                         const SchemaDefinitions* definitions);
 [[nodiscard]] FieldLookup json_lookup(const ojson& object_schema, const ojson& root);
 
 // Parses and checks every entry of an `x-accord-rules` value found on `object_schema`; problems
@@ -51,9 +59,10 @@ struct RuleProblem {
                                             std::vector<SchemaProblem>& problems);
 
 // Whether the rule holds for `object`; an absent field takes the `default` its property declares
-// in `object_schema` (may be null), as Zod's refinements see defaults filled in.
+// in `object_schema` (may be null; its local $refs resolve in `root`), as Zod's refinements see
+// defaults filled in.
 [[nodiscard]] bool rule_holds(const Rule& rule, const nlohmann::json& object,
-                              const ojson* object_schema);
+                              const ojson* object_schema, const ojson& root);
 
 // Where a failed rule's issue points, relative to its object.
 [[nodiscard]] Path issue_path(const Rule& rule);

@@ -688,6 +688,7 @@ SchemaDefinitions collect_definitions(const SchemaNode& root) {
       const SchemaNode& n = *node;
       if (!seen.insert(&n).second) continue;
       if (n.kind == Kind::ref) out.refs.emplace_back(path, n.reference);
+      if (!n.rules.empty()) out.ruled.emplace_back(path, &n);
       if (n.definition && definitions.insert(n.definition.get()).second) {
         const auto& [name, body] = *n.definition;
         if (!out.by_name.emplace(name, body).second) out.repeated.push_back({path, name, body});

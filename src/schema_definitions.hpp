@@ -24,6 +24,9 @@ struct SchemaDefinitions {
   std::vector<Repeat> repeated;
   // Every ref, with the path it was first found at.
   std::vector<std::pair<Path, std::string>> refs;
+  // Every object with declarative rules, with its path: a rule's field path may go through a ref,
+  // which only these definitions resolve.
+  std::vector<std::pair<Path, const SchemaNode*>> ruled;
 
   // The body of the definition `reference` names, or nullptr.
   [[nodiscard]] const SchemaNode* find(const std::string& reference) const;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "accord/json_schema_file.hpp"
 #include "accord/providers/provider.hpp"
@@ -16,7 +17,9 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-TEST(Corpus, EverySchemaLowersForEveryProviderIntoASchemaAccordCompiles) {
+// Calls `check(label, imported)` on every schema of the corpus; returns how many there are.
+template <class Check>
+std::size_t for_each_corpus_schema(const Check& check) {
   const std::filesystem::path dir = std::filesystem::path(ACCORD_SOURCE_DIR) / "tests" / "corpus";
   std::size_t schemas = 0;
   for (const auto& file : std::filesystem::directory_iterator(dir)) {
@@ -27,14 +30,46 @@ TEST(Corpus, EverySchemaLowersForEveryProviderIntoASchemaAccordCompiles) {
       ++schemas;
       const std::string label = file.path().filename().string() + " " + entry.at("tool").dump();
       EmittedSchema imported;
-      ASSERT_NO_THROW(imported = import_json_schema(entry.at("schema"))) << label;
-      for (const auto& name : provider_names()) {
-        const auto wire = make_provider(name)->lower(imported.json, imported.report);
-        EXPECT_NO_THROW((void)Validator::from_json_schema(wire.schema)) << label << " " << name;
+      try {
+        imported = import_json_schema(entry.at("schema"));
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << label << ": " << e.what();
+        continue;
       }
+      check(label, imported);
     }
   }
+  return schemas;
+}
+
+TEST(Corpus, EverySchemaLowersForEveryProviderIntoASchemaAccordCompiles) {
+  const auto schemas = for_each_corpus_schema([](const std::string& label, const auto& imported) {
+    for (const auto& name : provider_names()) {
+      const auto wire = make_provider(name)->lower(imported.json, imported.report);
+      EXPECT_NO_THROW((void)Validator::from_json_schema(wire.schema)) << label << " " << name;
+    }
+  });
   EXPECT_GE(schemas, 100u);
+}
+
+// Each provider's Report names every rule once, and every rule the import found is there under
+// the same id.
+TEST(Corpus, EveryRuleKeepsOneIdInEveryProvidersReport) {
+  for_each_corpus_schema([](const std::string& label, const auto& imported) {
+    for (const auto& name : provider_names()) {
+      const auto report = make_provider(name)->lower(imported.json, imported.report).report;
+      std::set<std::string> printed;
+      for (const auto& e : report.entries()) {
+        EXPECT_TRUE(printed.insert(e.id.to_string()).second)
+            << label << " " << name << " " << e.id.to_string();
+      }
+      for (const auto& rule : imported.report.entries()) {
+        const auto* found = report.find(rule.id);
+        EXPECT_TRUE(found != nullptr && found->rule == rule.rule)
+            << label << " " << name << " " << rule.id.to_string();
+      }
+    }
+  });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "accord/providers/provider.hpp"
+#include "accord/validate.hpp"
 
 namespace accord {
 namespace {
@@ -14,6 +15,13 @@ ReportEntry entry(Path path, std::string rule, std::string keyword, Fate fate = 
                   std::string why = "", std::string stage = "emit") {
   return {std::move(path), std::move(rule), std::move(keyword), fate,
           std::move(why),  std::move(stage)};
+}
+
+// `with` in place of `at`, keeping the id Report::add gave `at` (a lowering changes an entry's
+// fate, never its id).
+void replace(ReportEntry& at, ReportEntry with) {
+  with.id = at.id;
+  at = std::move(with);
 }
 
 // What emit() writes for the refund example (EMIT_SPEC, 2020-12).
@@ -122,10 +130,12 @@ TEST(ProvidersLowering, RefundUnderAnthropicStatesPositiveAmountInWords) {
   EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
 
   Report report = refund_report();
-  report.entries()[3] = entry({"amount"}, "gt 0", "exclusiveMinimum", Fate::description,
-                              "Anthropic structured outputs reject numeric bounds; stated in the "
-                              "description, enforced locally",
-                              "anthropic");
+  auto& amount = report.entries()[3];
+  amount.fate = Fate::description;
+  amount.why =
+      "Anthropic structured outputs reject numeric bounds; stated in the description, enforced "
+      "locally";
+  amount.stage = "anthropic";
   EXPECT_EQ(wire.report.entries(), report.entries());
 }
 
@@ -165,16 +175,18 @@ Report transfer_report_openai(const std::string& stage) {
   const std::string lengths =
       "OpenAI strict schemas do not guarantee minLength/maxLength; kept as keywords and stated "
       "in the description, enforced locally";
-  e[8] = entry({"memo"}, "optional", "required", Fate::keyword,
-               "OpenAI strict schemas need every property required; sent as nullable, null means "
-               "absent",
-               stage);
-  e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, stage);
-  e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, stage);
-  e[11] = entry({"idempotencyKey"}, "default \"auto\"", "default", Fate::description,
+  replace(e[8],
+          entry({"memo"}, "optional", "required", Fate::keyword,
+                "OpenAI strict schemas need every property required; sent as nullable, null means "
+                "absent",
+                stage));
+  replace(e[9], entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, stage));
+  replace(e[10], entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, stage));
+  replace(e[11],
+          entry({"idempotencyKey"}, "default \"auto\"", "default", Fate::description,
                 "OpenAI strict schemas have no defaults and need every property required; sent as "
                 "nullable with the default stated in the description, null means absent",
-                stage);
+                stage));
   return r;
 }
 
@@ -225,10 +237,12 @@ TEST(ProvidersLowering, TransferUnderAnthropicMovesBoundsAndLengthsIntoWords) {
   const std::string lengths =
       "Anthropic structured outputs reject minLength/maxLength; stated in the description, "
       "enforced locally";
-  e[5] = entry({"amount"}, "gte 1", "minimum", Fate::description, bounds, "anthropic");
-  e[6] = entry({"amount"}, "lte 10000", "maximum", Fate::description, bounds, "anthropic");
-  e[9] = entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, "anthropic");
-  e[10] = entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, "anthropic");
+  replace(e[5], entry({"amount"}, "gte 1", "minimum", Fate::description, bounds, "anthropic"));
+  replace(e[6], entry({"amount"}, "lte 10000", "maximum", Fate::description, bounds, "anthropic"));
+  replace(e[9],
+          entry({"memo"}, "min_length 3", "minLength", Fate::description, lengths, "anthropic"));
+  replace(e[10],
+          entry({"memo"}, "max_length 120", "maxLength", Fate::description, lengths, "anthropic"));
   EXPECT_EQ(wire.report.entries(), r.entries());
 }
 
@@ -719,6 +733,25 @@ TEST(ProvidersLowerValue, AbsentOptionalIsSentAsNullAtEveryDepthOfARecursion) {
       "note": null, "replies": [{"text": "b", "note": "n", "replies": [
       {"text": "c", "note": null, "replies": []}]}]}})"));
   EXPECT_EQ(unlower(lower_value(value, wire.lowering), wire.lowering), value);
+}
+
+// Two closed payment options with an optional field each.
+ojson payment_schema() {
+  return ojson::parse(R"({"type": "object", "properties": {"pay": {"anyOf": [
+    {"type": "object", "properties": {"card": {"type": "string"}, "cvc": {"type": "string"}},
+     "required": ["card"], "additionalProperties": false},
+    {"type": "object", "properties": {"iban": {"type": "string"}, "bic": {"type": "string"}},
+     "required": ["iban"], "additionalProperties": false}]}},
+    "required": ["pay"], "additionalProperties": false})");
+}
+
+TEST(ProvidersLowerValue, UnionFillsAbsentOptionalsOnlyInTheOptionTheValueIs) {
+  const auto wire = lower("openai-chat", payment_schema());
+  const auto value = nlohmann::json::parse(R"({"pay": {"iban": "DE89"}})");
+  const auto lowered = lower_value(value, wire.lowering, matching_union_option(payment_schema()));
+  EXPECT_EQ(lowered, nlohmann::json::parse(R"({"pay": {"iban": "DE89", "bic": null}})"));
+  EXPECT_TRUE(Validator::from_json_schema(wire.schema).validate(lowered).empty());
+  EXPECT_EQ(unlower(lowered, wire.lowering), value);
 }
 
 TEST(ProvidersLowerValue, NonObjectRootIsWrapped) {

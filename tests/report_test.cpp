@@ -63,9 +63,9 @@ TEST(Report, EntriesCanBeChangedInPlace) {
 TEST(Report, ToJsonHasOrderedKeysAndPrintedPaths) {
   const auto json = sample().to_json();
   ASSERT_EQ(json.size(), 4u);
-  EXPECT_EQ(json[0].dump(),
-            R"({"path":"","rule":"no unknown keys","keyword":"additionalProperties",)"
-            R"("fate":"keyword","why":"","stage":"emit"})");
+  EXPECT_EQ(json[0].dump(), R"({"id":"#additionalProperties","path":"","rule":"no unknown keys",)"
+                            R"("keyword":"additionalProperties",)"
+                            R"("fate":"keyword","why":"","stage":"emit"})");
   EXPECT_EQ(json[2]["path"], "lines[].sku");
   EXPECT_EQ(json[2]["stage"], "anthropic");
   EXPECT_EQ(json[3]["fate"], "local-only");

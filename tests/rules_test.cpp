@@ -314,6 +314,55 @@ TEST(RuleChecking, RulesFromAFileAreCheckedByTheValidator) {
   EXPECT_EQ(issues[0], (Issue{IssueCode::custom, Path{"amount"}, "express needs 100"}));
 }
 
+// ---- field paths through refs -----------------------------------------------------------------
+
+Schema address() {
+  return object({{"country", string()}, {"zone", integer().default_(3)}}).named("Address");
+}
+
+// `ship` is a ref() to the definition `home` names: a rule's path steps through it.
+Schema shipment(const std::string& left, Op op, Operand right) {
+  return object({{"home", address()}, {"ship", ref("Address")}})
+      .rule(compare(left, op, std::move(right)), "ships within the zone");
+}
+
+TEST(RuleThroughRefs, DslFieldPathLooksThroughARef) {
+  const auto schema = shipment("ship.country", Op::eq, field("home.country"));
+  EXPECT_TRUE(schema.node().problems.empty());
+  const auto issues = Validator(schema).validate(
+      json{{"home", {{"country", "DE"}}}, {"ship", {{"country", "FR"}}}});
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0],
+            (Issue{IssueCode::custom, Path{"ship", "country"}, "ships within the zone"}));
+}
+
+TEST(RuleThroughRefs, UnknownFieldBehindARefIsRefusedWhenEmitted) {
+  const auto found = problems_of([] { (void)emit(shipment("ship.city", Op::eq, "Berlin")); });
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "rule `ship.city == \"Berlin\"`: ship.city is not a field of this object");
+}
+
+TEST(RuleThroughRefs, AbsentFieldBehindARefTakesItsDefault) {
+  const Validator v(shipment("ship.zone", Op::lte, 2));
+  const auto issues =
+      v.validate(json{{"home", {{"country", "DE"}}}, {"ship", {{"country", "DE"}}}});
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message, "ships within the zone");
+}
+
+TEST(RuleThroughRefs, FileRuleDefaultBehindANullableRef) {
+  const auto v = Validator::from_json_schema(ojson::parse(R"({
+    "type": "object",
+    "$defs": {"Address": {"type": "object", "properties": {"zone": {"type": "integer", "default": 3}}}},
+    "properties": {"ship": {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}]}},
+    "x-accord-rules": [{"rule": "ship.zone <= 2", "message": "zone too far"}]
+  })"));
+  const auto issues = v.validate(json{{"ship", json::object()}});
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message, "zone too far");
+}
+
 // ---- emission ---------------------------------------------------------------------------------
 
 TEST(RuleEmission, DslRulesBecomeTheExtensionAndASentence) {

@@ -3,9 +3,11 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "accord/path.hpp"
+#include "accord/rule_id.hpp"
 
 namespace accord {
 
@@ -25,27 +27,34 @@ struct ReportEntry {
   Fate fate = Fate::keyword;
   std::string why;             // one sentence: why this fate (empty for plain keywords)
   std::string stage = "emit";  // who decided the fate: `emit`, or the provider that lowered it
+  // The rule's stable identity (see rule_id.hpp). Report::add fills it from `path` and `keyword`
+  // when empty, and numbers it among the entries of the same node and kind; lowering keeps it.
+  RuleId id = {};
 
   friend bool operator==(const ReportEntry&, const ReportEntry&) = default;
 };
 
 class Report {
  public:
-  void add(ReportEntry entry) { entries_.push_back(std::move(entry)); }
+  void add(ReportEntry entry);
   [[nodiscard]] const std::vector<ReportEntry>& entries() const { return entries_; }
   [[nodiscard]] std::vector<ReportEntry>& entries() { return entries_; }
 
   // Entries whose rule the model will not see as an enforced keyword.
   [[nodiscard]] std::vector<ReportEntry> not_keywords() const;
   [[nodiscard]] std::vector<ReportEntry> with_fate(Fate fate) const;
+  // The entry with this id, or nullptr: where one rule went, in this provider's Report.
+  [[nodiscard]] const ReportEntry* find(const RuleId& id) const;
 
-  // [{"path": "...", "rule": "...", "keyword": "...", "fate": "...", "why": "...", "stage": "..."}]
+  // [{"id": "...", "path": "...", "rule": "...", "keyword": "...", "fate": "...", "why": "...",
+  // "stage": "..."}]
   [[nodiscard]] nlohmann::ordered_json to_json() const;
   // A fixed-width table a person reads on a terminal.
   [[nodiscard]] std::string to_table() const;
 
  private:
   std::vector<ReportEntry> entries_;
+  std::unordered_map<std::string, std::size_t> kinds_seen_;  // pointer and kind -> entries so far
 };
 
 }  // namespace accord

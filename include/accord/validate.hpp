@@ -7,6 +7,7 @@
 // declarative rules (rules.hpp, `x-accord-rules`) run unless some issue inside it is a type
 // mismatch or a missing field.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -71,5 +72,14 @@ class Validator {
   explicit Validator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<const Impl> impl_;
 };
+
+// Judges which option of a union in `json_schema` a value is, for lower_value(): `site` is where
+// the union sits, as the Report writes paths (`[]` array items, `{}` record values, `|i`
+// options); the answer is the first option the value is valid for, or nullopt when none is or
+// no union sits there. Each union's options are compiled once, on first use.
+[[nodiscard]] std::function<std::optional<std::size_t>(const nlohmann::json& value,
+                                                       const Path& site)>
+matching_union_option(const nlohmann::ordered_json& json_schema,
+                      const ValidatorOptions& options = {});
 
 }  // namespace accord

@@ -107,8 +107,10 @@ struct SchemaArgs {
   std::string documents;  // a JSON array of values valid for the schema, printed as sent
 };
 
-// Each value of the --documents file as the wire carries it (accord::lower_value).
-nlohmann::json lowered_documents(const std::string& file, const accord::Lowering& lowering) {
+// Each value of the --documents file as the wire carries it (accord::lower_value), a union's
+// absent optionals filled in the option the value is for `original`.
+nlohmann::json lowered_documents(const std::string& file, const accord::Lowering& lowering,
+                                 const ordered_json& original) {
   nlohmann::json documents;
   try {
     documents = nlohmann::json::parse(read_file(file));
@@ -116,7 +118,10 @@ nlohmann::json lowered_documents(const std::string& file, const accord::Lowering
     throw Failure{kUsage, file + " is not JSON: " + accord::printable(e.what())};
   }
   if (!documents.is_array()) throw Failure{kUsage, file + " must hold a JSON array of values"};
-  for (auto& document : documents) document = accord::lower_value(std::move(document), lowering);
+  const auto choose = accord::matching_union_option(original);
+  for (auto& document : documents) {
+    document = accord::lower_value(std::move(document), lowering, choose);
+  }
   return documents;
 }
 
@@ -127,13 +132,13 @@ int run_schema(const SchemaArgs& args) {
   if (args.json) {
     ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
     if (!args.documents.empty())
-      out["documents"] = lowered_documents(args.documents, wire.lowering);
+      out["documents"] = lowered_documents(args.documents, wire.lowering, imported.json);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   if (!args.documents.empty()) {
     std::cout << "Documents as sent:\n"
-              << lowered_documents(args.documents, wire.lowering).dump(2) << "\n\n";
+              << lowered_documents(args.documents, wire.lowering, imported.json).dump(2) << "\n\n";
   }
   std::cout << "Wire schema for " << args.provider << ":\n" << wire.schema.dump(2) << "\n\n";
   const auto changed = wire.report.not_keywords().size();

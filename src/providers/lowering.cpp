@@ -921,12 +921,11 @@ class Lowerer {
     notes.sentences.push_back(std::string(closed ? "Must have exactly " : "Must start with ") +
                               counted(count, "item", "items") +
                               ", in this order: " + join_words(words) + ".");
-    report_.add({path, "tuple", in.contains("prefixItems") ? "prefixItems" : "items",
-                 Fate::description,
-                 family_ + " accept no per-position item schemas; sent as an array of any "
-                           "position's shape with the order stated in the description, enforced "
-                           "locally",
-                 stage_});
+    // The tuple's own row (emit's or the import's) gets this fate, so the rule keeps one id.
+    record(path, in.contains("prefixItems") ? "prefixItems" : "items", "tuple", Fate::description,
+           family_ +
+               " accept no per-position item schemas; sent as an array of any position's shape "
+               "with the order stated in the description, enforced locally");
     if (shapes.size() == 1) return shapes[0];
     return ojson{{"anyOf", std::move(shapes)}};
   }
@@ -1253,25 +1252,68 @@ bool is_option_segment(const PathSegment& segment) {
   return key && key->size() > 1 && (*key)[0] == '|';
 }
 
-// Calls `fn` on every value at `path` from `at` on: "[]" is every element of an array, "{}"
-// every value of an object, and a union option is the value itself.
+// What lower_value() asks before stepping into a union option: the caller's judgement of the value
+// as it was before lowering (a null filled in for one optional must not sway the next choice).
+// Without `choose`, every option is stepped into: the value itself is each option's.
+struct OptionFilter {
+  const OptionChoice* choose = nullptr;
+  const nlohmann::json* original = nullptr;
+};
+
+// Where a walk is: as the Report writes paths (`[]`, `{}`, `|i`) and at the concrete place in the
+// value. Only kept while an OptionFilter judges.
+struct Place {
+  Path pattern;
+  nlohmann::json::json_pointer concrete = nlohmann::json::json_pointer();
+};
+
+bool takes_option(const OptionFilter& filter, const Place& place, const std::string& segment) {
+  if (filter.choose == nullptr || !filter.original->contains(place.concrete)) return true;
+  const auto chosen = (*filter.choose)(filter.original->at(place.concrete), place.pattern);
+  return !chosen || "|" + std::to_string(*chosen) == segment;
+}
+
+// Calls `fn(value, place)` on every value at `path` from `at` on: "[]" is every element of an
+// array, "{}" every value of an object, and a union option is the value itself (when `filter`
+// takes that option).
 template <class Fn>
 void for_each_at(nlohmann::json& value, const std::vector<PathSegment>& path, std::size_t at,
-                 const Fn& fn) {
-  if (at >= path.size()) return fn(value);
+                 const Fn& fn, const OptionFilter& filter = {}, const Place& place = {}) {
+  if (at >= path.size()) return fn(value, place);
   const auto& segment = path[at];
-  if (is_option_segment(segment)) return for_each_at(value, path, at + 1, fn);
+  const bool judged = filter.choose != nullptr;
+  const auto next = [&](const PathSegment& pattern, const auto& concrete) {
+    return judged ? Place{place.pattern + Path{pattern}, place.concrete / concrete} : Place{};
+  };
+  if (is_option_segment(segment)) {
+    const auto& option = std::get<std::string>(segment);
+    if (!takes_option(filter, place, option)) return;
+    const Place inside = judged ? Place{place.pattern / option, place.concrete} : Place{};
+    return for_each_at(value, path, at + 1, fn, filter, inside);
+  }
   if (const auto* index = std::get_if<std::size_t>(&segment)) {
-    if (value.is_array() && *index < value.size()) for_each_at(value[*index], path, at + 1, fn);
+    if (value.is_array() && *index < value.size()) {
+      for_each_at(value[*index], path, at + 1, fn, filter, next(segment, *index));
+    }
     return;
   }
   const auto& key = std::get<std::string>(segment);
-  if ((key == "[]" && value.is_array()) || (key == "{}" && value.is_object())) {
-    for (auto& element : value) for_each_at(element, path, at + 1, fn);
+  if (key == "[]" && value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      for_each_at(value[i], path, at + 1, fn, filter, next(segment, i));
+    }
+    return;
+  }
+  if (key == "{}" && value.is_object()) {
+    for (auto& [name, element] : value.items()) {
+      for_each_at(element, path, at + 1, fn, filter, next(segment, name));
+    }
     return;
   }
   if (!value.is_object()) return;
-  if (const auto it = value.find(key); it != value.end()) for_each_at(*it, path, at + 1, fn);
+  if (const auto it = value.find(key); it != value.end()) {
+    for_each_at(*it, path, at + 1, fn, filter, next(segment, key));
+  }
 }
 
 // [{"key": k, "value": v}, ...] -> {k: v, ...}; anything else is left for validation to name.
@@ -1300,13 +1342,16 @@ void undo(nlohmann::json& value, const Lowering& lowering, const Lowering& root)
   for (const auto& path : lowering.pair_lists) lists.push_back(&path);
   std::stable_sort(lists.begin(), lists.end(),
                    [](const Path* a, const Path* b) { return a->size() < b->size(); });
-  for (const Path* path : lists) for_each_at(value, path->segments(), 0, pairs_to_object);
+  for (const Path* path : lists) {
+    for_each_at(value, path->segments(), 0,
+                [](nlohmann::json& at, const Place&) { pairs_to_object(at); });
+  }
   for (const auto& path : lowering.nulled_optionals) {
     auto parent = path.segments();
     if (parent.empty() || !std::holds_alternative<std::string>(parent.back())) continue;
     const std::string key = std::get<std::string>(parent.back());
     parent.pop_back();
-    for_each_at(value, parent, 0, [&key](nlohmann::json& object) {
+    for_each_at(value, parent, 0, [&key](nlohmann::json& object, const Place&) {
       if (const auto it = object.find(key);
           object.is_object() && it != object.end() && it->is_null()) {
         object.erase(it);
@@ -1318,7 +1363,7 @@ void undo(nlohmann::json& value, const Lowering& lowering, const Lowering& root)
     if (reference.second >= root.definitions.size()) continue;
     const auto& definition = root.definitions[reference.second];
     for_each_at(value, reference.first.segments(), 0,
-                [&](nlohmann::json& at) { undo(at, definition, root); });
+                [&](nlohmann::json& at, const Place&) { undo(at, definition, root); });
   }
 }
 
@@ -1334,12 +1379,16 @@ void object_to_pairs(nlohmann::json& value) {
 
 // undo() the other way round, in the reverse order: references, absent optionals, then maps
 // (inner ones first, while the outer ones are still objects the paths can step through).
-void redo(nlohmann::json& value, const Lowering& lowering, const Lowering& root) {
+// `place` is where `value` sits in the whole value (a definition's lowering starts at a reference).
+void redo(nlohmann::json& value, const Lowering& lowering, const Lowering& root,
+          const OptionFilter& filter, const Place& place) {
   for (const auto& reference : lowering.references) {
     if (reference.second >= root.definitions.size()) continue;
     const auto& definition = root.definitions[reference.second];
-    for_each_at(value, reference.first.segments(), 0,
-                [&](nlohmann::json& at) { redo(at, definition, root); });
+    for_each_at(
+        value, reference.first.segments(), 0,
+        [&](nlohmann::json& at, const Place& where) { redo(at, definition, root, filter, where); },
+        filter, place);
   }
   for (const auto* paths : {&lowering.nulled_optionals, &lowering.null_for_absent}) {
     for (const auto& path : *paths) {
@@ -1347,22 +1396,32 @@ void redo(nlohmann::json& value, const Lowering& lowering, const Lowering& root)
       if (parent.empty() || !std::holds_alternative<std::string>(parent.back())) continue;
       const std::string key = std::get<std::string>(parent.back());
       parent.pop_back();
-      for_each_at(value, parent, 0, [&key](nlohmann::json& object) {
-        if (object.is_object() && !object.contains(key)) object[key] = nullptr;
-      });
+      for_each_at(
+          value, parent, 0,
+          [&key](nlohmann::json& object, const Place&) {
+            if (object.is_object() && !object.contains(key)) object[key] = nullptr;
+          },
+          filter, place);
     }
   }
   std::vector<const Path*> lists;
   for (const auto& path : lowering.pair_lists) lists.push_back(&path);
   std::stable_sort(lists.begin(), lists.end(),
                    [](const Path* a, const Path* b) { return a->size() > b->size(); });
-  for (const Path* path : lists) for_each_at(value, path->segments(), 0, object_to_pairs);
+  for (const Path* path : lists) {
+    for_each_at(
+        value, path->segments(), 0, [](nlohmann::json& at, const Place&) { object_to_pairs(at); },
+        filter, place);
+  }
 }
 
 }  // namespace
 
-nlohmann::json lower_value(nlohmann::json value, const Lowering& lowering) {
-  redo(value, lowering, lowering);
+nlohmann::json lower_value(nlohmann::json value, const Lowering& lowering,
+                           const OptionChoice& choose) {
+  const nlohmann::json original = choose ? value : nlohmann::json();
+  const OptionFilter filter{choose ? &choose : nullptr, &original};
+  redo(value, lowering, lowering, filter, Place{});
   if (lowering.wrapped_root) value = nlohmann::json{{"value", std::move(value)}};
   return value;
 }

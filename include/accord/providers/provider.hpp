@@ -2,6 +2,7 @@
 // A provider profile: lower a JSON Schema to what the provider accepts, encode a request, decode
 // a reply. One implementation per file beside this one.
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -40,11 +41,18 @@ struct WireSchema {
 
 // Undo lowering on a reply value so the user's original rules apply.
 [[nodiscard]] nlohmann::json unlower(nlohmann::json value, const Lowering& lowering);
+// Which option of the union at `site` (a path as the Report writes it: `[]` array items, `{}`
+// record values, `|i` options) `value` is, or nullopt when that cannot be told. accord's
+// matching_union_option (validate.hpp) judges with the original schema.
+using OptionChoice =
+    std::function<std::optional<std::size_t>(const nlohmann::json& value, const Path& site)>;
 // The other way: a value valid for the original schema as the wire carries it (absent optionals
-// as null, maps as lists of entries, a wrapped root); unlower() gives the value back. A union
-// option's absent optionals are filled in whichever option the value matches, so a value of one
-// object option can get nulls of another's.
-[[nodiscard]] nlohmann::json lower_value(nlohmann::json value, const Lowering& lowering);
+// as null, maps as lists of entries, a wrapped root); unlower() gives the value back. Inside a
+// union, only the option `choose` names for the value gets its absent optionals filled; without
+// `choose` (or when it cannot tell), every option's are, so a value of one object option can get
+// nulls of another's.
+[[nodiscard]] nlohmann::json lower_value(nlohmann::json value, const Lowering& lowering,
+                                         const OptionChoice& choose = {});
 
 struct ToolSpec {
   std::string name;
