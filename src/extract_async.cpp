@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "accord/client.hpp"
+#include "delivery_steps.hpp"
 #include "extraction_loop.hpp"
 
 namespace accord {

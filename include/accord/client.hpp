@@ -19,6 +19,7 @@
 #include "accord/schema.hpp"
 #include "accord/streaming.hpp"
 #include "accord/trace.hpp"
+#include "accord/retry.hpp"
 #include "accord/transport.hpp"
 #include "accord/typed_value.hpp"
 #include "accord/validate.hpp"
