@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../src/report_writer.hpp"
 #include "accord/providers/provider.hpp"
 
 namespace accord {
@@ -40,7 +41,8 @@ const char* const kRefineWhy =
     "no JSON Schema keyword can say this; stated in the description, enforced locally";
 
 Report refund_report() {
-  Report r;
+  Report report;
+  const detail::ReportWriter r(report);
   r.add(entry({}, "refine: refundDate is on or after orderDate", "", Fate::description,
               std::string(kRefineWhy) + "; issues point at refundDate"));
   r.add(entry({}, "no unknown keys", "additionalProperties"));
@@ -50,7 +52,7 @@ Report refund_report() {
   r.add(entry({"orderDate"}, "format date", "format,pattern"));
   r.add(entry({"refundDate"}, "format date", "format,pattern"));
   r.add(entry({"note"}, "refine: must not contain links", "", Fate::description, kRefineWhy));
-  return r;
+  return report;
 }
 
 // A transfer schema whose euro cap is a refine() stated in words: what emit() wrote for the
@@ -75,7 +77,8 @@ ojson transfer_schema() {
 }
 
 Report transfer_report() {
-  Report r;
+  Report report;
+  const detail::ReportWriter r(report);
   r.add(entry({}, "refine: eur transfers are capped at 500", "", Fate::description, kRefineWhy));
   r.add(entry({}, "no unknown keys", "additionalProperties"));
   r.add(entry({"accountId"}, "describe \"Stripe-style account id\"", "description"));
@@ -88,7 +91,7 @@ Report transfer_report() {
   r.add(entry({"memo"}, "min_length 3", "minLength"));
   r.add(entry({"memo"}, "max_length 120", "maxLength"));
   r.add(entry({"idempotencyKey"}, "default \"auto\"", "default"));
-  return r;
+  return report;
 }
 
 WireSchema lower(const std::string& provider, const ojson& schema, Report report = {}) {
@@ -122,10 +125,11 @@ TEST(ProvidersLowering, RefundUnderAnthropicStatesPositiveAmountInWords) {
   EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
 
   Report report = refund_report();
-  report.entries()[3] = entry({"amount"}, "gt 0", "exclusiveMinimum", Fate::description,
-                              "Anthropic structured outputs reject numeric bounds; stated in the "
-                              "description, enforced locally",
-                              "anthropic");
+  detail::ReportWriter{report}.entries()[3] =
+      entry({"amount"}, "gt 0", "exclusiveMinimum", Fate::description,
+            "Anthropic structured outputs reject numeric bounds; stated in the "
+            "description, enforced locally",
+            "anthropic");
   EXPECT_EQ(wire.report.entries(), report.entries());
 }
 
@@ -161,7 +165,7 @@ const char* const kTransferOpenAI = R"({
 
 Report transfer_report_openai(const std::string& stage) {
   Report r = transfer_report();
-  auto& e = r.entries();
+  auto& e = detail::ReportWriter{r}.entries();
   const std::string lengths =
       "OpenAI strict schemas do not guarantee minLength/maxLength; kept as keywords and stated "
       "in the description, enforced locally";
@@ -218,7 +222,7 @@ TEST(ProvidersLowering, TransferUnderAnthropicMovesBoundsAndLengthsIntoWords) {
   EXPECT_TRUE(wire.lowering.nulled_optionals.empty());
 
   Report r = transfer_report();
-  auto& e = r.entries();
+  auto& e = detail::ReportWriter{r}.entries();
   const std::string bounds =
       "Anthropic structured outputs reject numeric bounds; stated in the description, enforced "
       "locally";
@@ -326,7 +330,7 @@ TEST(ProvidersLowering, DiscriminatedOneOfBecomesAnyOfAsAKeyword) {
        "required": ["kind"], "additionalProperties": false}]}},
     "required": ["pay"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"pay"}, "discriminated_union kind", "oneOf"));
+  detail::ReportWriter{report}.add(entry({"pay"}, "discriminated_union kind", "oneOf"));
   const auto wire = lower("openai-chat", schema, report);
   const auto& pay = wire.schema["properties"]["pay"];
   EXPECT_FALSE(pay.contains("oneOf"));
@@ -342,7 +346,7 @@ TEST(ProvidersLowering, OverlappingOneOfBecomesAnyOfWithExactlyOneInWords) {
       {"type": "string", "pattern": "^a"}, {"type": "string", "pattern": "b$"}]}},
     "required": ["v"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"v"}, "oneOf", "oneOf"));
+  detail::ReportWriter{report}.add(entry({"v"}, "oneOf", "oneOf"));
   const auto wire = lower("anthropic", schema, report);
   const auto& v = wire.schema["properties"]["v"];
   EXPECT_TRUE(v.contains("anyOf"));
@@ -356,8 +360,8 @@ TEST(ProvidersLowering, ExtraPatternsInAllOfMoveToTheDescriptionForOpenAI) {
       "type": "string", "pattern": "^ORD-", "allOf": [{"pattern": "\\d$"}]}},
     "required": ["code"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"code"}, "starts_with \"ORD-\"", "pattern"));
-  report.add(entry({"code"}, "ends_with digit", "pattern"));
+  detail::ReportWriter{report}.add(entry({"code"}, "starts_with \"ORD-\"", "pattern"));
+  detail::ReportWriter{report}.add(entry({"code"}, "ends_with digit", "pattern"));
   const auto wire = lower("openai-chat", schema, report);
   EXPECT_EQ(wire.schema["properties"]["code"],
             ojson::parse(R"({"type": "string", "description": "Must also match /\\d$/.",
@@ -392,7 +396,7 @@ TEST(ProvidersLowering, FormatsOutsideTheProvidersListMoveToWords) {
       "site": {"type": "string", "format": "uri"}},
     "required": ["site"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"site"}, "format uri", "format"));
+  detail::ReportWriter{report}.add(entry({"site"}, "format uri", "format"));
   const auto openai = lower("openai-chat", schema, report);
   EXPECT_EQ(openai.schema["properties"]["site"],
             ojson::parse(R"({"type": "string", "description": "Must be a valid URI."})"));
@@ -434,7 +438,7 @@ TEST(ProvidersLowering, DefaultNullIsDroppedUnderOpenAIStrict) {
       "tip": {"anyOf": [{"type": "number"}, {"type": "null"}], "default": null}},
     "additionalProperties": false})");
   Report report;
-  report.add(entry({"tip"}, "default null", "default"));
+  detail::ReportWriter{report}.add(entry({"tip"}, "default null", "default"));
   const auto wire = lower("openai-chat", schema, report);
   EXPECT_EQ(wire.schema["properties"]["tip"],
             ojson::parse(R"({"anyOf": [{"type": "number"}, {"type": "null"}]})"));
@@ -446,7 +450,7 @@ TEST(ProvidersLowering, ExamplesMoveToTheDescription) {
       "sku": {"type": "string", "description": "Stock unit.", "examples": ["A-1", "B-2"]}},
     "required": ["sku"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"sku"}, "examples", "examples"));
+  detail::ReportWriter{report}.add(entry({"sku"}, "examples", "examples"));
   for (const char* provider : {"openai-chat", "anthropic"}) {
     const auto wire = lower(provider, schema, report);
     EXPECT_EQ(wire.schema["properties"]["sku"], ojson::parse(R"({"type": "string",
@@ -569,8 +573,9 @@ TEST(ProvidersLowering, TypedMapIsSentAsKeyValueEntries) {
       "additionalProperties": {"type": "string", "maxLength": 9}}},
     "required": ["env"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"env"}, "other keys hold {...}", "additionalProperties"));
-  report.add(entry(Path{"env"} / std::string("{}"), "maxLength 9", "maxLength"));
+  detail::ReportWriter{report}.add(entry({"env"}, "other keys hold {...}", "additionalProperties"));
+  detail::ReportWriter{report}.add(
+      entry(Path{"env"} / std::string("{}"), "maxLength 9", "maxLength"));
   const auto wire = lower("anthropic", schema, report);
   EXPECT_EQ(wire.schema["properties"]["env"], ojson::parse(R"({"type": "array",
       "description": "Variables. An object sent as a list of entries: each item is one key and its value, and keys must be distinct.",

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accord/path.hpp"
@@ -29,11 +30,14 @@ struct ReportEntry {
   friend bool operator==(const ReportEntry&, const ReportEntry&) = default;
 };
 
+namespace detail {
+class ReportWriter;
+}  // namespace detail
+
+// Read-only for users: emit(), import_json_schema() and each provider's lowering write it.
 class Report {
  public:
-  void add(ReportEntry entry) { entries_.push_back(std::move(entry)); }
   [[nodiscard]] const std::vector<ReportEntry>& entries() const { return entries_; }
-  [[nodiscard]] std::vector<ReportEntry>& entries() { return entries_; }
 
   // Entries whose rule the model will not see as an enforced keyword.
   [[nodiscard]] std::vector<ReportEntry> not_keywords() const;
@@ -45,6 +49,7 @@ class Report {
   [[nodiscard]] std::string to_table() const;
 
  private:
+  friend class detail::ReportWriter;
   std::vector<ReportEntry> entries_;
 };
 
