@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "accord/transport.hpp"
+#include "accord/http.hpp"
 
 namespace accord::detail {
 

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "accord/redaction.hpp"
 #include "accord/transport.hpp"
 #include "redaction.hpp"
 

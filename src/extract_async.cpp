@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "accord/client.hpp"
+#include "delivery_steps.hpp"
 #include "extraction_loop.hpp"
 
 namespace accord {
@@ -87,11 +88,8 @@ CallHandle Client::extract_async(const ExtractRequest& request,
 }
 
 std::future<Result<nlohmann::json>> Client::extract_async(const ExtractRequest& request) const {
-  auto promise = std::make_shared<std::promise<Result<nlohmann::json>>>();
-  auto future = promise->get_future();
-  (void)extract_async(
-      request, [promise](Result<nlohmann::json> result) { promise->set_value(std::move(result)); });
-  return future;
+  return detail::as_future<Result<nlohmann::json>>(
+      [&](auto done) { return extract_async(request, std::move(done)); });
 }
 
 }  // namespace accord

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "report_writer.hpp"
 #include "rules_detail.hpp"
 #include "schema_definitions.hpp"
 #include "schema_text.hpp"
@@ -172,12 +173,13 @@ class Emitter {
   void add(const Path& path, std::string rule, std::string keyword, Fate fate = Fate::keyword,
            std::string why = {}, std::string kind = {}) {
     if (!recording_) return;
-    report.add({.path = path,
-                .rule = std::move(rule),
-                .keyword = std::move(keyword),
-                .fate = fate,
-                .why = std::move(why),
-                .id = kind.empty() ? RuleId() : RuleId(schema_pointer(path), std::move(kind))});
+    detail::ReportWriter{report}.add(
+        {.path = path,
+         .rule = std::move(rule),
+         .keyword = std::move(keyword),
+         .fate = fate,
+         .why = std::move(why),
+         .id = kind.empty() ? RuleId() : RuleId(schema_pointer(path), std::move(kind))});
   }
 
   // The node's own rules, before its children's (the Report lists parents first).

@@ -5,6 +5,7 @@
 
 #include "engine.hpp"
 #include "ordered_object.hpp"
+#include "report_writer.hpp"
 #include "rules_detail.hpp"
 #include "schema_text.hpp"
 #include "schema_uri.hpp"
@@ -292,7 +293,8 @@ class Importer {
  private:
   void add(const Path& path, std::string rule, std::string keyword, Fate fate = Fate::keyword,
            std::string why = {}) {
-    report.add({path, std::move(rule), std::move(keyword), fate, std::move(why), "file"});
+    detail::ReportWriter{report}.add(
+        {path, std::move(rule), std::move(keyword), fate, std::move(why), "file"});
   }
 
   void record(const ojson& node, const Path& path) {

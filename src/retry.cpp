@@ -14,7 +14,8 @@
 #include <string_view>
 #include <thread>
 
-#include "accord/transport.hpp"
+#include "accord/retry.hpp"
+#include "delivery_steps.hpp"
 
 namespace accord {
 namespace {

@@ -288,14 +288,25 @@ const Schema& Schema::check() const {
   return *this;
 }
 
+namespace detail {
+// A Schema straight from a node, past the builders that record its problems: this file only.
+struct SchemaAccess {
+  static Schema make(SchemaNode node) {
+    return Schema(std::make_shared<const SchemaNode>(std::move(node)));
+  }
+};
+}  // namespace detail
+
+namespace {
+Schema make_schema(SchemaNode node) {
+  return detail::SchemaAccess::make(std::move(node));
+}
+}  // namespace
+
 Schema Schema::with(const std::function<void(SchemaNode&)>& change) const {
   SchemaNode copy = *node_;
   change(copy);
   return make_schema(std::move(copy));
-}
-
-Schema make_schema(SchemaNode node) {
-  return Schema(std::make_shared<const SchemaNode>(std::move(node)));
 }
 
 Schema Schema::describe(std::string text) const {

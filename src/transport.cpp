@@ -8,6 +8,7 @@
 #include <string_view>
 #include <thread>
 
+#include "accord/redaction.hpp"
 #include "accord/transport.hpp"
 
 namespace accord {

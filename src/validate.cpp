@@ -6,10 +6,10 @@ namespace accord {
 
 namespace detail {
 
-std::shared_ptr<const Validator::Impl> make_validator_impl(const ojson& json_schema,
-                                                           const Schema* dsl,
-                                                           const EngineOptions& options) {
-  auto impl = std::make_shared<Validator::Impl>();
+std::shared_ptr<const ValidatorImpl> make_validator_impl(const ojson& json_schema,
+                                                         const Schema* dsl,
+                                                         const EngineOptions& options) {
+  auto impl = std::make_shared<ValidatorImpl>();
   if (dsl != nullptr) impl->dsl = *dsl;
   impl->engine = std::make_unique<const Engine>(json_schema,
                                                 impl->dsl ? &impl->dsl->node() : nullptr, options);

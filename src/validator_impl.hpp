@@ -8,17 +8,15 @@
 #include "accord/validate.hpp"
 #include "engine.hpp"
 
-namespace accord {
+namespace accord::detail {
 
-struct Validator::Impl {
+struct ValidatorImpl {
   std::optional<Schema> dsl;  // kept alive for the engine's refinements
-  std::unique_ptr<const detail::Engine> engine;
+  std::unique_ptr<const Engine> engine;
 };
 
-namespace detail {
 // Throws SchemaError.
-[[nodiscard]] std::shared_ptr<const Validator::Impl> make_validator_impl(
+[[nodiscard]] std::shared_ptr<const ValidatorImpl> make_validator_impl(
     const ojson& json_schema, const Schema* dsl, const EngineOptions& options);
-}  // namespace detail
 
-}  // namespace accord
+}  // namespace accord::detail

@@ -89,13 +89,13 @@ std::vector<std::string> sample_lines() {
   return lines;
 }
 
-std::shared_ptr<const Validator::Impl> reference_of(const Schema& schema) {
+std::shared_ptr<const detail::ValidatorImpl> reference_of(const Schema& schema) {
   return detail::make_validator_impl(
       emit(schema.check(), EmitOptions{.dialect = Dialect::draft07}).json, &schema,
       detail::EngineOptions{.default_draft = detail::Draft::draft7});
 }
 
-std::shared_ptr<const Validator::Impl> compiled_impl(const char* text) {
+std::shared_ptr<const detail::ValidatorImpl> compiled_impl(const char* text) {
   return detail::make_validator_impl(nlohmann::ordered_json::parse(text), nullptr, {});
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../src/report_writer.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/validate.hpp"
 
@@ -48,7 +49,8 @@ const char* const kRefineWhy =
     "no JSON Schema keyword can say this; stated in the description, enforced locally";
 
 Report refund_report() {
-  Report r;
+  Report report;
+  const detail::ReportWriter r(report);
   r.add(entry({}, "refine: refundDate is on or after orderDate", "", Fate::description,
               std::string(kRefineWhy) + "; issues point at refundDate"));
   r.add(entry({}, "no unknown keys", "additionalProperties"));
@@ -58,7 +60,7 @@ Report refund_report() {
   r.add(entry({"orderDate"}, "format date", "format,pattern"));
   r.add(entry({"refundDate"}, "format date", "format,pattern"));
   r.add(entry({"note"}, "refine: must not contain links", "", Fate::description, kRefineWhy));
-  return r;
+  return report;
 }
 
 // A transfer schema whose euro cap is a refine() stated in words: what emit() wrote for the
@@ -83,7 +85,8 @@ ojson transfer_schema() {
 }
 
 Report transfer_report() {
-  Report r;
+  Report report;
+  const detail::ReportWriter r(report);
   r.add(entry({}, "refine: eur transfers are capped at 500", "", Fate::description, kRefineWhy));
   r.add(entry({}, "no unknown keys", "additionalProperties"));
   r.add(entry({"accountId"}, "describe \"Stripe-style account id\"", "description"));
@@ -96,7 +99,7 @@ Report transfer_report() {
   r.add(entry({"memo"}, "min_length 3", "minLength"));
   r.add(entry({"memo"}, "max_length 120", "maxLength"));
   r.add(entry({"idempotencyKey"}, "default \"auto\"", "default"));
-  return r;
+  return report;
 }
 
 WireSchema lower(const std::string& provider, const ojson& schema, Report report = {}) {
@@ -130,7 +133,7 @@ TEST(ProvidersLowering, RefundUnderAnthropicStatesPositiveAmountInWords) {
   EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
 
   Report report = refund_report();
-  auto& amount = report.entries()[3];
+  auto& amount = detail::ReportWriter{report}.entries()[3];
   amount.fate = Fate::description;
   amount.why =
       "Anthropic structured outputs reject numeric bounds; stated in the description, enforced "
@@ -171,7 +174,7 @@ const char* const kTransferOpenAI = R"({
 
 Report transfer_report_openai(const std::string& stage) {
   Report r = transfer_report();
-  auto& e = r.entries();
+  auto& e = detail::ReportWriter{r}.entries();
   const std::string lengths =
       "OpenAI strict schemas do not guarantee minLength/maxLength; kept as keywords and stated "
       "in the description, enforced locally";
@@ -230,7 +233,7 @@ TEST(ProvidersLowering, TransferUnderAnthropicMovesBoundsAndLengthsIntoWords) {
   EXPECT_TRUE(wire.lowering.nulled_optionals.empty());
 
   Report r = transfer_report();
-  auto& e = r.entries();
+  auto& e = detail::ReportWriter{r}.entries();
   const std::string bounds =
       "Anthropic structured outputs reject numeric bounds; stated in the description, enforced "
       "locally";
@@ -340,7 +343,7 @@ TEST(ProvidersLowering, DiscriminatedOneOfBecomesAnyOfAsAKeyword) {
        "required": ["kind"], "additionalProperties": false}]}},
     "required": ["pay"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"pay"}, "discriminated_union kind", "oneOf"));
+  detail::ReportWriter{report}.add(entry({"pay"}, "discriminated_union kind", "oneOf"));
   const auto wire = lower("openai-chat", schema, report);
   const auto& pay = wire.schema["properties"]["pay"];
   EXPECT_FALSE(pay.contains("oneOf"));
@@ -356,7 +359,7 @@ TEST(ProvidersLowering, OverlappingOneOfBecomesAnyOfWithExactlyOneInWords) {
       {"type": "string", "pattern": "^a"}, {"type": "string", "pattern": "b$"}]}},
     "required": ["v"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"v"}, "oneOf", "oneOf"));
+  detail::ReportWriter{report}.add(entry({"v"}, "oneOf", "oneOf"));
   const auto wire = lower("anthropic", schema, report);
   const auto& v = wire.schema["properties"]["v"];
   EXPECT_TRUE(v.contains("anyOf"));
@@ -370,8 +373,8 @@ TEST(ProvidersLowering, ExtraPatternsInAllOfMoveToTheDescriptionForOpenAI) {
       "type": "string", "pattern": "^ORD-", "allOf": [{"pattern": "\\d$"}]}},
     "required": ["code"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"code"}, "starts_with \"ORD-\"", "pattern"));
-  report.add(entry({"code"}, "ends_with digit", "pattern"));
+  detail::ReportWriter{report}.add(entry({"code"}, "starts_with \"ORD-\"", "pattern"));
+  detail::ReportWriter{report}.add(entry({"code"}, "ends_with digit", "pattern"));
   const auto wire = lower("openai-chat", schema, report);
   EXPECT_EQ(wire.schema["properties"]["code"],
             ojson::parse(R"({"type": "string", "description": "Must also match /\\d$/.",
@@ -406,7 +409,7 @@ TEST(ProvidersLowering, FormatsOutsideTheProvidersListMoveToWords) {
       "site": {"type": "string", "format": "uri"}},
     "required": ["site"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"site"}, "format uri", "format"));
+  detail::ReportWriter{report}.add(entry({"site"}, "format uri", "format"));
   const auto openai = lower("openai-chat", schema, report);
   EXPECT_EQ(openai.schema["properties"]["site"],
             ojson::parse(R"({"type": "string", "description": "Must be a valid URI."})"));
@@ -448,7 +451,7 @@ TEST(ProvidersLowering, DefaultNullIsDroppedUnderOpenAIStrict) {
       "tip": {"anyOf": [{"type": "number"}, {"type": "null"}], "default": null}},
     "additionalProperties": false})");
   Report report;
-  report.add(entry({"tip"}, "default null", "default"));
+  detail::ReportWriter{report}.add(entry({"tip"}, "default null", "default"));
   const auto wire = lower("openai-chat", schema, report);
   EXPECT_EQ(wire.schema["properties"]["tip"],
             ojson::parse(R"({"anyOf": [{"type": "number"}, {"type": "null"}]})"));
@@ -460,7 +463,7 @@ TEST(ProvidersLowering, ExamplesMoveToTheDescription) {
       "sku": {"type": "string", "description": "Stock unit.", "examples": ["A-1", "B-2"]}},
     "required": ["sku"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"sku"}, "examples", "examples"));
+  detail::ReportWriter{report}.add(entry({"sku"}, "examples", "examples"));
   for (const char* provider : {"openai-chat", "anthropic"}) {
     const auto wire = lower(provider, schema, report);
     EXPECT_EQ(wire.schema["properties"]["sku"], ojson::parse(R"({"type": "string",
@@ -583,8 +586,9 @@ TEST(ProvidersLowering, TypedMapIsSentAsKeyValueEntries) {
       "additionalProperties": {"type": "string", "maxLength": 9}}},
     "required": ["env"], "additionalProperties": false})");
   Report report;
-  report.add(entry({"env"}, "other keys hold {...}", "additionalProperties"));
-  report.add(entry(Path{"env"} / std::string("{}"), "maxLength 9", "maxLength"));
+  detail::ReportWriter{report}.add(entry({"env"}, "other keys hold {...}", "additionalProperties"));
+  detail::ReportWriter{report}.add(
+      entry(Path{"env"} / std::string("{}"), "maxLength 9", "maxLength"));
   const auto wire = lower("anthropic", schema, report);
   EXPECT_EQ(wire.schema["properties"]["env"], ojson::parse(R"({"type": "array",
       "description": "Variables. An object sent as a list of entries: each item is one key and its value, and keys must be distinct.",

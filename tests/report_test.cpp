@@ -2,24 +2,27 @@
 
 #include <gtest/gtest.h>
 
+#include "../src/report_writer.hpp"
+
 namespace accord {
 namespace {
 
 Report sample() {
   Report report;
-  report.add({.path = {}, .rule = "no unknown keys", .keyword = "additionalProperties", .why = ""});
-  report.add({.path = {"note"},
+  const detail::ReportWriter writer(report);
+  writer.add({.path = {}, .rule = "no unknown keys", .keyword = "additionalProperties", .why = ""});
+  writer.add({.path = {"note"},
               .rule = "refine: no links",
               .keyword = "",
               .fate = Fate::description,
               .why = "stated in the description"});
-  report.add({.path = {"lines", "[]", "sku"},
+  writer.add({.path = {"lines", "[]", "sku"},
               .rule = "min_length 3",
               .keyword = "minLength",
               .fate = Fate::description,
               .why = "moved to the description",
               .stage = "anthropic"});
-  report.add({.path = {"x"},
+  writer.add({.path = {"x"},
               .rule = "refine: secret",
               .keyword = "",
               .fate = Fate::local_only,
@@ -54,9 +57,10 @@ TEST(Report, WithFateSelectsOneFate) {
   EXPECT_TRUE(sample().with_fate(Fate::dropped).empty());
 }
 
-TEST(Report, EntriesCanBeChangedInPlace) {
+// What a provider's lowering does to emit's entries; users only read a Report.
+TEST(Report, WriterChangesEntriesInPlace) {
   auto report = sample();
-  report.entries()[0].fate = Fate::dropped;
+  detail::ReportWriter{report}.entries()[0].fate = Fate::dropped;
   EXPECT_EQ(report.with_fate(Fate::dropped).size(), 1u);
 }
 
@@ -92,8 +96,9 @@ TEST(Report, EmptyTableIsTheHeader) {
 
 TEST(Report, TableCountsCodePointsNotBytes) {
   Report report;
-  report.add({.path = {"prénom"}, .rule = "min_length 1", .keyword = "minLength", .why = ""});
-  report.add({.path = {"ab"}, .rule = "min_length 1", .keyword = "minLength", .why = ""});
+  const detail::ReportWriter writer(report);
+  writer.add({.path = {"prénom"}, .rule = "min_length 1", .keyword = "minLength", .why = ""});
+  writer.add({.path = {"ab"}, .rule = "min_length 1", .keyword = "minLength", .why = ""});
   const auto table = report.to_table();
   // Both RULE cells start in the same column when widths count characters.
   EXPECT_NE(table.find("[\"prénom\"]  min_length 1"), std::string::npos);

@@ -5,7 +5,7 @@
 #include <deque>
 #include <string>
 
-#include "accord/transport.hpp"
+#include "accord/retry.hpp"
 
 namespace accord {
 namespace {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "accord/client.hpp"
+#include "accord/redaction.hpp"
 #include "mock_process.hpp"
 #include "refund_documents.hpp"
 #include "schemas/refund.hpp"

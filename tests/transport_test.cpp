@@ -1,4 +1,5 @@
 #include "accord/transport.hpp"
+#include "accord/redaction.hpp"
 
 #include <gtest/gtest.h>
 

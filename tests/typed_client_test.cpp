@@ -1,5 +1,8 @@
-// The typed path end to end over real HTTP against accord-mock: extract<T> and typed tools.
+// The typed path end to end over real HTTP against accord-mock: extract<T>, extract_async<T> and
+// typed tools.
 #include <gtest/gtest.h>
+
+#include <future>
 
 #include "accord/typed_tools.hpp"
 #include "mock_process.hpp"
@@ -80,6 +83,35 @@ TEST_F(TypedLoop, ValidValueThatDoesNotFitIsAConversionErrorWithItsPath) {
   EXPECT_EQ(
       result.error().message,
       "the value does not fit the C++ type: 5000000000 does not fit in int32_t (at quantity)");
+  EXPECT_EQ(result.trace().attempts.size(), 1U);
+}
+
+TEST_F(TypedLoop, ExtractAsyncFutureHoldsTheStructAfterACorrection) {
+  json swapped = kRefundJson;
+  std::swap(swapped["orderDate"], swapped["refundDate"]);
+  const auto client = client_for({{{"json", swapped}}, {{"json", kRefundJson}}});
+  const auto result =
+      client.extract_async<Refund>({.schema = kRefundSchema, .prompt = "Extract."}).get();
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value().orderId, "ORD-482913");
+  EXPECT_EQ(result.value().currency, Currency::EUR);
+  EXPECT_EQ(result.trace().attempts.size(), 2U);
+}
+
+TEST_F(TypedLoop, ExtractAsyncCallbackGetsTheConversionErrorExtractGives) {
+  const json too_big = {{"sku", "KT-200"}, {"quantity", 5000000000LL}};
+  const auto client = client_for({{{"json", too_big}}, {{"json", too_big}}});
+  const ExtractRequest request{.schema = typed<Order>(), .prompt = "Extract."};
+  const auto blocking = client.extract<Order>(request);
+  std::promise<Result<Order>> delivered;
+  (void)client.extract_async<Order>(
+      request, [&delivered](Result<Order> result) { delivered.set_value(std::move(result)); });
+  const auto result = delivered.get_future().get();
+  ASSERT_FALSE(blocking.ok());
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::conversion);
+  EXPECT_EQ(result.error().path, blocking.error().path);
+  EXPECT_EQ(result.error().message, blocking.error().message);
   EXPECT_EQ(result.trace().attempts.size(), 1U);
 }
 

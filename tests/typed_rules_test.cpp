@@ -16,6 +16,17 @@ struct Partly {
 };
 BOOST_DESCRIBE_STRUCT(Partly, (), (listed))
 
+struct Limits {
+  std::int32_t retries = 3;
+};
+BOOST_DESCRIBE_STRUCT(Limits, (), (retries))
+
+struct Job {
+  std::string name;
+  Limits limits;
+};
+BOOST_DESCRIBE_STRUCT(Job, (), (name, limits))
+
 }  // namespace typed_fixtures
 
 namespace accord {
@@ -102,6 +113,24 @@ TEST(TypedRules, ObjectRefinementIsStatedInTheDescription) {
   EXPECT_EQ(emitted.json["description"], "Rule: refundDate is on or after orderDate.");
   EXPECT_EQ(emitted.report.entries()[1].rule, "refine: refundDate is before orderDate");
   EXPECT_EQ(emitted.report.entries()[1].fate, Fate::description);
+}
+
+// The predicate gets the struct extract<T> would return: a default one level down (Limits's, here
+// given through a MemberRule) is filled in before the value is converted.
+TEST(TypedRules, ObjectRefinementReadsNestedDefaultsAsExtractDoes) {
+  const MemberRule limits_with_default{
+      [](const Schema&) -> Schema { return typed<Limits>().field(&Limits::retries, defaulted()); }};
+  std::optional<std::int32_t> seen;
+  const Validator validator(typed<Job>()
+                                .field(&Job::limits, limits_with_default)
+                                .refine(
+                                    [&seen](const Job& job) {
+                                      seen = job.limits.retries;
+                                      return true;
+                                    },
+                                    "never fails"));
+  EXPECT_TRUE(validator.validate(json{{"name", "nightly"}, {"limits", json::object()}}).empty());
+  EXPECT_EQ(seen, 3);
 }
 
 TEST(TypedRules, DeclarativeRuleTakesMembersAndEnumsByName) {

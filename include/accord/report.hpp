@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -34,11 +35,14 @@ struct ReportEntry {
   friend bool operator==(const ReportEntry&, const ReportEntry&) = default;
 };
 
+namespace detail {
+class ReportWriter;
+}  // namespace detail
+
+// Read-only for users: emit(), import_json_schema() and each provider's lowering write it.
 class Report {
  public:
-  void add(ReportEntry entry);
   [[nodiscard]] const std::vector<ReportEntry>& entries() const { return entries_; }
-  [[nodiscard]] std::vector<ReportEntry>& entries() { return entries_; }
 
   // Entries whose rule the model will not see as an enforced keyword.
   [[nodiscard]] std::vector<ReportEntry> not_keywords() const;
@@ -53,6 +57,9 @@ class Report {
   [[nodiscard]] std::string to_table() const;
 
  private:
+  friend class detail::ReportWriter;
+  // Appends an entry and gives it its id (the first rule of a kind at a place is number 0).
+  void add(ReportEntry entry);
   std::vector<ReportEntry> entries_;
   std::unordered_map<std::string, std::size_t> kinds_seen_;  // pointer and kind -> entries so far
 };

@@ -27,6 +27,9 @@
 namespace accord {
 
 class Schema;
+namespace detail {
+struct SchemaAccess;
+}  // namespace detail
 
 enum class Kind {
   object,
@@ -199,7 +202,7 @@ class Schema {
   explicit Schema(std::shared_ptr<const SchemaNode> node) : node_(std::move(node)) {}
   [[nodiscard]] Schema with(const std::function<void(SchemaNode&)>& change) const;
   [[nodiscard]] Schema with_rule(Rule rule) const;
-  friend Schema make_schema(SchemaNode node);
+  friend struct detail::SchemaAccess;  // src/schema.cpp
 
   std::shared_ptr<const SchemaNode> node_;
 };
@@ -214,8 +217,6 @@ struct Definition {
   std::string name;
   Schema body;
 };
-
-[[nodiscard]] Schema make_schema(SchemaNode node);
 
 [[nodiscard]] Schema object(std::vector<Field> fields);
 [[nodiscard]] Schema string();

@@ -17,6 +17,7 @@
 // checks, so a refinement only ever sees values of its type.
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -46,16 +47,39 @@ MemberRule bind_rule(Args... args) {
   return {[=](const Schema& schema) { return (schema.*Method)(args...); }};
 }
 
-// Calls `predicate` with the converted value, or with the value inside a std::optional when the
-// predicate takes that; a value that does not convert passes (its type check reports it).
+// Whether some field at or below `node` has a default, so reading a value with it fills
+// something in.
+inline bool has_defaults(const SchemaNode& node) {
+  for (const auto& field : node.fields) {
+    if (field.schema.node().default_value || has_defaults(field.schema.node())) return true;
+  }
+  for (const auto& element : node.elements) {
+    if (has_defaults(element.node())) return true;
+  }
+  return false;
+}
+
+// The refined node's schema when its defaults change how a value reads (from_json_value(schema,
+// value)); none otherwise, so a refinement without defaults below it converts its value as it is
+// instead of copying it for nothing on every validation.
+inline std::optional<Schema> reading_schema(const Schema& schema) {
+  if (!has_defaults(schema.node())) return std::nullopt;
+  return schema;
+}
+
+// Calls `predicate` with the value read as extract<T> reads it (`reading`: see reading_schema),
+// or with the value inside a std::optional when the predicate takes that; a value that does not
+// convert passes (its type check reports it).
 template <class M, class F>
-bool call_typed(const F& predicate, const nlohmann::json& value) {
+bool call_typed(const F& predicate, const std::optional<Schema>& reading,
+                const nlohmann::json& value) {
   if constexpr (is_optional<M>::value && !std::is_invocable_r_v<bool, const F&, const M&>) {
-    return call_typed<typename M::value_type>(predicate, value);
+    return call_typed<typename M::value_type>(predicate, reading, value);
   } else {
     static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                   "accord: a typed refinement takes the C++ type of what it refines");
-    const auto converted = from_json_value<M>(value);
+    const auto converted =
+        reading ? from_json_value<M>(*reading, value) : from_json_value<M>(value);
     return !converted || predicate(converted.value());
   }
 }
@@ -160,8 +184,9 @@ struct TypedRefine {
   template <class M>
   [[nodiscard]] Schema apply(const Schema& schema, const M& /*initial*/) const {
     return schema.refine(
-        [predicate = predicate](const nlohmann::json& value) {
-          return typed_detail::call_typed<M>(predicate, value);
+        [predicate = predicate,
+         reading = typed_detail::reading_schema(schema)](const nlohmann::json& value) {
+          return typed_detail::call_typed<M>(predicate, reading, value);
         },
         message, options);
   }
@@ -217,8 +242,8 @@ class TypedSchema {
     return changed([predicate = std::move(predicate), message = std::move(message),
                     options = std::move(options)](const Schema& schema) {
       return schema.refine(
-          [predicate](const nlohmann::json& value) {
-            return typed_detail::call_typed<T>(predicate, value);
+          [predicate, reading = typed_detail::reading_schema(schema)](const nlohmann::json& value) {
+            return typed_detail::call_typed<T>(predicate, reading, value);
           },
           message, options);
     });

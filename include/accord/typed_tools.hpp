@@ -33,7 +33,7 @@ template <class In, class F>
   Schema schema = input.schema();
   return Tool(std::move(name), std::move(description), schema,
               [schema, handler = std::move(handler)](const nlohmann::json& raw) {
-                auto converted = from_json_value<In>(with_defaults(schema, raw));
+                auto converted = from_json_value<In>(schema, raw);
                 if (!converted) {
                   const auto where = converted.error().path.to_string();
                   return ToolOutput::failure("the input does not fit the tool's argument type: " +

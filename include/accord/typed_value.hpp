@@ -7,8 +7,9 @@
 //
 // A value that passed its schema may still not fit the C++ type: 3000000000 in an int32_t,
 // 1e39 in a float. Such a value is a ConversionError with the path of the part that did not fit.
-// An absent struct member is an error unless it is a std::optional (fill defaults first:
-// typed_rules.hpp's with_defaults); keys the struct does not name are ignored.
+// An absent struct member is an error unless it is a std::optional (or the schema gives it a
+// default: from_json_value(schema, value) fills defaults in first); keys the struct does not name
+// are ignored.
 
 #include <cmath>
 #include <limits>
@@ -18,6 +19,7 @@
 #include <utility>
 
 #include "accord/path.hpp"
+#include "accord/schema.hpp"
 #include "accord/typed_types.hpp"
 
 namespace accord {
@@ -268,6 +270,14 @@ template <class T>
   T out{};
   if (auto failure = typed_detail::read(value, out, Path{})) return std::move(*failure);
   return out;
+}
+
+// `value` as a T the way its schema reads it: absent fields with defaults filled in
+// (with_defaults), then converted. The one reading extract<T>, extract_async<T>, typed tools and
+// typed refinements share.
+template <class T>
+[[nodiscard]] Converted<T> from_json_value(const Schema& schema, const nlohmann::json& value) {
+  return from_json_value<T>(with_defaults(schema, value));
 }
 
 }  // namespace accord

@@ -11,8 +11,10 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "accord/issue.hpp"
 #include "accord/json_schema.hpp"
@@ -46,6 +48,10 @@ struct ValidatorOptions {
   SchemaRegistry registry;
 };
 
+namespace detail {
+struct ValidatorImpl;  // src/validator_impl.hpp
+}  // namespace detail
+
 class Validator {
  public:
   // Throws SchemaError for a schema with mistakes.
@@ -66,11 +72,9 @@ class Validator {
   [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,
                                                     ParseLimits limits = {}) const;
 
-  struct Impl;
-
  private:
-  explicit Validator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
-  std::shared_ptr<const Impl> impl_;
+  explicit Validator(std::shared_ptr<const detail::ValidatorImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const detail::ValidatorImpl> impl_;
 };
 
 // Judges which option of a union in `json_schema` a value is, for lower_value(): `site` is where

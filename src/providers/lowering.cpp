@@ -1186,7 +1186,7 @@ class Lowerer {
   const SchemaCapabilities& caps_;
   std::string family_;
   std::string stage_;
-  Report& report_;
+  ReportWriter report_;
   Lowering* lowering_;  // where ref sites, nulled optionals and pair lists go: the root's or a
                         // definition's
   ojson definitions_;   // the input's $defs
@@ -1222,10 +1222,11 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
     wire.schema = emitted;
     if (wire.schema.is_object()) wire.schema.erase("$schema");
     lower_rules_generic(wire.schema, report, stage);
-    report.add({Path{}, "strict", "strict", Fate::keyword,
-                "local servers treat strict as a hint and may ignore the schema; every rule is "
-                "still validated locally",
-                stage});
+    ReportWriter{report}.add(
+        {Path{}, "strict", "strict", Fate::keyword,
+         "local servers treat strict as a hint and may ignore the schema; every rule is "
+         "still validated locally",
+         stage});
     wire.report = std::move(report);
     return wire;
   }

@@ -36,7 +36,7 @@ std::vector<std::optional<Rule>> read_rules(const ojson& rules) {
 
 // Writes each rule's fate into its Report entry (emit's or the loader's, in order at `path`),
 // adding entries for rules that have none.
-void record(Report& report, const Path& path, const std::vector<std::optional<Rule>>& rules,
+void record(ReportWriter report, const Path& path, const std::vector<std::optional<Rule>>& rules,
             const ojson& raw, const std::vector<Outcome>& outcomes, const std::string& stage) {
   std::vector<std::size_t> found;
   for (std::size_t i = 0; i < report.entries().size(); ++i) {
@@ -110,7 +110,8 @@ ojson at_field(const std::string& path, ojson inner, bool required) {
 
 class GenericRules {
  public:
-  GenericRules(Report& report, std::string stage) : report_(report), stage_(std::move(stage)) {}
+  GenericRules(ReportWriter report, std::string stage)
+      : report_(report), stage_(std::move(stage)) {}
 
   void walk(ojson& node, const Path& path) {
     if (!node.is_object()) return;
@@ -190,7 +191,7 @@ class GenericRules {
     record(report_, path, rules, raw, outcomes, stage_);
   }
 
-  Report& report_;
+  ReportWriter report_;
   std::string stage_;
 };
 
@@ -312,11 +313,11 @@ std::string narrowing_limit(const std::string& field_name) {
 
 }  // namespace
 
-void lower_rules_generic(ojson& schema, Report& report, const std::string& stage) {
+void lower_rules_generic(ojson& schema, ReportWriter report, const std::string& stage) {
   GenericRules(report, stage).walk(schema, Path{});
 }
 
-ojson lower_rules_openai(const ojson& raw, ojson out, const Path& path, Report& report,
+ojson lower_rules_openai(const ojson& raw, ojson out, const Path& path, ReportWriter report,
                          const std::string& stage) {
   const auto rules = read_rules(raw);
   std::optional<ojson> description;
@@ -419,7 +420,7 @@ ojson lower_rules_openai(const ojson& raw, ojson out, const Path& path, Report& 
   return result;
 }
 
-void lower_rules_described(const ojson& raw, const Path& path, Report& report,
+void lower_rules_described(const ojson& raw, const Path& path, ReportWriter report,
                            const std::string& stage, const std::string& family) {
   const auto rules = read_rules(raw);
   std::vector<Outcome> outcomes;

@@ -7,13 +7,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "accord/report.hpp"
+#include "../report_writer.hpp"
 
 namespace accord::detail {
 
 // Generic JSON Schema: walks the whole document; conditionals with literal comparisons become
 // `if`/`then`, plain field-to-literal comparisons a `properties` constraint.
-void lower_rules_generic(nlohmann::ordered_json& schema, Report& report, const std::string& stage);
+void lower_rules_generic(nlohmann::ordered_json& schema, ReportWriter report,
+                         const std::string& stage);
 
 // OpenAI strict, for one already-lowered object node `out` whose original carried `rules`:
 // conditionals become `anyOf` branches over the object (the decoder then enforces them) when each
@@ -21,11 +22,12 @@ void lower_rules_generic(nlohmann::ordered_json& schema, Report& report, const s
 // Returns the new node: `out` itself, or {"anyOf": [...branches], "description": ...}.
 [[nodiscard]] nlohmann::ordered_json lower_rules_openai(const nlohmann::ordered_json& rules,
                                                         nlohmann::ordered_json out,
-                                                        const Path& path, Report& report,
+                                                        const Path& path, ReportWriter report,
                                                         const std::string& stage);
 
 // Anthropic: no if/then, no field comparisons; the rules stay in the description.
-void lower_rules_described(const nlohmann::ordered_json& rules, const Path& path, Report& report,
-                           const std::string& stage, const std::string& family);
+void lower_rules_described(const nlohmann::ordered_json& rules, const Path& path,
+                           ReportWriter report, const std::string& stage,
+                           const std::string& family);
 
 }  // namespace accord::detail

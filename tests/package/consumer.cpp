@@ -10,8 +10,8 @@
 #define ACCORD_CONSUMER_SCHEMA 1
 #endif
 #if ACCORD_CONSUMER_SCHEMA
-#include <accord/json_schema.hpp>
-#include <accord/schema.hpp>
+// The umbrella header: every public header is installed and needs nothing from accord's sources.
+#include <accord/accord.hpp>
 #endif
 
 static_assert(ACCORD_VERSION ==

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "accord/http.hpp"
 #include "accord/providers/capabilities.hpp"
 #include "accord/reply.hpp"
 #include "accord/report.hpp"
-#include "accord/transport.hpp"
 
 namespace accord {
 
