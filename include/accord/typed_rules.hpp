@@ -55,8 +55,13 @@ bool call_typed(const F& predicate, const nlohmann::json& value) {
   } else {
     static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                   "accord: a typed refinement takes the C++ type of what it refines");
-    const auto converted = from_json_value<M>(value);
-    return !converted || predicate(converted.value());
+    // A string is read in place rather than copied: refinements run on every validation.
+    if constexpr (std::is_same_v<M, std::string>) {
+      return !value.is_string() || predicate(value.get_ref<const std::string&>());
+    } else {
+      const auto converted = from_json_value<M>(value);
+      return !converted || predicate(converted.value());
+    }
   }
 }
 
