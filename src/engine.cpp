@@ -1,7 +1,5 @@
 #include "engine.hpp"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -19,6 +17,7 @@
 #include "rules_detail.hpp"
 #include "schema_definitions.hpp"
 #include "schema_uri.hpp"
+#include "simple_pattern.hpp"
 #include "string_formats.hpp"
 
 namespace accord::detail {
@@ -26,7 +25,18 @@ namespace {
 
 using json = nlohmann::json;
 using NodeId = std::uint32_t;
-using Regex = decltype(compile_ecma_regex("").regex);
+
+// A compiled `pattern`: the byte-loop matcher when the pattern is in its subset (the common
+// anchored ones), RE2 or PCRE2 (ecma_regex.hpp) for everything else. All give the same verdict.
+struct Regex {
+  std::shared_ptr<const EcmaRegex> full;
+  std::optional<SimplePattern> simple;
+
+  explicit operator bool() const { return full != nullptr; }
+  [[nodiscard]] bool search(std::string_view text) const {
+    return simple ? simple->search(text) : full->search(text);
+  }
+};
 
 constexpr NodeId kNone = 0xFFFFFFFFu;
 // Schema hops (applicators and $refs) for one value; past it a recursive schema is cut off with
@@ -108,6 +118,7 @@ struct Node {
   Regex pattern;
   std::string pattern_source;
   std::string format;
+  FormatCheck format_check = nullptr;  // null for a format accord does not check
 
   json minimum;
   json maximum;
@@ -128,6 +139,8 @@ struct Node {
 
   std::vector<std::pair<std::string, NodeId>> properties;
   std::vector<std::string> required;
+  std::vector<bool> property_required;           // per entry of `properties`
+  std::vector<std::string> required_undeclared;  // required names `properties` leaves out
   std::vector<std::pair<Regex, NodeId>> pattern_properties;
   NodeId additional = kNone;
   NodeId property_names = kNone;
@@ -362,17 +375,18 @@ class Compiler {
     Regex regex(const ojson& value, const Path& at) {
       if (!value.is_string()) {
         c.problem(at, "pattern must be a string");
-        return nullptr;
+        return {};
       }
       const auto source = value.get<std::string>();
       if (auto it = c.regexes_.find(source); it != c.regexes_.end()) return it->second;
       auto compiled = compile_ecma_regex(source);
       if (!compiled.regex) {
         c.problem(at, "pattern /" + source + "/ cannot be used: " + compiled.error);
-        return nullptr;
+        return {};
       }
-      c.regexes_.emplace(source, compiled.regex);
-      return compiled.regex;
+      Regex out{compiled.regex, SimplePattern::compile(source)};
+      c.regexes_.emplace(source, out);
+      return out;
     }
 
     void compile(const ojson& schema) {
@@ -442,6 +456,7 @@ class Compiler {
           }
           if (c.options_.formats == FormatMode::assertion) {
             node().format = value.get<std::string>();
+            node().format_check = format_check(node().format, c.d_.format_rules);
             add_unit(Unit::format);
           }
         } else if (key == "minimum" || key == "maximum" || key == "exclusiveMinimum" ||
@@ -769,6 +784,17 @@ class Compiler {
     }
     for (auto& node : d_.nodes) {
       if (!node.one_of.empty()) find_discriminator(node);
+      // Whether each property is required, decided once rather than per value.
+      for (const auto& [name, id] : node.properties) {
+        node.property_required.push_back(
+            std::find(node.required.begin(), node.required.end(), name) != node.required.end());
+      }
+      for (const auto& name : node.required) {
+        const bool declared =
+            std::any_of(node.properties.begin(), node.properties.end(),
+                        [&name = name](const auto& entry) { return entry.first == name; });
+        if (!declared) node.required_undeclared.push_back(name);
+      }
     }
   }
 
@@ -1011,8 +1037,13 @@ std::size_t code_points(std::string_view text) {
   return count;
 }
 
-const SchemaNode* field_node(const SchemaNode* node, const std::string& name) {
+// `hint`: where the field usually is (emit() writes properties in the order of the fields).
+const SchemaNode* field_node(const SchemaNode* node, const std::string& name,
+                             std::size_t hint = std::string::npos) {
   if (node == nullptr || node->kind != Kind::object) return nullptr;
+  if (hint < node->fields.size() && node->fields[hint].name == name) {
+    return &node->fields[hint].schema.node();
+  }
   for (const auto& field : node->fields) {
     if (field.name == name) return &field.schema.node();
   }
@@ -1185,9 +1216,8 @@ class Run {
     if (!ok && sink_ == nullptr) return false;
     if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
 
-    const bool format_failed =
-        v->is_string() && !n.format.empty() &&
-        !check_format(n.format, v->get_ref<const std::string&>(), d_.format_rules).value_or(true);
+    const bool format_failed = v->is_string() && n.format_check != nullptr &&
+                               !n.format_check(v->get_ref<const std::string&>());
     for (const Unit unit : n.units) {
       ok = run_unit(unit, n, *v, at, dsl, track, format_failed) && ok;
       if (!ok && sink_ == nullptr) return false;
@@ -1391,7 +1421,7 @@ class Run {
         return fail(IssueCode::invalid_format, at, false,
                     [&] { return std::string(format_message(n.format)); });
       case Unit::pattern:
-        if (!n.pattern || regex_search(*n.pattern, text)) return true;
+        if (!n.pattern || n.pattern.search(text)) return true;
         // The date check already said it; the issue is not repeated (the verdict stands).
         if (format_failed && n.pattern_source == kDatePattern) return false;
         return fail(IssueCode::invalid_format, at, false,
@@ -1591,34 +1621,25 @@ class Run {
     }
   }
 
-  bool matches_pattern_property(const Node& n, const std::string& name) const {
-    for (const auto& entry : n.pattern_properties) {
-      if (regex_search(*entry.first, name)) return true;
-    }
-    return false;
-  }
-
   bool object_keywords(const Node& n, const json::object_t& object, const Link* at,
                        const SchemaNode* dsl, Seen* seen) {
     bool ok = true;
-    auto required = [&](const std::string& name) {
-      return std::find(n.required.begin(), n.required.end(), name) != n.required.end();
-    };
     std::size_t present = 0;  // declared properties the value has
-    for (const auto& [name, id] : n.properties) {
+    for (std::size_t i = 0; i < n.properties.size(); ++i) {
+      const auto& [name, id] = n.properties[i];
       const Link field{at, &name, 0};
       auto it = object.find(name);
       if (it != object.end()) {
         ++present;
-        ok = node(id, &it->second, &field, field_node(dsl, name), nullptr) && ok;
+        ok = node(id, &it->second, &field, field_node(dsl, name, i), nullptr) && ok;
         if (seen != nullptr) seen->properties.push_back(&it->second);
-      } else if (required(name)) {
-        ok = node(id, nullptr, &field, field_node(dsl, name), nullptr) && ok;
+      } else if (n.property_required[i]) {
+        ok = node(id, nullptr, &field, field_node(dsl, name, i), nullptr) && ok;
       }
       if (!ok && sink_ == nullptr) return false;
     }
-    for (const auto& name : n.required) {
-      if (declared(n, name) || object.find(name) != object.end()) continue;
+    for (const auto& name : n.required_undeclared) {
+      if (object.find(name) != object.end()) continue;
       const Link field{at, &name, 0};
       ok = missing(&field);
       if (sink_ == nullptr) return false;
@@ -1632,7 +1653,7 @@ class Run {
       const Link field{at, &name, 0};
       bool matched = false;
       for (const auto& [regex, id] : n.pattern_properties) {
-        if (!regex_search(*regex, name)) continue;
+        if (!regex.search(name)) continue;
         matched = true;
         ok = node(id, &item, &field, nullptr, nullptr) && ok;
         if (!ok && sink_ == nullptr) return false;

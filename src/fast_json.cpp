@@ -211,9 +211,11 @@ class Reader {
   void skip_plain_ascii() {
     constexpr std::uint64_t ones = 0x0101010101010101ULL;
     constexpr std::uint64_t highs = 0x8080808080808080ULL;
-    while (end_ - p_ >= 8) {
+    // A local cursor: the member would be stored back on every step.
+    const char* p = p_;
+    while (end_ - p >= 8) {
       std::uint64_t word = 0;
-      std::memcpy(&word, p_, 8);
+      std::memcpy(&word, p, 8);
       // A byte is flagged when it is below 0x20, equals '"' or '\\', or has its high bit set.
       const std::uint64_t below_space = (word - ones * 0x20) & ~word;
       const std::uint64_t quote = word ^ (ones * '"');
@@ -221,13 +223,14 @@ class Reader {
       const std::uint64_t is_quote = (quote - ones) & ~quote;
       const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
       if (((below_space | is_quote | is_backslash) & highs) != 0 || (word & highs) != 0) break;
-      p_ += 8;
+      p += 8;
     }
-    while (p_ != end_) {
-      const auto c = static_cast<unsigned char>(*p_);
-      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return;
-      ++p_;
+    while (p != end_) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+      ++p;
     }
+    p_ = p;
   }
 
   // At the backslash.

@@ -290,30 +290,43 @@ std::optional<bool> check_format(std::string_view format, std::string_view text)
   return check_format(format, text, FormatRules::zod);
 }
 
+FormatCheck format_check(std::string_view format, FormatRules rules) {
+  const bool zod = rules == FormatRules::zod;
+  if (format == "date") return is_iso_date;
+  if (format == "time") return zod ? is_iso_time : is_rfc3339_time;
+  if (format == "date-time") return zod ? is_iso_date_time : is_rfc3339_date_time;
+  if (format == "duration") return is_iso_duration;
+  if (format == "email") return zod ? is_email : is_rfc5321_email;
+  if (format == "idn-email") return is_idn_email;
+  if (format == "hostname") return is_hostname;
+  if (format == "idn-hostname") return is_idn_hostname;
+  if (format == "ipv4") return is_ipv4;
+  if (format == "ipv6") return is_ipv6;
+  if (format == "uri") {
+    if (zod) return is_uri;
+    return [](std::string_view text) { return is_rfc3986_uri(text, false); };
+  }
+  if (format == "url") return is_uri;  // not a JSON Schema format: Zod's z.url() only
+  if (format == "uri-reference") {
+    return [](std::string_view text) { return is_uri_reference(text, false); };
+  }
+  if (format == "iri") return [](std::string_view text) { return is_rfc3986_uri(text, true); };
+  if (format == "iri-reference") {
+    return [](std::string_view text) { return is_uri_reference(text, true); };
+  }
+  if (format == "uri-template") return is_uri_template;
+  if (format == "uuid") return zod ? is_uuid : is_uuid_text;
+  if (format == "json-pointer") return is_json_pointer;
+  if (format == "relative-json-pointer") return is_relative_json_pointer;
+  if (format == "regex") return is_ecma_regex;
+  return nullptr;
+}
+
 std::optional<bool> check_format(std::string_view format, std::string_view text,
                                  FormatRules rules) {
-  const bool zod = rules == FormatRules::zod;
-  if (format == "date") return is_iso_date(text);
-  if (format == "time") return zod ? is_iso_time(text) : is_rfc3339_time(text);
-  if (format == "date-time") return zod ? is_iso_date_time(text) : is_rfc3339_date_time(text);
-  if (format == "duration") return is_iso_duration(text);
-  if (format == "email") return zod ? is_email(text) : is_rfc5321_email(text);
-  if (format == "idn-email") return is_idn_email(text);
-  if (format == "hostname") return is_hostname(text);
-  if (format == "idn-hostname") return is_idn_hostname(text);
-  if (format == "ipv4") return is_ipv4(text);
-  if (format == "ipv6") return is_ipv6(text);
-  if (format == "uri") return zod ? is_uri(text) : is_rfc3986_uri(text, false);
-  if (format == "url") return is_uri(text);  // not a JSON Schema format: Zod's z.url() only
-  if (format == "uri-reference") return is_uri_reference(text, false);
-  if (format == "iri") return is_rfc3986_uri(text, true);
-  if (format == "iri-reference") return is_uri_reference(text, true);
-  if (format == "uri-template") return is_uri_template(text);
-  if (format == "uuid") return zod ? is_uuid(text) : is_uuid_text(text);
-  if (format == "json-pointer") return is_json_pointer(text);
-  if (format == "relative-json-pointer") return is_relative_json_pointer(text);
-  if (format == "regex") return is_ecma_regex(text);
-  return std::nullopt;
+  const FormatCheck check = format_check(format, rules);
+  if (check == nullptr) return std::nullopt;
+  return check(text);
 }
 
 std::string_view format_message(std::string_view format) {

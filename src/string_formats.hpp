@@ -64,6 +64,10 @@ enum class FormatRules { zod, json_schema };
 [[nodiscard]] std::optional<bool> check_format(std::string_view format, std::string_view text);
 [[nodiscard]] std::optional<bool> check_format(std::string_view format, std::string_view text,
                                                FormatRules rules);
+// The same check chosen once, for code that checks one format many times; nullptr for formats
+// accord does not check.
+using FormatCheck = bool (*)(std::string_view);
+[[nodiscard]] FormatCheck format_check(std::string_view format, FormatRules rules);
 // Zod's wording for a failed format, e.g. "Invalid ISO date"; empty for unchecked formats.
 [[nodiscard]] std::string_view format_message(std::string_view format);
 

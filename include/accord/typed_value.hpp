@@ -51,8 +51,14 @@ namespace typed_detail {
 using json = nlohmann::json;
 using Failure = std::optional<ConversionError>;
 
-inline Failure fail(const Path& at, std::string message) {
-  return ConversionError{at, std::move(message)};
+// Paths are relative to the value being read and built only for a failure, on the way back up:
+// a value that converts (what a refinement sees on every call) allocates no path.
+inline Failure fail(std::string message) {
+  return ConversionError{Path{}, std::move(message)};
+}
+inline Failure under(PathSegment segment, Failure failure) {
+  if (failure) failure->path = Path{std::move(segment)} + failure->path;
+  return failure;
 }
 
 // The <cstdint> name of an integer type of I's size and sign: what a message calls it.
@@ -63,8 +69,8 @@ std::string integer_name() {
 }
 
 template <class I>
-Failure read_integer(const json& j, I& out, const Path& at) {
-  if (!j.is_number()) return fail(at, "expected an integer, got " + std::string(j.type_name()));
+Failure read_integer(const json& j, I& out) {
+  if (!j.is_number()) return fail("expected an integer, got " + std::string(j.type_name()));
   bool fits = false;
   if (j.is_number_unsigned()) {
     fits = std::in_range<I>(j.get<std::uint64_t>());
@@ -72,17 +78,17 @@ Failure read_integer(const json& j, I& out, const Path& at) {
     fits = std::in_range<I>(j.get<std::int64_t>());
   } else {
     const double d = j.get<double>();
-    if (std::trunc(d) != d) return fail(at, j.dump() + " is not a whole number");
+    if (std::trunc(d) != d) return fail(j.dump() + " is not a whole number");
     const double limit = std::ldexp(1.0, std::numeric_limits<I>::digits);  // exclusive
     fits = d < limit && (std::numeric_limits<I>::is_signed ? d >= -limit : d >= 0);
   }
-  if (!fits) return fail(at, j.dump() + " does not fit in " + integer_name<I>());
+  if (!fits) return fail(j.dump() + " does not fit in " + integer_name<I>());
   out = j.is_number_float() ? static_cast<I>(j.get<double>()) : j.get<I>();
   return std::nullopt;
 }
 
 template <class T>
-Failure read(const json& j, T& out, const Path& at);
+Failure read(const json& j, T& out);
 
 template <class T>
 void write(const T& value, json& out);
@@ -119,9 +125,9 @@ struct VariantFailure {
 };
 
 template <class Alternative, class Variant>
-bool try_alternative(const json& j, Variant& out, const Path& at, VariantFailure& best) {
+bool try_alternative(const json& j, Variant& out, VariantFailure& best) {
   Alternative candidate{};
-  auto failure = read(j, candidate, at);
+  auto failure = read(j, candidate);
   if (!failure) {
     out = std::move(candidate);
     return true;
@@ -131,80 +137,82 @@ bool try_alternative(const json& j, Variant& out, const Path& at, VariantFailure
 }
 
 template <class... Alternatives>
-Failure read_variant(const json& j, std::variant<Alternatives...>& out, const Path& at) {
+Failure read_variant(const json& j, std::variant<Alternatives...>& out) {
   VariantFailure best;
-  if ((try_alternative<Alternatives>(j, out, at, best) || ...)) return std::nullopt;
+  if ((try_alternative<Alternatives>(j, out, best) || ...)) return std::nullopt;
   return best.failure;
 }
 
 template <class T>
-Failure read(const json& j, T& out, const Path& at) {
+Failure read(const json& j, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (!j.is_boolean()) return fail(at, "expected a boolean, got " + std::string(j.type_name()));
+    if (!j.is_boolean()) return fail("expected a boolean, got " + std::string(j.type_name()));
     out = j.get<bool>();
   } else if constexpr (std::is_integral_v<T>) {
-    return read_integer(j, out, at);
+    return read_integer(j, out);
   } else if constexpr (std::is_floating_point_v<T>) {
-    if (!j.is_number()) return fail(at, "expected a number, got " + std::string(j.type_name()));
+    if (!j.is_number()) return fail("expected a number, got " + std::string(j.type_name()));
     const double d = j.get<double>();
     if (std::isfinite(d) && std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
-      return fail(at, j.dump() + " does not fit in " + (sizeof(T) == 4 ? "float" : "double"));
+      return fail(j.dump() + " does not fit in " + (sizeof(T) == 4 ? "float" : "double"));
     }
     out = static_cast<T>(d);
   } else if constexpr (std::is_same_v<T, std::string>) {
-    if (!j.is_string()) return fail(at, "expected a string, got " + std::string(j.type_name()));
-    out = j.get<std::string>();
+    if (!j.is_string()) return fail("expected a string, got " + std::string(j.type_name()));
+    out = j.get_ref<const std::string&>();
   } else if constexpr (std::is_same_v<T, std::monostate>) {
-    if (!j.is_null()) return fail(at, "expected null, got " + std::string(j.type_name()));
+    if (!j.is_null()) return fail("expected null, got " + std::string(j.type_name()));
   } else if constexpr (is_tag<T>::value) {
-    if (!j.is_string() || j.get<std::string>() != T::value) {
-      return fail(at, "expected \"" + std::string(T::value) + "\", got " + j.dump());
+    if (!j.is_string() || j.get_ref<const std::string&>() != T::value) {
+      return fail("expected \"" + std::string(T::value) + "\", got " + j.dump());
     }
   } else if constexpr (DescribedEnum<T>) {
-    if (!j.is_string()) return fail(at, "expected a string, got " + std::string(j.type_name()));
-    if (!boost::describe::enum_from_string(j.get<std::string>().c_str(), out)) {
-      return fail(at, j.dump() + " names no enumerator");
+    if (!j.is_string()) return fail("expected a string, got " + std::string(j.type_name()));
+    if (!boost::describe::enum_from_string(j.get_ref<const std::string&>().c_str(), out)) {
+      return fail(j.dump() + " names no enumerator");
     }
   } else if constexpr (is_optional<T>::value) {
     if (j.is_null()) {
       out.reset();
     } else {
       typename T::value_type inner{};
-      if (auto failure = read(j, inner, at)) return failure;
+      if (auto failure = read(j, inner)) return failure;
       out = std::move(inner);
     }
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
-    if (!j.is_array()) return fail(at, "expected an array, got " + std::string(j.type_name()));
+    if (!j.is_array()) return fail("expected an array, got " + std::string(j.type_name()));
     if constexpr (is_vector<T>::value) {
       out.resize(j.size());
     } else if (j.size() != out.size()) {
-      return fail(
-          at, "expected " + std::to_string(out.size()) + " items, got " + std::to_string(j.size()));
+      return fail("expected " + std::to_string(out.size()) + " items, got " +
+                  std::to_string(j.size()));
     }
     for (std::size_t i = 0; i < j.size(); ++i) {
-      if (auto failure = read(j[i], out[i], at / i)) return failure;
+      if (auto failure = read(j[i], out[i])) return under(i, std::move(failure));
     }
   } else if constexpr (is_string_map<T>::value) {
-    if (!j.is_object()) return fail(at, "expected an object, got " + std::string(j.type_name()));
+    if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
     out.clear();
     for (const auto& [key, item] : j.items()) {
-      if (auto failure = read(item, out[key], at / key)) return failure;
+      if (auto failure = read(item, out[key])) return under(key, std::move(failure));
     }
   } else if constexpr (is_variant<T>::value) {
-    return read_variant(j, out, at);
+    return read_variant(j, out);
   } else if constexpr (DescribedStruct<T>) {
-    if (!j.is_object()) return fail(at, "expected an object, got " + std::string(j.type_name()));
+    if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
     Failure failure;
     boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
       if (failure) return;
       using M = member_type_t<decltype(member)>;
-      const auto found = j.find(member.name);
+      const auto found = j.find(std::string_view(member.name));
       if (found != j.end()) {
-        failure = read(*found, out.*member.pointer, at / std::string(member.name));
+        if (auto inner = read(*found, out.*member.pointer)) {
+          failure = under(std::string(member.name), std::move(inner));
+        }
       } else if constexpr (is_optional<M>::value) {
         (out.*member.pointer).reset();
       } else {
-        failure = fail(at / std::string(member.name), "missing");
+        failure = under(std::string(member.name), fail("missing"));
       }
     });
     return failure;
@@ -268,7 +276,7 @@ template <class T>
 template <class T>
 [[nodiscard]] Converted<T> from_json_value(const nlohmann::json& value) {
   T out{};
-  if (auto failure = typed_detail::read(value, out, Path{})) return std::move(*failure);
+  if (auto failure = typed_detail::read(value, out)) return std::move(*failure);
   return out;
 }
 
