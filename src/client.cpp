@@ -286,12 +286,9 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt at
   ++corrections_sent_;
   whole_turns_ = request_turns_;
   last_whole_ = Judgement{std::move(reply), std::move(judged)};
-  const bool stopped_early = attempt.stream.stopped_at.has_value();
   add_note(attempt,
            prepare_correction(correction_.style == CorrectionStyle::scoped && !scoped_tried_,
-                              stopped_early ? "the stream was stopped early, so there is no "
-                                              "whole object to patch"
-                                            : "the reply is not JSON"));
+                              attempt.stream.stopped_at.has_value()));
   return next_request(std::move(attempt),
                       scoped_ ? AttemptRole::scoped_correction : AttemptRole::whole_correction);
 }
@@ -327,9 +324,11 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
   return next_request(std::move(attempt), AttemptRole::whole_correction);
 }
 
-std::string ExtractionLoop::prepare_correction(bool allow_scoped, std::string unparsed_why) {
+std::string ExtractionLoop::prepare_correction(bool allow_scoped, bool stopped_early) {
   const Judged& judged = last_whole_->judged;
-  std::string why = std::move(unparsed_why);
+  std::string why = stopped_early
+                        ? "the stream was stopped early, so there is no whole object to patch"
+                        : "the reply is not JSON";
   if (allow_scoped && judged.parsed) {
     if (auto plan = plan_scoped_correction(judged.wire_value, judged.issues, contract_->wire(),
                                            correction_.max_scoped_share, why)) {

@@ -72,9 +72,9 @@ class ExtractionLoop {
   std::optional<Result<nlohmann::json>> succeed(Attempt attempt, nlohmann::json value);
   // Sets call() to the correction of last_whole_: scoped when the policy and the issues allow.
   // Returns the note for the attempt that needs correcting.
-  // `unparsed_why` says why the last whole reply has no value to patch when it has none.
-  std::string prepare_correction(bool allow_scoped,
-                                 std::string unparsed_why = "the reply is not JSON");
+  // `stopped_early`: the last whole reply is a stream stopped at its first broken part, so it
+  // has no value to patch even if what arrived would parse.
+  std::string prepare_correction(bool allow_scoped, bool stopped_early = false);
   void send_whole_correction();
   // Sets call() for the next request; the call's end when the token budget leaves no room.
   std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
