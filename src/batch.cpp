@@ -22,7 +22,7 @@ using detail::BatchFailure;
 using detail::ClientInternals;
 using Clock = std::chrono::steady_clock;
 
-std::chrono::milliseconds since(Clock::time_point start) {
+std::chrono::milliseconds elapsed_since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
 }
 
@@ -116,7 +116,7 @@ class Round {
                                        .finished = state_.finished,
                                        .failed = state_.failed,
                                        .polls = polls_,
-                                       .elapsed = since(started_)});
+                                       .elapsed = elapsed_since(started_)});
   }
 
   detail::BatchProtocol& protocol_;

@@ -7,6 +7,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include "ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -33,19 +34,6 @@ void global_init_once() {
   static std::once_flag once;
   // Never cleaned up: other libraries in the process may still use curl at exit.
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view text) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
 }
 
 // One try's state. The easy handle's options point into it, so it outlives the transfer.
@@ -88,13 +76,14 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
 size_t on_header(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t bytes = size * count;
-  const std::string_view line = trim(std::string_view(data, bytes));
+  const std::string_view line = detail::trim_blanks(std::string_view(data, bytes));
   if (line.starts_with("HTTP/")) {
     // A new status line (after 100 Continue, or a proxy's CONNECT reply): keep only the last.
     transfer->response.headers.clear();
   } else if (const auto colon = line.find(':'); colon != std::string_view::npos && colon > 0) {
-    transfer->response.headers.emplace_back(lower(trim(line.substr(0, colon))),
-                                            std::string(trim(line.substr(colon + 1))));
+    transfer->response.headers.emplace_back(
+        detail::ascii_lower(detail::trim_blanks(line.substr(0, colon))),
+        std::string(detail::trim_blanks(line.substr(colon + 1))));
   }
   return bytes;
 }
@@ -211,7 +200,7 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
   transfer.max_bytes = options.max_response_bytes;
   bool has_expect = false;
   for (const auto& [name, value] : request.headers) {
-    if (lower(name) == "expect") has_expect = true;
+    if (detail::ascii_lower(name) == "expect") has_expect = true;
     // "Name;" is curl's way to send a header with an empty value ("Name:" would remove it).
     const std::string line = value.empty() ? name + ";" : name + ": " + value;
     transfer.header_list = curl_slist_append(transfer.header_list, line.c_str());
@@ -296,8 +285,8 @@ TransportResult finish(CURL* handle, CURLcode code, const HttpRequest& request,
   // A reader that stopped the transfer has what it wanted: the response so far, not a failure.
   if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.stopped)) {
     const TransportFailure failure = classify(code, transfer.too_large);
-    std::string message(
-        trim(transfer.error_text[0] != '\0' ? transfer.error_text : curl_easy_strerror(code)));
+    std::string message(detail::trim_blanks(
+        transfer.error_text[0] != '\0' ? transfer.error_text : curl_easy_strerror(code)));
     if (failure == TransportFailure::too_large) {
       message = "response body exceeds " + std::to_string(options.max_response_bytes) +
                 " bytes: " + message;

@@ -24,12 +24,6 @@ constexpr std::string_view kNonSpaceSet =
 // What `.` matches: everything but line terminators.
 constexpr std::string_view kDot = "[^\\n\\r\\x{2028}\\x{2029}]";
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
-
 std::string code_point(unsigned long value) {
   char buffer[24];
   std::snprintf(buffer, sizeof buffer, "\\x{%lX}", value);

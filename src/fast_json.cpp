@@ -1,4 +1,5 @@
 #include "fast_json.hpp"
+#include "ascii.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -19,13 +20,6 @@ constexpr std::ptrdiff_t kMaxFloatToken = 64;
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 bool in(unsigned char c, unsigned char low, unsigned char high) {

@@ -223,7 +223,7 @@ constexpr std::string_view kContent = R"json({
   }
 })json";
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kKnown = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kKnownMetaSchemas = {{
     {"http://json-schema.org/draft-07/schema", kDraft7},
     {"https://json-schema.org/draft/2020-12/schema", k2020},
     {"https://json-schema.org/draft/2020-12/meta/core", kCore},
@@ -238,7 +238,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kKnown = 
 }  // namespace
 
 std::string_view meta_schema(std::string_view uri) {
-  for (const auto& [known, text] : kKnown) {
+  for (const auto& [known, text] : kKnownMetaSchemas) {
     if (known == uri) return text;
   }
   return {};

@@ -13,7 +13,7 @@ bool is_identifier(const std::string& key) {
   return true;
 }
 
-std::string quoted(const std::string& key) {
+std::string quoted_key(const std::string& key) {
   std::string out = "\"";
   for (char c : key) {
     if (c == '"' || c == '\\') out += '\\';
@@ -56,7 +56,7 @@ std::string Path::to_string() const {
     } else if (is_identifier(key)) {
       out += (out.empty() ? "" : ".") + key;
     } else {
-      out += "[" + quoted(key) + "]";
+      out += "[" + quoted_key(key) + "]";
     }
   }
   return out;

@@ -1,4 +1,5 @@
 #include "redaction.hpp"
+#include "ascii.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -6,13 +7,6 @@
 
 namespace accord::detail {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Where one character `wanted` written at `at` ends (plain, or backslashes + uXXXX), or npos.
 std::size_t char_end(std::string_view text, std::size_t at, char wanted) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include "ascii.hpp"
 
 #include "accord/retry.hpp"
 #include "delivery_steps.hpp"
@@ -22,22 +23,9 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::string_view trim(std::string_view text) {
-  const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n'; };
-  while (!text.empty() && !not_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && !not_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // A plain decimal number ("2", "1.5"); from_chars so the C locale cannot change the meaning.
 std::optional<double> parse_number(std::string_view text) {
-  text = trim(text);
+  text = detail::trim_blanks(text);
   if (text.empty()) return std::nullopt;
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -51,7 +39,7 @@ std::optional<double> parse_number(std::string_view text) {
 std::optional<double> ms_until_http_date(std::string_view text) {
   static constexpr const char* kFormats[] = {"%a, %d %b %Y %H:%M:%S", "%A, %d-%b-%y %H:%M:%S",
                                              "%a %b %d %H:%M:%S %Y"};
-  const std::string input(trim(text));
+  const std::string input(detail::trim_blanks(text));
   for (const char* format : kFormats) {
     std::tm tm{};
     std::istringstream in(input);
@@ -179,7 +167,7 @@ ServerWait server_wait(const HttpResponse& response, const RetryPolicy& policy) 
   if (auto header = response.header("retry-after-ms")) {
     if (auto ms = parse_number(*header); ms && honoured(*ms)) {
       return {milliseconds{static_cast<long long>(std::ceil(*ms))},
-              "retry-after-ms: " + std::string(trim(*header))};
+              "retry-after-ms: " + std::string(detail::trim_blanks(*header))};
     }
   }
   if (auto header = response.header("retry-after")) {
@@ -189,7 +177,7 @@ ServerWait server_wait(const HttpResponse& response, const RetryPolicy& policy) 
     } else {
       ms = ms_until_http_date(*header);
     }
-    const std::string shown(trim(*header));
+    const std::string shown(detail::trim_blanks(*header));
     if (ms && honoured(*ms)) {
       return {milliseconds{static_cast<long long>(std::ceil(*ms))}, "retry-after: " + shown};
     }
@@ -215,7 +203,8 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
       return RetryDecision{false, milliseconds{0}, what + ", success"};
     }
     const auto should_retry = response.header("x-should-retry");
-    const std::string verdict = should_retry ? lower(trim(*should_retry)) : std::string();
+    const std::string verdict =
+        should_retry ? detail::ascii_lower(detail::trim_blanks(*should_retry)) : std::string();
     if (verdict == "false") return no(what, "x-should-retry: false");
     if (verdict == "true") {
       why_retry = "x-should-retry: true";

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include "ascii.hpp"
 
 #include "accord/redaction.hpp"
 #include "accord/transport.hpp"
@@ -14,20 +15,13 @@
 namespace accord {
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool is_credential_header(std::string_view name) {
   static constexpr std::array<std::string_view, 6> kExact = {
       "authorization", "proxy-authorization", "x-api-key", "api-key", "cookie", "set-cookie"};
   // Substrings catch vendor-specific names (x-goog-api-key, x-auth-token, client-secret, ...);
   // redacting a harmless header now and then is cheaper than leaking one key.
   static constexpr std::array<std::string_view, 3> kParts = {"key", "token", "secret"};
-  const std::string name_lower = lower(name);
+  const std::string name_lower = detail::ascii_lower(name);
   if (std::find(kExact.begin(), kExact.end(), name_lower) != kExact.end()) return true;
   return std::any_of(kParts.begin(), kParts.end(), [&](std::string_view part) {
     return name_lower.find(part) != std::string::npos;
@@ -68,9 +62,9 @@ void Transport::post_async(AsyncPost post) {
 }
 
 std::optional<std::string> HttpResponse::header(std::string_view name) const {
-  const std::string wanted = lower(name);
+  const std::string wanted = detail::ascii_lower(name);
   for (const auto& [key, value] : headers) {
-    if (lower(key) == wanted) return value;
+    if (detail::ascii_lower(key) == wanted) return value;
   }
   return std::nullopt;
 }

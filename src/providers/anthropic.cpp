@@ -44,7 +44,7 @@ ojson assistant_content(const Turn& turn) {
   return blocks;
 }
 
-ojson messages(const CallSpec& call) {
+ojson anthropic_messages(const CallSpec& call) {
   ojson out = ojson::array();
   for (const auto& turn : call.turns) {
     switch (turn.role) {
@@ -109,7 +109,7 @@ class Anthropic final : public Provider {
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
     ojson body{{"model", call.model}, {"max_tokens", call.max_tokens}};
     if (const std::string system = system_text(call); !system.empty()) body["system"] = system;
-    body["messages"] = messages(call);
+    body["messages"] = anthropic_messages(call);
     const bool forced = call.output && call.mode == OutputMode::forced_tool;
     // A conversation ending in an assistant turn is a prefill the model continues, which
     // structured output refuses (providers.md §4.1): a continuation goes without the format, and

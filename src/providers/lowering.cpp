@@ -56,7 +56,7 @@ const std::set<std::string, std::less<>> kRejected = {
 // The keywords the walk below keeps, rewrites or states in words (with kRejected). Anything else
 // is no JSON Schema 2020-12 assertion accord checks (`nullable`, `typeof`, `meta:enum`, nested
 // `$id`, annotations), so it is left off the wire with a Report row.
-const std::set<std::string, std::less<>> kKnown = {
+const std::set<std::string, std::less<>> kKnownKeywords = {
     // structure
     "type", "properties", "required", "additionalProperties", "items", "prefixItems",
     "additionalItems", "anyOf", "oneOf", "allOf", "enum", "const",
@@ -792,7 +792,7 @@ class Lowerer {
               family_ + " reject " + key + "; stated in the description, enforced locally");
       } else if (key == "$comment") {
         continue;  // a note to schema readers, not a rule
-      } else if (!kKnown.count(key) && !kRejected.count(key)) {
+      } else if (!kKnownKeywords.count(key) && !kRejected.count(key)) {
         record(path, key, key + " " + value.dump(), Fate::dropped,
                key == "nullable"
                    ? "nullable is OpenAPI's keyword, not JSON Schema's: the local rules do not "

@@ -25,7 +25,7 @@ ojson assistant_message(const Turn& turn) {
   return message;
 }
 
-ojson messages(const CallSpec& call) {
+ojson chat_messages(const CallSpec& call) {
   ojson out = ojson::array();
   for (const auto& turn : call.turns) {
     switch (turn.role) {
@@ -49,8 +49,8 @@ ojson messages(const CallSpec& call) {
   return out;
 }
 
-ojson function_tool(const std::string& name, const std::string& description,
-                    const ojson& parameters) {
+ojson chat_function_tool(const std::string& name, const std::string& description,
+                         const ojson& parameters) {
   ojson function{{"name", name}};
   if (!description.empty()) function["description"] = description;
   function["parameters"] = parameters;
@@ -65,7 +65,7 @@ WireSchema ChatCompletions::lower(const nlohmann::ordered_json& emitted, Report 
 }
 
 HttpRequest ChatCompletions::encode(const CallSpec& call) const {
-  ojson body{{"model", call.model}, {"messages", messages(call)}};
+  ojson body{{"model", call.model}, {"messages", chat_messages(call)}};
   const bool forced = call.output && call.mode == OutputMode::forced_tool;
   if (call.output && !forced) {
     body["response_format"] = {
@@ -75,10 +75,11 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
   }
   ojson tools = ojson::array();
   for (const auto& tool : call.tools) {
-    tools.push_back(function_tool(tool.name, tool.description, tool.input.schema));
+    tools.push_back(chat_function_tool(tool.name, tool.description, tool.input.schema));
   }
   if (forced) {
-    tools.push_back(function_tool(output_name(call), kOutputToolDescription, call.output->schema));
+    tools.push_back(
+        chat_function_tool(output_name(call), kOutputToolDescription, call.output->schema));
   }
   if (!tools.empty()) {
     body["tools"] = std::move(tools);

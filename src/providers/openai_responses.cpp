@@ -42,8 +42,8 @@ ojson input_items(const CallSpec& call) {
   return out;
 }
 
-ojson function_tool(const std::string& name, const std::string& description,
-                    const ojson& parameters) {
+ojson responses_function_tool(const std::string& name, const std::string& description,
+                              const ojson& parameters) {
   ojson tool{{"type", "function"}, {"name", name}};
   if (!description.empty()) tool["description"] = description;
   tool["parameters"] = parameters;
@@ -83,11 +83,11 @@ class Responses final : public Provider {
     }
     ojson tools = ojson::array();
     for (const auto& tool : call.tools) {
-      tools.push_back(function_tool(tool.name, tool.description, tool.input.schema));
+      tools.push_back(responses_function_tool(tool.name, tool.description, tool.input.schema));
     }
     if (forced) {
       tools.push_back(
-          function_tool(output_name(call), kOutputToolDescription, call.output->schema));
+          responses_function_tool(output_name(call), kOutputToolDescription, call.output->schema));
     }
     if (!tools.empty()) {
       body["tools"] = std::move(tools);

@@ -21,10 +21,6 @@ std::optional<ojson> event_object(const SseEvent& event, Taken& taken) {
   return data;
 }
 
-std::string string_at(const ojson& object, const char* key) {
-  return string_or_empty(object, key);
-}
-
 // An event's `index` or `output_index`; 0 when absent or not a count (a hostile number must not
 // throw).
 std::size_t index_at(const ojson& object, const char* key) {
@@ -71,11 +67,11 @@ class ChatStream final : public StreamAssembler {
         if (!piece.is_object()) continue;
         const auto index = index_at(piece, "index");
         auto& call = calls_[index];
-        if (auto id = string_at(piece, "id"); !id.empty()) call.id = std::move(id);
+        if (auto id = string_or_empty(piece, "id"); !id.empty()) call.id = std::move(id);
         const auto function = piece.find("function");
         if (function == piece.end() || !function->is_object()) continue;
-        call.name += string_at(*function, "name");
-        const std::string arguments = string_at(*function, "arguments");
+        call.name += string_or_empty(*function, "name");
+        const std::string arguments = string_or_empty(*function, "arguments");
         call.arguments += arguments;
         if (mode_ == OutputMode::forced_tool && index == calls_.begin()->first)
           taken.output += arguments;
@@ -131,7 +127,7 @@ class TypedEventStream : public StreamAssembler {
     Taken taken;
     auto data = event_object(event, taken);
     if (!data) return taken;
-    std::string type = string_at(*data, "type");
+    std::string type = string_or_empty(*data, "type");
     if (type.empty()) type = event.event;
     on_event(type, *data, taken);
     return taken;
@@ -159,25 +155,26 @@ class ResponsesStream final : public TypedEventStream {
       }
       final_ = *response;
     } else if (type == "error") {
-      ojson error{{"message", string_at(data, "message")}};
-      if (auto code = string_at(data, "code"); !code.empty()) error["code"] = code;
+      ojson error{{"message", string_or_empty(data, "message")}};
+      if (auto code = string_or_empty(data, "code"); !code.empty()) error["code"] = code;
       final_ = ojson{{"error", std::move(error)}};
     } else if (type == "response.output_item.added" || type == "response.output_item.done") {
       const auto item = data.find("item");
       if (item == data.end() || !item->is_object()) return;
       items_[index] = *item;
-      if (string_at(*item, "type") == "function_call" && !first_call_) first_call_ = index;
+      if (string_or_empty(*item, "type") == "function_call" && !first_call_) first_call_ = index;
     } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
-      const std::string delta = string_at(data, "delta");
+      const std::string delta = string_or_empty(data, "delta");
       const bool refusal = type == "response.refusal.delta";
       auto& part =
           text_part(index, index_at(data, "content_index"), refusal ? "refusal" : "output_text");
-      part[refusal ? "refusal" : "text"] = string_at(part, refusal ? "refusal" : "text") + delta;
+      part[refusal ? "refusal" : "text"] =
+          string_or_empty(part, refusal ? "refusal" : "text") + delta;
       if (!refusal && mode_ == OutputMode::response_format) taken.output = delta;
     } else if (type == "response.function_call_arguments.delta") {
-      const std::string delta = string_at(data, "delta");
+      const std::string delta = string_or_empty(data, "delta");
       auto& item = items_[index];
-      item["arguments"] = string_at(item, "arguments") + delta;
+      item["arguments"] = string_or_empty(item, "arguments") + delta;
       if (mode_ == OutputMode::forced_tool && first_call_ == index) taken.output = delta;
     }
   }
@@ -222,18 +219,18 @@ class AnthropicStream final : public TypedEventStream {
       const auto block = data.find("content_block");
       if (block == data.end() || !block->is_object()) return;
       blocks_[index] = Block{*block, {}};
-      if (string_at(*block, "type") == "tool_use" && !first_tool_) first_tool_ = index;
+      if (string_or_empty(*block, "type") == "tool_use" && !first_tool_) first_tool_ = index;
     } else if (type == "content_block_delta") {
       const auto delta = data.find("delta");
       if (delta == data.end() || !delta->is_object()) return;
       auto& block = blocks_[index];
-      const std::string delta_type = string_at(*delta, "type");
+      const std::string delta_type = string_or_empty(*delta, "type");
       if (delta_type == "text_delta") {
-        const std::string text = string_at(*delta, "text");
-        block.content["text"] = string_at(block.content, "text") + text;
+        const std::string text = string_or_empty(*delta, "text");
+        block.content["text"] = string_or_empty(block.content, "text") + text;
         if (mode_ == OutputMode::response_format) taken.output = text;
       } else if (delta_type == "input_json_delta") {
-        const std::string json = string_at(*delta, "partial_json");
+        const std::string json = string_or_empty(*delta, "partial_json");
         block.input_text += json;
         if (mode_ == OutputMode::forced_tool && first_tool_ == index) taken.output = json;
       }
@@ -260,7 +257,7 @@ class AnthropicStream final : public TypedEventStream {
     ojson content = ojson::array();
     for (const auto& [index, block] : blocks_) {
       ojson piece = block.content;
-      if (string_at(piece, "type") == "tool_use") {
+      if (string_or_empty(piece, "type") == "tool_use") {
         // The input arrives as pieces of JSON text; a block stopped inside it still needs an
         // object: the part read so far, or nothing.
         ojson input = parse_ordered_json(block.input_text.empty() ? "{}" : block.input_text, false);
