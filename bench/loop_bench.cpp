@@ -164,8 +164,7 @@ int run_loop(const LoopOptions& options) {
   const auto warm = bench.client.extract(bench.request);
   if (!warm.ok()) throw std::runtime_error("extract failed: " + warm.error().message);
   const HttpRequest raw = bench.first_request(server.base_url);
-  const bool same_body =
-      nlohmann::json::parse(raw.body) == warm.trace().attempts.front().request_body;
+  const bool same_body = raw.body == warm.trace().attempts.front().request_body;
   std::cout << "raw_body_matches_extract: " << (same_body ? "yes" : "no") << "\n";
 
   auto one = [&](bool bare) {

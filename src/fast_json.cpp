@@ -1,16 +1,16 @@
 #include "fast_json.hpp"
-#include "ascii.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
+
+#include "ascii.hpp"
 
 namespace accord::detail {
 namespace {
-
-using json = nlohmann::json;
 
 // Recursion stays well inside the stack whatever limit the caller asks for; deeper text goes to
 // nlohmann's parser, which does not recurse.
@@ -65,12 +65,13 @@ void append_utf8(std::string& out, std::uint32_t code_point) {
   }
 }
 
+template <class Json>
 class Reader {
  public:
   Reader(std::string_view text, std::size_t max_depth)
       : p_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {}
 
-  bool document(json& out) {
+  bool document(Json& out) {
     skip_space();
     if (p_ == end_ || !value(out, 0)) return false;
     skip_space();
@@ -82,15 +83,15 @@ class Reader {
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
 
-  bool value(json& out, std::size_t depth) {
+  bool value(Json& out, std::size_t depth) {
     switch (*p_) {
       case '{':
         return object(out, depth + 1);
       case '[':
         return array(out, depth + 1);
       case '"':
-        out = json::string_t();
-        return string(out.get_ref<json::string_t&>());
+        out = typename Json::string_t();
+        return string(out.template get_ref<typename Json::string_t&>());
       case 't':
         out = true;
         return literal("true");
@@ -114,11 +115,11 @@ class Reader {
     return true;
   }
 
-  bool object(json& out, std::size_t depth) {
+  bool object(Json& out, std::size_t depth) {
     if (depth > max_depth_ || depth > kMaxRecursion) return false;
     ++p_;
-    out = json::object();
-    auto& members = out.get_ref<json::object_t&>();
+    out = Json::object();
+    auto& members = out.template get_ref<typename Json::object_t&>();
     skip_space();
     if (p_ != end_ && *p_ == '}') {
       ++p_;
@@ -134,8 +135,7 @@ class Reader {
       skip_space();
       if (p_ == end_) return false;
       // nlohmann keeps the last of duplicate keys; rare enough to leave to it.
-      auto [slot, inserted] = members.try_emplace(std::move(key));
-      if (!inserted || !value(slot->second, depth)) return false;
+      if (!insert(members, std::move(key), depth)) return false;
       skip_space();
       if (p_ == end_) return false;
       if (*p_ == '}') {
@@ -148,11 +148,27 @@ class Reader {
     }
   }
 
-  bool array(json& out, std::size_t depth) {
+  static constexpr bool kOrdered = !std::is_same_v<Json, nlohmann::json>;
+  // An ordered object finds a key by scanning its members; past this many, nlohmann's parser
+  // (through parse_ordered_json, linear in the keys) reads the text instead.
+  static constexpr std::size_t kMaxOrderedMembers = 64;
+
+  bool insert(typename Json::object_t& members, std::string key, std::size_t depth) {
+    if constexpr (kOrdered) {
+      if (members.size() >= kMaxOrderedMembers) return false;
+      auto [slot, inserted] = members.emplace(std::move(key), Json());
+      return inserted && value(slot->second, depth);
+    } else {
+      auto [slot, inserted] = members.try_emplace(std::move(key));
+      return inserted && value(slot->second, depth);
+    }
+  }
+
+  bool array(Json& out, std::size_t depth) {
     if (depth > max_depth_ || depth > kMaxRecursion) return false;
     ++p_;
-    out = json::array();
-    auto& items = out.get_ref<json::array_t&>();
+    out = Json::array();
+    auto& items = out.template get_ref<typename Json::array_t&>();
     skip_space();
     if (p_ != end_ && *p_ == ']') {
       ++p_;
@@ -283,7 +299,7 @@ class Reader {
     return true;
   }
 
-  bool number(json& out) {
+  bool number(Json& out) {
     const char* start = p_;
     const bool negative = *p_ == '-';
     if (negative) ++p_;
@@ -340,9 +356,16 @@ class Reader {
 
 }  // namespace
 
-std::optional<json> fast_parse_json(std::string_view text, std::size_t max_depth) {
-  json out;
-  if (!Reader(text, max_depth).document(out)) return std::nullopt;
+std::optional<nlohmann::json> fast_parse_json(std::string_view text, std::size_t max_depth) {
+  nlohmann::json out;
+  if (!Reader<nlohmann::json>(text, max_depth).document(out)) return std::nullopt;
+  return out;
+}
+
+std::optional<nlohmann::ordered_json> fast_parse_ordered_json(std::string_view text,
+                                                              std::size_t max_depth) {
+  nlohmann::ordered_json out;
+  if (!Reader<nlohmann::ordered_json>(text, max_depth).document(out)) return std::nullopt;
   return out;
 }
 

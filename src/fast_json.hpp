@@ -16,5 +16,9 @@ namespace accord::detail {
 
 [[nodiscard]] std::optional<nlohmann::json> fast_parse_json(std::string_view text,
                                                             std::size_t max_depth);
+// The same for an ordered_json (key order kept), as reply envelopes are read; it also gives up on
+// an object of more than 64 members, which an ordered object would look up key by key.
+[[nodiscard]] std::optional<nlohmann::ordered_json> fast_parse_ordered_json(std::string_view text,
+                                                                            std::size_t max_depth);
 
 }  // namespace accord::detail

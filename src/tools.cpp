@@ -284,6 +284,7 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     final_contract = client.contract(*request.final_schema, kFinalName);
     call.output_name = kFinalName;
     call.output = &final_contract->wire();
+    call.output_text = &final_contract->wire_text();
   }
   if (!request.system.empty())
     call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "accord/json_text.hpp"
 #include "accord/printable.hpp"
 #include "utf8.hpp"
 
@@ -45,6 +46,15 @@ nlohmann::ordered_json valid_issues(const Issues& issues) {
   return accord::to_json(out);
 }
 
+// The body sent, as JSON in the record (its key order kept); text that does not parse, which
+// accord never sends, stays a string rather than vanishing.
+nlohmann::ordered_json sent_body(const std::string& text) {
+  if (text.empty()) return nullptr;
+  auto parsed = parse_ordered_json(text, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return detail::valid_utf8(text);
+  return parsed;
+}
+
 nlohmann::ordered_json stream_json(const StreamRecord& stream) {
   nlohmann::ordered_json out{{"events", stream.events}, {"bytes", stream.bytes}};
   out["stopped_at"] =
@@ -75,7 +85,7 @@ nlohmann::ordered_json Trace::to_json() const {
   auto attempts_json = nlohmann::ordered_json::array();
   for (const auto& attempt : attempts) {
     attempts_json.push_back({{"role", to_string(attempt.role)},
-                             {"request_body", attempt.request_body},
+                             {"request_body", sent_body(attempt.request_body)},
                              {"transport", valid_lines(attempt.transport_log)},
                              {"http_status", attempt.http_status},
                              {"status", to_string(attempt.status)},

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "../src/fast_json.hpp"
 #include "../src/validator_impl.hpp"
 #include "accord/json_schema.hpp"
+#include "accord/json_text.hpp"
 #include "accord/validate.hpp"
 
 namespace accord {
@@ -23,8 +25,10 @@ namespace {
 
 using nlohmann::json;
 
-// Equal including the kind of number (nlohmann's == calls 1, 1u and 1.0 equal).
-bool identical(const json& a, const json& b) {
+// Equal including the kind of number (nlohmann's == calls 1, 1u and 1.0 equal) and, for
+// ordered_json, the order of keys.
+template <class Json>
+bool identical(const Json& a, const Json& b) {
   if (a.type() != b.type()) return false;
   if (a.is_object()) {
     if (a.size() != b.size()) return false;
@@ -41,29 +45,35 @@ bool identical(const json& a, const json& b) {
     return true;
   }
   if (a.is_number_float()) {
-    const double x = a.get<double>();
-    const double y = b.get<double>();
+    const double x = a.template get<double>();
+    const double y = b.template get<double>();
     return x == y && std::signbit(x) == std::signbit(y);
   }
   return a == b;
 }
 
-// Whatever the quick reader returns, nlohmann must return too, identically.
-::testing::AssertionResult reader_agrees(const std::string& text) {
-  const auto quick = detail::fast_parse_json(text, 256);
+template <class Json>
+::testing::AssertionResult same_as_reference(const std::optional<Json>& quick,
+                                             const std::string& text, const Json& reference) {
   if (!quick) return ::testing::AssertionSuccess();
-  json reference;
-  try {
-    reference = json::parse(text);
-  } catch (const std::exception& e) {
-    return ::testing::AssertionFailure()
-           << "quick reader accepted what nlohmann rejects (" << e.what() << "): " << text;
+  if (reference.is_discarded()) {
+    return ::testing::AssertionFailure() << "quick reader accepted what nlohmann rejects: " << text;
   }
   if (!identical(*quick, reference)) {
     return ::testing::AssertionFailure()
            << "values differ for " << text << ": " << quick->dump() << " vs " << reference.dump();
   }
   return ::testing::AssertionSuccess();
+}
+
+// Whatever either quick reader returns, nlohmann must return too, identically: the plain one
+// against json::parse, the ordered one (reply envelopes) against parse_ordered_json.
+::testing::AssertionResult reader_agrees(const std::string& text) {
+  auto plain = same_as_reference(detail::fast_parse_json(text, 256), text,
+                                 json::parse(text, nullptr, false));
+  if (!plain) return plain;
+  return same_as_reference(detail::fast_parse_ordered_json(text, 256), text,
+                           parse_ordered_json(text, false));
 }
 
 std::string shared_dir() {
@@ -159,6 +169,22 @@ TEST(FastJson, NestingBeyondTheLimitIsLeftToTheReferenceParser) {
   const auto parsed = parse_json(std::string(300, '[') + std::string(300, ']'));
   ASSERT_FALSE(parsed.value);
   EXPECT_NE(parsed.issues.at(0).message.find("nested deeper than 256"), std::string::npos);
+}
+
+TEST(FastJson, OrderedReaderKeepsKeyOrder) {
+  const auto quick = detail::fast_parse_ordered_json(R"({"z":1,"a":{"y":2,"b":3}})", 256);
+  ASSERT_TRUE(quick.has_value());
+  EXPECT_EQ(quick->dump(), R"({"z":1,"a":{"y":2,"b":3}})");
+}
+
+TEST(FastJson, OrderedReaderLeavesDuplicateKeysAndWideObjectsToNlohmann) {
+  EXPECT_FALSE(detail::fast_parse_ordered_json(R"({"a":1,"a":2})", 256).has_value());
+  // An ordered object looks keys up one by one: a wide one goes to the linear reader.
+  std::string wide = "{";
+  for (int i = 0; i < 65; ++i) wide += (i == 0 ? "\"k" : ",\"k") + std::to_string(i) + "\":0";
+  wide += "}";
+  EXPECT_FALSE(detail::fast_parse_ordered_json(wide, 256).has_value());
+  EXPECT_TRUE(detail::fast_parse_json(wide, 256).has_value());
 }
 
 TEST(FastJson, RandomNumbersReadAsNlohmannReadsThem) {

@@ -159,7 +159,7 @@ TEST(ExtractWithContract, OpenAIReplyInsideTheWrappedRootIsUnwrapped) {
       "openai-chat", {{{"json", {{"value", {{"currency", "usd"}, {"amount", 900}}}}}}}, mock);
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value(), (json{{"currency", "usd"}, {"amount", 900}}));
-  const auto sent = result.trace().attempts[0].request_body;
+  const auto sent = json::parse(result.trace().attempts[0].request_body);
   EXPECT_EQ(sent["response_format"]["json_schema"]["name"], "transfer");
 }
 

@@ -186,6 +186,24 @@ TEST(OpenAIChatEncode, UserToolsAreStrictFunctionsWithoutParallelCalls) {
   EXPECT_EQ(body["parallel_tool_calls"], false);
 }
 
+// A Contract hands the encoder its wire schema serialised once; the body must be the very text a
+// copy of the schema would give, on every provider, in both output modes, with tools around it.
+TEST(ProvidersEncode, SchemaTextSerialisedOnceGivesTheSameBodyAsACopy) {
+  for (const char* name : {"openai-chat", "openai-responses", "anthropic", "generic"}) {
+    for (const OutputMode mode : {OutputMode::response_format, OutputMode::forced_tool}) {
+      auto p = provider(name);
+      auto c = first_attempt(*p, mode);
+      c.spec.output = &c.wire;
+      c.spec.tools.push_back({"lookup", "Finds an order.", p->lower(kSchema, Report{})});
+      c.spec.turns.push_back({Turn::Role::user, "caf\u00e9 \"quoted\" \xff", {}, {}, nullptr});
+      const std::string copied = p->encode(c.spec).body;
+      const std::string text = c.wire.schema.dump();
+      c.spec.output_text = &text;
+      EXPECT_EQ(p->encode(c.spec).body, copied) << name;
+    }
+  }
+}
+
 TEST(GenericEncode, UsesMaxTokensAndStillSendsTheSchema) {
   auto p = provider("generic");
   auto c = first_attempt(*p, OutputMode::response_format, "");

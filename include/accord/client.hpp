@@ -67,6 +67,8 @@ class Contract {
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::string& provider_name() const { return provider_; }
   [[nodiscard]] const WireSchema& wire() const { return wire_; }
+  // The wire schema as JSON text, serialised once here rather than in every request body.
+  [[nodiscard]] const std::string& wire_text() const { return wire_text_; }
   [[nodiscard]] const Report& report() const { return wire_.report; }
   [[nodiscard]] const Validator& validator() const { return validator_; }
 
@@ -74,6 +76,7 @@ class Contract {
   std::string name_;
   std::string provider_;
   WireSchema wire_;
+  std::string wire_text_;
   Validator validator_;
 };
 

@@ -117,12 +117,12 @@ class Anthropic final : public Provider {
     const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
     if (call.output && !forced && !prefill) {
       body["output_config"] = {
-          {"format", {{"type", "json_schema"}, {"schema", call.output->schema}}}};
+          {"format", {{"type", "json_schema"}, {"schema", output_schema(call)}}}};
     }
     ojson tools = ojson::array();
     for (const auto& t : call.tools) tools.push_back(tool(t.name, t.description, t.input.schema));
     if (forced) {
-      tools.push_back(tool(output_name(call), kOutputToolDescription, call.output->schema));
+      tools.push_back(tool(output_name(call), kOutputToolDescription, output_schema(call)));
     }
     if (!tools.empty()) {
       body["tools"] = std::move(tools);
@@ -133,7 +133,7 @@ class Anthropic final : public Provider {
     headers.emplace_back("anthropic-version", "2023-06-01");
     const bool has_version = call.base_url.ends_with("/v1");
     return {call.base_url + (has_version ? "/messages" : "/v1/messages"), std::move(headers),
-            serialize(body)};
+            serialize_request(body, call)};
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {

@@ -71,7 +71,7 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
     body["response_format"] = {
         {"type", "json_schema"},
         {"json_schema",
-         {{"name", output_name(call)}, {"strict", true}, {"schema", call.output->schema}}}};
+         {{"name", output_name(call)}, {"strict", true}, {"schema", output_schema(call)}}}};
   }
   ojson tools = ojson::array();
   for (const auto& tool : call.tools) {
@@ -79,7 +79,7 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
   }
   if (forced) {
     tools.push_back(
-        chat_function_tool(output_name(call), kOutputToolDescription, call.output->schema));
+        chat_function_tool(output_name(call), kOutputToolDescription, output_schema(call)));
   }
   if (!tools.empty()) {
     body["tools"] = std::move(tools);
@@ -90,7 +90,7 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
     body["parallel_tool_calls"] = false;
   }
   body[max_tokens_field()] = call.max_tokens;
-  return {call.base_url + "/chat/completions", openai_headers(call), serialize(body)};
+  return {call.base_url + "/chat/completions", openai_headers(call), serialize_request(body, call)};
 }
 
 Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {

@@ -79,7 +79,7 @@ class Responses final : public Provider {
                        {{"type", "json_schema"},
                         {"name", output_name(call)},
                         {"strict", true},
-                        {"schema", call.output->schema}}}};
+                        {"schema", output_schema(call)}}}};
     }
     ojson tools = ojson::array();
     for (const auto& tool : call.tools) {
@@ -87,7 +87,7 @@ class Responses final : public Provider {
     }
     if (forced) {
       tools.push_back(
-          responses_function_tool(output_name(call), kOutputToolDescription, call.output->schema));
+          responses_function_tool(output_name(call), kOutputToolDescription, output_schema(call)));
     }
     if (!tools.empty()) {
       body["tools"] = std::move(tools);
@@ -95,7 +95,7 @@ class Responses final : public Provider {
       body["parallel_tool_calls"] = false;
     }
     body["max_output_tokens"] = call.max_tokens;
-    return {call.base_url + "/responses", openai_headers(call), serialize(body)};
+    return {call.base_url + "/responses", openai_headers(call), serialize_request(body, call)};
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../fast_json.hpp"
 #include "../utf8.hpp"
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
@@ -40,6 +41,9 @@ std::optional<ojson> parse_body(std::string_view body, std::string& problem) {
     problem = "the body is empty";
     return std::nullopt;
   }
+  // The quick reader takes the usual envelope (it stops at the depth limit itself); what it
+  // declines goes to nlohmann's parser, after a depth check.
+  if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth)) return quick;
   if (nests_deeper_than(body, kMaxReplyDepth)) {
     problem = "the body nests deeper than " + std::to_string(kMaxReplyDepth) + " levels";
     return std::nullopt;
@@ -150,6 +154,49 @@ std::string string_or_empty(const ojson& object, const char* key) {
 
 std::string serialize(const ojson& body) {
   return body.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+
+namespace {
+
+// The placeholder is a binary value, which no JSON text parses into, so nothing a conversation
+// or a tool schema holds can be mistaken for it.
+void write_spliced(const ojson& value, std::string_view splice, std::string& out) {
+  if (value.is_binary()) {
+    out += splice;
+  } else if (value.is_object()) {
+    out += '{';
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it != value.begin()) out += ',';
+      out += serialize(ojson(it.key()));
+      out += ':';
+      write_spliced(it.value(), splice, out);
+    }
+    out += '}';
+  } else if (value.is_array()) {
+    out += '[';
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it != value.begin()) out += ',';
+      write_spliced(*it, splice, out);
+    }
+    out += ']';
+  } else {
+    out += serialize(value);
+  }
+}
+
+}  // namespace
+
+ojson output_schema(const CallSpec& call) {
+  if (call.output_text != nullptr) return ojson::binary({});
+  return call.output->schema;
+}
+
+std::string serialize_request(const ojson& body, const CallSpec& call) {
+  if (call.output == nullptr || call.output_text == nullptr) return serialize(body);
+  std::string out;
+  out.reserve(call.output_text->size() + 1024);
+  write_spliced(body, *call.output_text, out);
+  return out;
 }
 
 std::string system_text(const CallSpec& call) {

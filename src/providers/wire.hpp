@@ -50,6 +50,12 @@ constexpr std::size_t kMaxReplyDepth = 512;
 // Request body text; invalid UTF-8 in the conversation is replaced rather than thrown on.
 [[nodiscard]] std::string serialize(const ojson& body);
 
+// The output schema's place in a request body: a copy of `call.output->schema`, or, when the call
+// carries its text, a placeholder that serialize_request() replaces with that text.
+[[nodiscard]] ojson output_schema(const CallSpec& call);
+// serialize(body), with the call's output schema text where output_schema() put its placeholder.
+[[nodiscard]] std::string serialize_request(const ojson& body, const CallSpec& call);
+
 // The system turns, joined; empty when there are none.
 [[nodiscard]] std::string system_text(const CallSpec& call);
 

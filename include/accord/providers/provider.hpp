@@ -77,6 +77,9 @@ struct CallSpec {
   // Structured output (optional): name + wire schema + how to ask for it.
   std::optional<std::string> output_name;
   const WireSchema* output = nullptr;
+  // `output->schema` as JSON text, when the caller keeps it (a Contract serialises its wire
+  // schema once): the body then carries this text instead of a copy serialised per request.
+  const std::string* output_text = nullptr;
   OutputMode mode = OutputMode::response_format;
   // Tools (optional).
   std::vector<ToolSpec> tools;
