@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -45,7 +46,7 @@ constexpr std::size_t kMaxConnections = 8192;
 
 constexpr const char* kUsage =
     "usage: accord-mock [--host 127.0.0.1] [--port 0] [--scenario FILE | --scenario-json JSON]\n"
-    "                   [--log FILE]\n";
+    "                   [--log FILE] [--keep-requests N]\n";
 
 struct Options {
   std::string host = "127.0.0.1";
@@ -53,6 +54,7 @@ struct Options {
   std::string scenario_file;
   std::string scenario_json;
   std::string log_path;
+  std::size_t keep_requests = kDefaultKeptRequests;
 };
 
 bool parse_options(int argc, char** argv, Options& options) {
@@ -83,6 +85,15 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.scenario_json = value;
     } else if (arg == "--log") {
       options.log_path = value;
+    } else if (arg == "--keep-requests") {
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long keep = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0) {
+        std::cerr << "accord-mock: bad --keep-requests " << value << "\n";
+        return false;
+      }
+      options.keep_requests = static_cast<std::size_t>(keep);
     } else {
       std::cerr << "accord-mock: unknown option " << arg << "\n" << kUsage;
       return false;
@@ -177,9 +188,9 @@ bool drop_connection(const httplib::Request& req) {
 
 class MockServer {
  public:
-  MockServer(Scenario scenario, const std::string& log_path)
+  MockServer(Scenario scenario, const Options& options)
       : queue_(std::move(scenario)),
-        log_(log_path),
+        log_(options.log_path, options.keep_requests),
         batches_(queue_, [this] { return ++serial_; }) {}
 
   httplib::Server& server() { return server_; }
@@ -211,7 +222,10 @@ class MockServer {
       res.set_content(R"({"status":"ok"})", "application/json");
     });
     server_.Get("/_accord/requests", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(to_json_line(log_.entries()), "application/json");
+      // How many arrived, so a client can tell the list lost its oldest (--keep-requests).
+      const auto log = log_.snapshot();
+      res.set_header("Accord-Requests-Received", std::to_string(log.received));
+      res.set_content(to_json_line(log.entries), "application/json");
     });
     server_.Delete("/_accord/requests", [this](const httplib::Request&, httplib::Response& res) {
       log_.clear();
@@ -479,7 +493,7 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<MockServer> mock;
   try {
-    mock = std::make_unique<MockServer>(load_scenario(options), options.log_path);
+    mock = std::make_unique<MockServer>(load_scenario(options), options);
   } catch (const std::exception& e) {
     std::cerr << "accord-mock: " << e.what() << "\n";
     return 2;

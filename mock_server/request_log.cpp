@@ -95,7 +95,7 @@ std::string to_json_line(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-RequestLog::RequestLog(const std::string& path) {
+RequestLog::RequestLog(const std::string& path, std::size_t keep) : keep_(keep) {
   if (path.empty()) return;
   file_ = std::fopen(path.c_str(), "a");
   if (file_ == nullptr) throw std::runtime_error("cannot open log file " + path);
@@ -112,17 +112,21 @@ void RequestLog::append(json entry) {
     std::fwrite(line.data(), 1, line.size(), file_);
     std::fflush(file_);  // per line, so a reader never sees half an entry after a reply
   }
+  ++received_;
+  if (keep_ == 0) return;
+  if (entries_.size() == keep_) entries_.pop_front();
   entries_.push_back(std::move(entry));
 }
 
-json RequestLog::entries() const {
+RequestLog::Snapshot RequestLog::snapshot() const {
   std::lock_guard lock(mutex_);
-  return json(entries_);
+  return {json(entries_), received_};
 }
 
 void RequestLog::clear() {
   std::lock_guard lock(mutex_);
   entries_.clear();
+  received_ = 0;
 }
 
 }  // namespace accord_mock

@@ -1,8 +1,11 @@
 #pragma once
-// The request log: one JSON object per provider request, credentials redacted, kept in memory for
-// GET /_accord/requests and appended to the --log file one line at a time.
+// The request log: one JSON object per provider request, credentials redacted, the latest kept in
+// memory for GET /_accord/requests and every one appended to the --log file one line at a time.
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -36,21 +39,33 @@ struct LoggedRequest {
 // One line of JSON, invalid UTF-8 replaced rather than thrown on.
 [[nodiscard]] std::string to_json_line(const nlohmann::json& value);
 
+// The newest entries kept in memory when --keep-requests is not given: a mock serving a long
+// benchmark would otherwise grow with every call.
+inline constexpr std::size_t kDefaultKeptRequests = 10000;
+
 class RequestLog {
  public:
-  // Empty path: memory only. Throws std::runtime_error when the file cannot be opened.
-  explicit RequestLog(const std::string& path);
+  // Empty path: memory only. Memory holds the newest `keep` entries (the file gets them all).
+  // Throws std::runtime_error when the file cannot be opened.
+  RequestLog(const std::string& path, std::size_t keep);
   ~RequestLog();
   RequestLog(const RequestLog&) = delete;
   RequestLog& operator=(const RequestLog&) = delete;
 
+  struct Snapshot {
+    nlohmann::json entries;  // the kept ones, oldest first
+    std::uint64_t received;  // logged since start or the last clear(), kept or not
+  };
+
   void append(nlohmann::json entry);
-  [[nodiscard]] nlohmann::json entries() const;
+  [[nodiscard]] Snapshot snapshot() const;
   void clear();
 
  private:
   mutable std::mutex mutex_;
-  std::vector<nlohmann::json> entries_;
+  std::deque<nlohmann::json> entries_;
+  std::size_t keep_;
+  std::uint64_t received_ = 0;
   std::FILE* file_ = nullptr;
 };
 

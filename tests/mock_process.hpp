@@ -34,14 +34,16 @@ extern char** environ;
 class MockProcess {
  public:
   // `scenario_json` empty: the mock's default scenario. `log_path` empty: a temporary log file
-  // that the destructor removes.
-  explicit MockProcess(std::string scenario_json, std::string log_path = "")
+  // that the destructor removes. `options` go to the command line as they are.
+  explicit MockProcess(std::string scenario_json, std::string log_path = "",
+                       const std::vector<std::string>& options = {})
       : log_path_(std::move(log_path)) {
     if (log_path_.empty()) {
       log_path_ = make_temp_file("accord-mock-log-", "");
       owns_log_ = true;
     }
     std::vector<std::string> args = {binary_path(), "--port", "0", "--log", log_path_};
+    args.insert(args.end(), options.begin(), options.end());
     if (!scenario_json.empty()) {
       // Long scenarios go through a file: a single argv string is limited to 128 KiB.
       if (scenario_json.size() > 32 * 1024) {

@@ -628,6 +628,23 @@ TEST(MockLog, CredentialHeadersAreRedactedInTheAdminRequestList) {
   EXPECT_EQ(entries[0]["headers"]["authorization"], "[redacted]");
 }
 
+TEST(MockLog, RequestListKeepsTheNewestAndCountsEveryRequest) {
+  REQUIRE_MOCK();
+  MockProcess mock("", "", {"--keep-requests", "2"});
+  for (int i = 0; i < 5; ++i) {
+    (void)mock_http::post(mock.base_url() + "/chat/completions?n=" + std::to_string(i),
+                          kChatRequest.dump());
+  }
+  const auto result = mock_http::get(mock.root_url() + "/_accord/requests");
+  ASSERT_EQ(result.status, 200);
+  EXPECT_EQ(result.header("accord-requests-received"), "5");
+  const auto entries = json::parse(result.body);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["query"]["n"], "3");
+  EXPECT_EQ(entries[1]["query"]["n"], "4");
+  EXPECT_EQ(mock.requests().size(), 5u) << "the --log file keeps every request";
+}
+
 TEST(MockLog, CredentialQueryParametersAreRedacted) {
   REQUIRE_MOCK();
   MockProcess mock("");
