@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "ascii.hpp"
 
@@ -125,6 +127,7 @@ class Reader {
       ++p_;
       return true;
     }
+    const std::size_t first_pending = pending_.size();
     while (true) {
       if (p_ == end_ || *p_ != '"') return false;
       std::string key;
@@ -135,11 +138,12 @@ class Reader {
       skip_space();
       if (p_ == end_) return false;
       // nlohmann keeps the last of duplicate keys; rare enough to leave to it.
-      if (!insert(members, std::move(key), depth)) return false;
+      if (!insert(members, std::move(key), depth, first_pending)) return false;
       skip_space();
       if (p_ == end_) return false;
       if (*p_ == '}') {
         ++p_;
+        if constexpr (kOrdered) settle(members, first_pending);
         return true;
       }
       if (*p_ != ',') return false;
@@ -153,15 +157,33 @@ class Reader {
   // (through parse_ordered_json, linear in the keys) reads the text instead.
   static constexpr std::size_t kMaxOrderedMembers = 64;
 
-  bool insert(typename Json::object_t& members, std::string key, std::size_t depth) {
+  // An ordered object's members wait in pending_ (from first_pending on) until its closing brace:
+  // its own vector holds pair<const string, Json>, which it copies, subtrees and all, each time
+  // it grows, as a const key cannot be moved.
+  bool insert(typename Json::object_t& members, std::string key, std::size_t depth,
+              std::size_t first_pending) {
     if constexpr (kOrdered) {
-      if (members.size() >= kMaxOrderedMembers) return false;
-      auto [slot, inserted] = members.emplace(std::move(key), Json());
-      return inserted && value(slot->second, depth);
+      if (pending_.size() - first_pending >= kMaxOrderedMembers) return false;
+      for (auto i = first_pending; i < pending_.size(); ++i) {
+        if (pending_[i].first == key) return false;
+      }
+      Json member;
+      if (!value(member, depth)) return false;
+      pending_.emplace_back(std::move(key), std::move(member));
+      return true;
     } else {
       auto [slot, inserted] = members.try_emplace(std::move(key));
       return inserted && value(slot->second, depth);
     }
+  }
+
+  void settle(typename Json::object_t& members, std::size_t first_pending) {
+    const auto first = pending_.begin() + static_cast<std::ptrdiff_t>(first_pending);
+    members.reserve(static_cast<std::size_t>(pending_.end() - first));
+    for (auto it = first; it != pending_.end(); ++it) {
+      members.emplace_back(std::move(it->first), std::move(it->second));
+    }
+    pending_.erase(first, pending_.end());
   }
 
   bool array(Json& out, std::size_t depth) {
@@ -352,6 +374,7 @@ class Reader {
   const char* p_;
   const char* end_;
   std::size_t max_depth_;
+  std::vector<std::pair<std::string, Json>> pending_;  // ordered objects' members, see insert()
 };
 
 }  // namespace

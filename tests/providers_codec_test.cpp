@@ -204,6 +204,23 @@ TEST(ProvidersEncode, SchemaTextSerialisedOnceGivesTheSameBodyAsACopy) {
   }
 }
 
+TEST(ProvidersEncode, SplicedBodyEscapesEveryAsciiCharacterAsNlohmannDoes) {
+  std::string every_ascii;
+  for (int c = 0; c < 0x80; ++c) every_ascii += static_cast<char>(c);
+  for (const char* name : {"openai-chat", "openai-responses", "anthropic", "generic"}) {
+    auto p = provider(name);
+    auto c = first_attempt(*p, OutputMode::forced_tool);
+    c.spec.output = &c.wire;
+    c.spec.tools.push_back({"lookup", every_ascii, p->lower(kSchema, Report{})});
+    c.spec.turns.push_back({Turn::Role::system, every_ascii, {}, {}, nullptr});
+    c.spec.turns.push_back({Turn::Role::user, every_ascii + "\u00e9", {}, {}, nullptr});
+    const std::string copied = p->encode(c.spec).body;
+    const std::string text = c.wire.schema.dump();
+    c.spec.output_text = &text;
+    EXPECT_EQ(p->encode(c.spec).body, copied) << name;
+  }
+}
+
 TEST(GenericEncode, UsesMaxTokensAndStillSendsTheSchema) {
   auto p = provider("generic");
   auto c = first_attempt(*p, OutputMode::response_format, "");

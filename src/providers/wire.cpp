@@ -158,6 +158,56 @@ std::string serialize(const ojson& body) {
 
 namespace {
 
+// ASCII text is written with nlohmann's escapes (\b \t \n \f \r \" \\, other controls as
+// \u00xx in lower case, DEL as it is); text with other bytes goes through nlohmann's serialiser
+// (UTF-8 checks and replacement), which costs a temporary value and string per call.
+void write_string(std::string_view text, std::string& out) {
+  if (!std::all_of(text.begin(), text.end(),
+                   [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    out += serialize(ojson(text));
+    return;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t plain_from = 0;  // text[plain_from, i) is waiting to be copied as it is
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text, plain_from, i - plain_from);
+    plain_from = i + 1;
+    out += '\\';
+    switch (c) {
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\b':
+        out += 'b';
+        break;
+      case '\t':
+        out += 't';
+        break;
+      case '\n':
+        out += 'n';
+        break;
+      case '\f':
+        out += 'f';
+        break;
+      case '\r':
+        out += 'r';
+        break;
+      default:
+        out += "u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(text, plain_from);
+  out += '"';
+}
+
 // The placeholder is a binary value, which no JSON text parses into, so nothing a conversation
 // or a tool schema holds can be mistaken for it.
 void write_spliced(const ojson& value, std::string_view splice, std::string& out) {
@@ -167,7 +217,7 @@ void write_spliced(const ojson& value, std::string_view splice, std::string& out
     out += '{';
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (it != value.begin()) out += ',';
-      out += serialize(ojson(it.key()));
+      write_string(it.key(), out);
       out += ':';
       write_spliced(it.value(), splice, out);
     }
@@ -179,6 +229,8 @@ void write_spliced(const ojson& value, std::string_view splice, std::string& out
       write_spliced(*it, splice, out);
     }
     out += ']';
+  } else if (value.is_string()) {
+    write_string(value.get_ref<const std::string&>(), out);
   } else {
     out += serialize(value);
   }
