@@ -1,6 +1,8 @@
 // OpenAI Responses API: text.format json_schema (flat), flat function tools, and output items
 // read by type (providers.md §2).
 
+#include <array>
+
 #include "openai_common.hpp"
 
 namespace accord::detail {
@@ -101,7 +103,11 @@ class Responses final : public Provider {
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     if (!is_success(response.status)) return http_error_reply(response);
     std::string problem;
-    const auto body = parse_body(response.body, problem);
+    // A response echoes the request's instructions, tools and text.format (the whole schema);
+    // only these members are read.
+    static constexpr std::array<std::string_view, 5> kRead = {"status", "error", "output", "usage",
+                                                              "incomplete_details"};
+    const auto body = parse_body(response.body, problem, kRead);
     if (!body) return bad_reply(problem);
     if (!body->is_object()) {
       return bad_reply("the body is not a JSON object: " + snippet(response.body));

@@ -36,14 +36,15 @@ bool nests_deeper_than(std::string_view text, std::size_t limit) {
 
 }  // namespace
 
-std::optional<ojson> parse_body(std::string_view body, std::string& problem) {
+std::optional<ojson> parse_body(std::string_view body, std::string& problem,
+                                std::span<const std::string_view> keep) {
   if (body.empty()) {
     problem = "the body is empty";
     return std::nullopt;
   }
   // The quick reader takes the usual envelope (it stops at the depth limit itself); what it
   // declines goes to nlohmann's parser, after a depth check.
-  if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth)) return quick;
+  if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth, keep)) return quick;
   if (nests_deeper_than(body, kMaxReplyDepth)) {
     problem = "the body nests deeper than " + std::to_string(kMaxReplyDepth) + " levels";
     return std::nullopt;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -20,7 +21,10 @@ using ojson = nlohmann::ordered_json;
 constexpr std::size_t kMaxReplyDepth = 512;
 
 // The parsed body, or nullopt with `problem` saying why it is not usable JSON. Never throws.
-[[nodiscard]] std::optional<ojson> parse_body(std::string_view body, std::string& problem);
+// With `keep`, a top-level object may hold only the members named there (the decoder's own;
+// others, such as the schema an envelope echoes, need not be built).
+[[nodiscard]] std::optional<ojson> parse_body(std::string_view body, std::string& problem,
+                                              std::span<const std::string_view> keep = {});
 
 [[nodiscard]] bool is_success(long status);
 
