@@ -40,6 +40,10 @@ int run_corrections(const LoopOptions& options);
 long peak_rss_kib();
 // CPU seconds (user + system) this process has used so far.
 double cpu_seconds();
+// Heap bytes held by operator-new allocations made while counting was on and not yet freed
+// (malloc_usable_size of each: what the allocator hands out, not what was asked for).
+void count_heap(bool on);
+long long heap_bytes_in_use();
 
 // accord-mock started for one run and stopped (SIGTERM, then reaped) when this goes away.
 class MockServer {

@@ -43,10 +43,13 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // The fast path: no messages, no allocation for a valid value of a schema without
-  // unevaluated* keywords. Assumes the value is no deeper than kMaxValueDepth.
+  // The units without a sink (no messages, the first failure ends it), the mode union branches
+  // are probed in; the tests hold it against issues(). Assumes the value is no deeper than
+  // kMaxValueDepth.
   [[nodiscard]] bool accepts(const nlohmann::json& value) const;
-  // Every issue, in Zod's words and order (at most kMaxIssues, then "and N more").
+  // Every issue, in Zod's words and order (at most kMaxIssues, then "and N more"). A valid value
+  // of a schema without unevaluated* keywords costs no allocation, so validation calls this
+  // alone: a first pass without a sink would only walk an invalid value twice.
   [[nodiscard]] Issues issues(const nlohmann::json& value) const;
   // The issues of `value` as the part at `path` of a larger value, judged by the one node that
   // judges that part whatever else the value holds; nullopt when no single node does (unions,

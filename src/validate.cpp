@@ -28,17 +28,6 @@ Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema,
   return Validator(detail::make_validator_impl(json_schema, nullptr, engine));
 }
 
-namespace {
-
-Issues judge(const detail::Engine& engine, const nlohmann::json& value) {
-  if (engine.accepts(value)) return {};
-  auto issues = engine.issues(value);
-  if (issues.empty()) issues.push_back(Issue{IssueCode::custom, Path{}, "Invalid input"});
-  return issues;
-}
-
-}  // namespace
-
 Issues Validator::validate(const nlohmann::json& value) const {
   // validate() takes values built by code too; walking a value much deeper than this would
   // overflow the stack, so it is refused before anything recurses into it.
@@ -47,7 +36,7 @@ Issues Validator::validate(const nlohmann::json& value) const {
         IssueCode::invalid_json, Path{},
         "Invalid JSON: nested deeper than " + std::to_string(detail::kMaxValueDepth) + " levels"}};
   }
-  return judge(*impl_->engine, value);
+  return impl_->engine->issues(value);
 }
 
 std::optional<Issues> Validator::validate_part(const Path& path,
@@ -64,7 +53,7 @@ ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimit
     return result;
   }
   // The parser's own depth limit already bounds the value unless the caller raised it.
-  result.issues = limits.max_depth <= detail::kMaxValueDepth ? judge(*impl_->engine, *parsed.value)
+  result.issues = limits.max_depth <= detail::kMaxValueDepth ? impl_->engine->issues(*parsed.value)
                                                              : validate(*parsed.value);
   result.value = std::move(parsed.value);
   return result;
