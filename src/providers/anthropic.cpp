@@ -1,6 +1,8 @@
 // Anthropic Messages: output_config.format json_schema, or a forced tool for models without
 // structured outputs; content blocks read by type (providers.md §4).
 
+#include <array>
+
 #include "lowering.hpp"
 #include "wire.hpp"
 
@@ -139,7 +141,10 @@ class Anthropic final : public Provider {
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     if (!is_success(response.status)) return http_error_reply(response);
     std::string problem;
-    const auto body = parse_body(response.body, problem);
+    // The members read below; the rest (id, model, role) is checked as JSON, not built.
+    static constexpr std::array<std::string_view, 6> kRead = {
+        "type", "error", "content", "usage", "stop_reason", "stop_details"};
+    const auto body = parse_body(response.body, problem, kRead);
     if (!body) return bad_reply(problem);
     if (!body->is_object()) {
       return bad_reply("the body is not a JSON object: " + snippet(response.body));

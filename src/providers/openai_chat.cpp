@@ -1,6 +1,8 @@
 // OpenAI Chat Completions: response_format json_schema (strict), function tools, and the
 // status-first reading of choices[0] (providers.md §1).
 
+#include <array>
+
 #include "openai_common.hpp"
 
 namespace accord::detail {
@@ -96,7 +98,9 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
 Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {
   if (!is_success(response.status)) return http_error_reply(response);
   std::string problem;
-  const auto body = parse_body(response.body, problem);
+  // The members read below; the rest (id, model, fingerprints) is checked as JSON, not built.
+  static constexpr std::array<std::string_view, 3> kRead = {"choices", "usage", "error"};
+  const auto body = parse_body(response.body, problem, kRead);
   if (!body) return bad_reply(problem);
   if (!body->is_object())
     return bad_reply("the body is not a JSON object: " + snippet(response.body));
