@@ -26,6 +26,7 @@
 #include "accord/redaction.hpp"
 #include "accord/transport.hpp"
 #include "redaction.hpp"
+#include "url_origin.hpp"
 
 namespace accord {
 namespace {
@@ -57,18 +58,20 @@ struct Transfer {
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t bytes = size * count;
-  if (transfer->response.body.size() + bytes > transfer->max_bytes) {
-    transfer->too_large = true;
-    return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
-  }
-  transfer->response.body.append(data, bytes);
-  if (transfer->reader != nullptr) {
-    long status = 0;
+  long status = 0;
+  if (transfer->reader != nullptr)
     curl_easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
-    if (status >= 200 && status < 300 && !transfer->reader->read(std::string_view(data, bytes))) {
-      transfer->stopped = true;
-      return 0;
+  const bool to_reader = status >= 200 && status < 300;
+  if (!to_reader || transfer->reader->collects_body()) {
+    if (transfer->response.body.size() + bytes > transfer->max_bytes) {
+      transfer->too_large = true;
+      return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
     }
+    transfer->response.body.append(data, bytes);
+  }
+  if (to_reader && !transfer->reader->read(std::string_view(data, bytes))) {
+    transfer->stopped = true;
+    return 0;
   }
   return bytes;
 }
@@ -125,29 +128,6 @@ TransportFailure classify(CURLcode code, bool too_large) {
     default:
       return TransportFailure::other;
   }
-}
-
-// "scheme://host:port" of a URL: enough to say where a failure happened, never the user info,
-// path or query (which may carry keys).
-std::string origin_of(const std::string& url) {
-  CURLU* parsed = curl_url();
-  if (parsed == nullptr) return "unknown URL";
-  std::string out = "invalid URL";
-  if (curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
-    char* scheme = nullptr;
-    char* host = nullptr;
-    char* port = nullptr;
-    if (curl_url_get(parsed, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-        curl_url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-        curl_url_get(parsed, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
-      out = std::string(scheme) + "://" + host + ":" + port;
-    }
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
-  }
-  curl_url_cleanup(parsed);
-  return out;
 }
 
 // Every piece of the request that could be a credential: values of credential headers (and the
@@ -239,9 +219,12 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
   if (!options.ca_bundle.empty()) {
     curl_easy_setopt(handle, CURLOPT_CAINFO, options.ca_bundle.c_str());
   }
-  // Rejects early when Content-Length already says the body is too big.
-  curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
-                   static_cast<curl_off_t>(options.max_response_bytes));
+  // Rejects early when Content-Length already says the body is too big (unless a reader takes the
+  // body as it comes and bounds it itself).
+  if (!request.body_reader || request.body_reader->collects_body()) {
+    curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
+                     static_cast<curl_off_t>(options.max_response_bytes));
+  }
   curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
@@ -269,7 +252,7 @@ TransportResult failed(const HttpRequest& request, TransportFailure failure, std
                        std::chrono::steady_clock::time_point started) {
   TransportResult result;
   result.error = TransportError{failure, scrub(std::move(message), secrets_of(request)) + " (" +
-                                             origin_of(request.url) + ")"};
+                                             detail::origin_of(request.url) + ")"};
   result.elapsed = since(started);
   return result;
 }

@@ -57,12 +57,13 @@ class Cli : public ::testing::Test {
     return (dir_ / name).string();
   }
 
-  // Runs the command with stdin from /dev/null; stdout and stderr captured whole.
-  Outcome run(std::vector<std::string> args) const {
+  // Runs the command with stdin from /dev/null; stdout and stderr captured whole (stdout to
+  // `stdout_file` instead when given).
+  Outcome run(std::vector<std::string> args, const std::string& stdout_file = "") const {
 #ifdef ACCORD_CLI_PATH
     args.insert(args.begin(), ACCORD_CLI_PATH);
 #endif
-    const auto out_path = dir_ / "stdout.txt";
+    const fs::path out_path = stdout_file.empty() ? dir_ / "stdout.txt" : fs::path(stdout_file);
     const auto err_path = dir_ / "stderr.txt";
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -86,7 +87,7 @@ class Cli : public ::testing::Test {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = slurp(out_path);
+    if (stdout_file.empty()) result.out = slurp(out_path);
     result.err = slurp(err_path);
     return result;
   }
@@ -370,6 +371,36 @@ TEST_F(Cli, BatchWithAFailedItemExitsOne) {
   const auto line = json::parse(r.out);
   EXPECT_EQ(line["id"], "line-1");
   EXPECT_EQ(line["error"]["kind"], "batch_unanswered");
+}
+
+TEST_F(Cli, BatchOutputThatCannotTakeAByteFailsBeforeAnyRequest) {
+  MockProcess mock(json{{"replies", json::array({json{{"json", {{"ok", true}}}}})}}.dump());
+  write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
+  const auto r = run({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                      mock.base_url(), "--input", file("docs.jsonl"), "--output", "/dev/full"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot write /dev/full"), std::string::npos) << r.err;
+  EXPECT_TRUE(mock.requests().empty()) << mock.requests().dump();
+}
+
+TEST_F(Cli, BatchResultsThatCannotBeWrittenAreKeptInAFileTheErrorNames) {
+  const json ok = {{"accountId", "acct_9"}, {"amount", 300}, {"currency", "eur"}};
+  MockProcess mock(json{{"replies", json::array({json{{"json", ok}}})}}.dump());
+  write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
+  // Standard output is a device that refuses every byte: found out only when writing.
+  const auto r = run({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                      mock.base_url(), "--input", file("docs.jsonl"), "--first-poll", "0"},
+                     "/dev/full");
+  EXPECT_EQ(r.code, 2);
+  const std::string marker = "what it should hold is in ";
+  const auto at = r.err.find(marker);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string rescue =
+      r.err.substr(at + marker.size(), r.err.find('\n', at) - at - marker.size());
+  const std::string kept = slurp(rescue);
+  fs::remove(rescue);
+  ASSERT_FALSE(kept.empty()) << rescue;
+  EXPECT_EQ(json::parse(kept)["value"], ok) << kept;
 }
 
 TEST_F(Cli, ExtractChecksTheTracePathBeforeAnyRequest) {

@@ -23,6 +23,10 @@ class BodyReader {
   // The next bytes of a 2xx body (a failure's body is only collected). false stops the transfer,
   // which then ends with the response read so far, not with an error.
   virtual bool read(std::string_view bytes) = 0;
+  // Whether a 2xx body is also collected into HttpResponse::body, under
+  // TransportOptions::max_response_bytes. A reader that keeps what it needs as it goes (a batch's
+  // results file, read line by line) says false: the body is then bounded by the reader alone.
+  [[nodiscard]] virtual bool collects_body() const { return true; }
 };
 
 struct HttpRequest {
