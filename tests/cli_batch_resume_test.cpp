@@ -199,6 +199,23 @@ TEST_F(CliBatchResume, RerunWithoutResumeIsRefusedWhileTheStateFileExists) {
   EXPECT_EQ(mock.requests().size(), sent);
 }
 
+TEST_F(CliBatchResume, StateFileIsRemovedOnceEveryItemWasAnswered) {
+  MockProcess mock(two_replies());
+  const auto r = run(batch_args("openai-chat", mock.base_url(), "0.002"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(state_path()));
+}
+
+TEST_F(CliBatchResume, StateFileIsKeptWhenAnItemWasNeverAnswered) {
+  const json ok = {{"accountId", "acct_9"}, {"amount", 300}};
+  MockProcess mock(
+      json{{"replies", json::array({json{{"json", ok}}, json{{"batch_expired", true}}})}}.dump());
+  const auto r = run(batch_args("openai-chat", mock.base_url(), "0.002"));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("1 item was never answered"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(state_path()));
+}
+
 TEST_F(CliBatchResume, BatchPrintsTheTokenTotalsOfEveryAttempt) {
   MockProcess mock(two_replies());
   auto args = batch_args("anthropic", mock.root_url(), "0.002");

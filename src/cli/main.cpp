@@ -16,6 +16,7 @@
 #include <accord/validate.hpp>
 #include <accord/version.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -432,6 +433,34 @@ void show_token_totals(const std::vector<accord::Result<nlohmann::json>>& result
             << (rounds == 1 ? "" : "s") << "\n";
 }
 
+// Once the results are written: the state file goes, unless an item was never answered (a batch
+// that failed as a whole, a status request refused, the deadline), whose batch --resume can
+// read again.
+void settle_state(const accord_cli::BatchStateFile& state,
+                  const std::vector<accord::Result<nlohmann::json>>& results) {
+  const auto unanswered = std::count_if(results.begin(), results.end(), [](const auto& result) {
+    return !result.ok() && result.error().kind == accord::ErrorKind::batch_unanswered;
+  });
+  if (unanswered == 0) {
+    state.remove();
+    return;
+  }
+  std::cerr << "accord: " << unanswered << " item" << (unanswered == 1 ? " was" : "s were")
+            << " never answered; " << state.path()
+            << " is kept: --resume reads their batches again, --fresh starts over\n";
+}
+
+// Keeps the record; when it cannot, says which batch now runs unrecorded.
+void record_state(const accord_cli::BatchStateFile& state, const accord::BatchRecord& record) {
+  try {
+    state.write(record);
+  } catch (const std::runtime_error& e) {
+    throw Failure{kUsage, std::string(e.what()) + "; batch " +
+                              accord::printable(record.batches.back().batch_id) +
+                              " was created and runs on at the provider unrecorded"};
+  }
+}
+
 int run_batch(const BatchArgs& args) {
   (void)provider_named(args.extract.provider);
   if (!accord::has_batch_api(args.extract.provider)) {
@@ -453,7 +482,7 @@ int run_batch(const BatchArgs& args) {
   options.max_poll_interval = from_seconds(args.max_poll_seconds);
   options.deadline = from_seconds(args.deadline_hours * 3600);
   options.on_progress = show_progress;
-  options.on_record = [&state](const accord::BatchRecord& record) { state.write(record); };
+  options.on_record = [&state](const accord::BatchRecord& record) { record_state(state, record); };
   if (args.resume) {
     try {
       options.resume = state.read();
@@ -515,7 +544,7 @@ int run_batch(const BatchArgs& args) {
   }
   out.flush();
   if (!out || (traces.is_open() && !traces)) throw Failure{kUsage, "cannot write the results"};
-  state.remove();  // the job is over and its results are written: nothing is left to resume
+  settle_state(state, results);
   std::cerr << "accord: " << results.size() - failed << " succeeded, " << failed << " failed\n";
   show_token_totals(results);
   return failed == 0 ? 0 : kInvalid;
