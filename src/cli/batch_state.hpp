@@ -13,8 +13,8 @@ class BatchStateFile {
  public:
   explicit BatchStateFile(std::string path) : path_(std::move(path)) {}
 
-  // --state when given, else "<output>.batch-state.json", else "<input>.batch-state.json"; empty
-  // when both are stdin/stdout (there is then nowhere to keep it).
+  // Without --state: "<output>.batch-state.json", else "<input>.batch-state.json" when the results
+  // go to stdout; empty when both are stdin/stdout (there is then nowhere to keep it).
   [[nodiscard]] static std::string default_path(const std::string& output,
                                                 const std::string& input);
 
