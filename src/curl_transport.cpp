@@ -26,6 +26,7 @@
 #include "accord/redaction.hpp"
 #include "accord/transport.hpp"
 #include "redaction.hpp"
+#include "url_origin.hpp"
 
 namespace accord {
 namespace {
@@ -127,9 +128,9 @@ TransportFailure classify(CURLcode code, bool too_large) {
   }
 }
 
-// "scheme://host:port" of a URL: enough to say where a failure happened, never the user info,
-// path or query (which may carry keys).
-std::string origin_of(const std::string& url) {
+}  // namespace
+
+std::string detail::origin_of(const std::string& url) {
   CURLU* parsed = curl_url();
   if (parsed == nullptr) return "unknown URL";
   std::string out = "invalid URL";
@@ -149,6 +150,8 @@ std::string origin_of(const std::string& url) {
   curl_url_cleanup(parsed);
   return out;
 }
+
+namespace {
 
 // Every piece of the request that could be a credential: values of credential headers (and the
 // token after "Bearer "), and the URL's user info and query.
@@ -269,7 +272,7 @@ TransportResult failed(const HttpRequest& request, TransportFailure failure, std
                        std::chrono::steady_clock::time_point started) {
   TransportResult result;
   result.error = TransportError{failure, scrub(std::move(message), secrets_of(request)) + " (" +
-                                             origin_of(request.url) + ")"};
+                                             detail::origin_of(request.url) + ")"};
   result.elapsed = since(started);
   return result;
 }
