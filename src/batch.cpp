@@ -8,12 +8,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "batch_protocol.hpp"
 #include "extraction_loop.hpp"
 #include "loop.hpp"
+#include "url_origin.hpp"
 
 namespace accord {
 namespace {
@@ -58,9 +61,27 @@ detail::BatchSend sender(const Client& client) {
   };
 }
 
-// One round: the items' calls as one batch, from creation to results.
+// Sleeps `wait`, or less when a stop is requested; true when it was.
+bool stopped_during(std::chrono::milliseconds wait, const std::stop_token& stop) {
+  std::mutex mutex;
+  std::condition_variable_any woken;
+  std::unique_lock lock(mutex);
+  woken.wait_for(lock, stop, wait, [] { return false; });
+  return stop.stop_requested();
+}
+
+// BatchOptions::stop seen by a round; run_batch adds the job's record and throws BatchStopped.
+struct RoundStopped {
+  std::string what;
+  bool cancelled = false;
+};
+
+// One round: the items' calls as one batch, from creation (or the recorded batch of an earlier
+// run) to results.
 class Round {
  public:
+  using OnCreated = std::function<void(const std::string& batch_id)>;
+
   Round(detail::BatchProtocol& protocol, const BatchOptions& options, Clock::time_point started,
         Deadline deadline, int number)
       : protocol_(protocol),
@@ -70,16 +91,28 @@ class Round {
         number_(number) {}
 
   // The answers by custom_id, one for every item; throws BatchFailure when the batch as a whole
-  // gave none.
-  detail::BatchAnswers run(const std::vector<detail::BatchItem>& items) {
-    state_ = protocol_.submit(items);
+  // gave none, and RoundStopped on a stop. `recorded_id` non-empty: that batch is polled at once
+  // instead of a new one being created; else `on_created` hears the new batch's id before any wait.
+  detail::BatchAnswers run(const std::vector<detail::BatchItem>& items,
+                           const std::string& recorded_id, const OnCreated& on_created) {
+    std::chrono::milliseconds wait{0};
+    if (recorded_id.empty()) {
+      if (options_.stop.stop_requested()) {
+        throw RoundStopped{fmt::format("stopped before round {}'s batch was created", number_)};
+      }
+      state_ = protocol_.submit(items);
+      on_created(state_.id);
+      wait = options_.first_poll;
+    } else {
+      state_.id = recorded_id;
+      state_.status = "resumed";
+    }
     items_ = items.size();
     report();
     // Once the deadline has cancelled the batch: why, and until when it is still polled for the
     // answers it already has.
     std::string cut_short;
     Deadline until = deadline_;
-    auto wait = options_.first_poll;
     while (!state_.ended) {
       if (Clock::now() + wait > until) {
         if (!cut_short.empty()) break;
@@ -95,7 +128,7 @@ class Round {
         wait = options_.first_poll;
         continue;
       }
-      sleep_then_next(wait);
+      if (stopped_during(wait, options_.stop)) stop();
       ++polls_;
       try {
         state_ = protocol_.poll(state_.id);
@@ -106,6 +139,7 @@ class Round {
         if (!e.transient) throw;
       }
       report();
+      wait = next_wait(wait);
     }
     if (!state_.failure.empty()) throw BatchFailure("batch " + state_.id + ": " + state_.failure);
     detail::BatchAnswers answers;
@@ -135,19 +169,33 @@ class Round {
         } catch (const BatchFailure& e) {
           if (!e.transient || Clock::now() + wait > until)
             return fmt::format("its results were not read: {}", e.what());
-          sleep_then_next(wait);
+          if (stopped_during(wait, options_.stop)) stop();
+          wait = next_wait(wait);
         }
       }
     }
     return {};
   }
 
-  // Waits `wait`, then makes it the next, longer wait.
-  void sleep_then_next(std::chrono::milliseconds& wait) {
-    std::this_thread::sleep_for(wait);
-    wait = std::min(options_.max_poll_interval,
+  // The wait after `wait`: a resumed batch is polled at once, and the waits after that grow as
+  // for a new one.
+  [[nodiscard]] std::chrono::milliseconds next_wait(std::chrono::milliseconds wait) const {
+    if (wait.count() == 0) return options_.first_poll;
+    return std::min(options_.max_poll_interval,
                     std::chrono::milliseconds(static_cast<long long>(
                         static_cast<double>(wait.count()) * options_.poll_backoff)));
+  }
+
+  [[noreturn]] void stop() {
+    std::string what =
+        fmt::format("stopped while round {}'s batch {} was {}", number_, state_.id, state_.status);
+    if (!options_.cancel_on_stop) throw RoundStopped{what + "; it runs on at the provider"};
+    try {
+      protocol_.cancel(state_.id);
+    } catch (const BatchFailure& e) {
+      throw RoundStopped{what + "; the cancel request failed (" + e.what() + ")"};
+    }
+    throw RoundStopped{what + "; cancel sent", true};
   }
 
   void report() const {
@@ -182,13 +230,117 @@ void check_options(const BatchOptions& options) {
   }
 }
 
+// FNV-1a over each item's id and request body: equal for the same requests on any run and host.
+std::string requests_digest(const std::vector<detail::BatchItem>& items) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  const auto add = [&hash](std::string_view text) {
+    for (const char c : text) {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 1099511628211ULL;
+    }
+  };
+  for (const auto& item : items) {
+    // Each text after its length, so "ab","c" and "a","bc" differ.
+    for (const std::string_view text :
+         {std::string_view(item.custom_id), std::string_view(item.request->body)}) {
+      add(std::to_string(text.size()) + ":");
+      add(text);
+    }
+  }
+  return fmt::format("fnv1a64:{:016x}", hash);
+}
+
+// The record's provider and origin against this run's, before any request.
+void check_resumable(const BatchRecord& resume, const BatchRecord& record) {
+  if (resume.provider != record.provider || resume.origin != record.origin) {
+    throw std::invalid_argument(fmt::format(
+        "run_batch: the record to resume is for {} at {}, this client sends to {} at {}",
+        resume.provider, resume.origin, record.provider, record.origin));
+  }
+}
+
+// The recorded batch of round `number` (its id), or "" when the record did not reach it. Throws
+// std::invalid_argument when this run's requests for the round are not the recorded ones.
+std::string recorded_batch(const std::optional<BatchRecord>& resume, int number,
+                           const std::vector<detail::BatchItem>& items, const std::string& digest) {
+  if (!resume) return {};
+  const auto found = std::find_if(resume->batches.begin(), resume->batches.end(),
+                                  [number](const auto& batch) { return batch.round == number; });
+  if (found == resume->batches.end()) return {};
+  std::vector<std::string> ids;
+  for (const auto& item : items) ids.push_back(item.custom_id);
+  if (found->custom_ids != ids || found->digest != digest) {
+    throw std::invalid_argument(fmt::format(
+        "run_batch: round {}'s requests are not the ones batch {} was created with (another "
+        "input, schema, model or option?); it was not resumed",
+        number, found->batch_id));
+  }
+  return found->batch_id;
+}
+
 }  // namespace
+
+bool has_batch_api(std::string_view provider) {
+  return provider == "openai-chat" || provider == "openai-responses" || provider == "anthropic";
+}
+
+nlohmann::ordered_json BatchRecord::to_json() const {
+  auto batches_json = nlohmann::ordered_json::array();
+  for (const auto& batch : batches) {
+    batches_json.push_back({{"round", batch.round},
+                            {"batch_id", batch.batch_id},
+                            {"items", batch.custom_ids},
+                            {"digest", batch.digest}});
+  }
+  return {{"accord_batch_record", 1},
+          {"provider", provider},
+          {"origin", origin},
+          {"batches", std::move(batches_json)}};
+}
+
+BatchRecord BatchRecord::from_json(const nlohmann::json& document) {
+  const auto fail = [](const std::string& what) {
+    throw std::invalid_argument("not a batch record: " + what);
+  };
+  const auto text = [&fail](const nlohmann::json& object, const char* key) {
+    const auto found = object.find(key);
+    if (found == object.end() || !found->is_string() || found->get<std::string>().empty())
+      fail(fmt::format("\"{}\" must be a non-empty string", key));
+    return found->get<std::string>();
+  };
+  if (!document.is_object() || document.value("accord_batch_record", 0) != 1)
+    fail("\"accord_batch_record\": 1 is missing");
+  BatchRecord record{.provider = text(document, "provider"), .origin = text(document, "origin")};
+  const auto batches = document.find("batches");
+  if (batches == document.end() || !batches->is_array()) fail("\"batches\" must be an array");
+  for (const auto& batch : *batches) {
+    if (!batch.is_object() || !batch.contains("round") || !batch["round"].is_number_integer() ||
+        batch["round"].get<int>() < 1 || !batch.contains("items") || !batch["items"].is_array())
+      fail("each batch needs a \"round\" from 1 and an \"items\" array");
+    Batch entry{.round = batch["round"].get<int>(),
+                .batch_id = text(batch, "batch_id"),
+                .custom_ids = {},
+                .digest = text(batch, "digest")};
+    for (const auto& id : batch["items"]) {
+      if (!id.is_string()) fail("\"items\" must hold strings");
+      entry.custom_ids.push_back(id.get<std::string>());
+    }
+    record.batches.push_back(std::move(entry));
+  }
+  return record;
+}
 
 std::vector<Result<nlohmann::json>> run_batch(const Client& client,
                                               const std::vector<ExtractRequest>& requests,
                                               const BatchOptions& options) {
   check_options(options);
   if (requests.empty()) throw std::invalid_argument("run_batch: no requests");
+  const std::string provider(client.provider().name());
+  if (!has_batch_api(provider))
+    throw std::invalid_argument(fmt::format("run_batch: provider {} has no batch API", provider));
+  BatchRecord record{.provider = provider,
+                     .origin = detail::origin_of(ClientInternals::base_url(client))};
+  if (options.resume) check_resumable(*options.resume, record);
   const auto started = Clock::now();
   const Deadline deadline = started + options.deadline;
 
@@ -196,13 +348,9 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
   loops.reserve(requests.size());
   for (const auto& request : requests) loops.emplace_back(client, request);
   const auto probe = ClientInternals::prepare(client, loops.front().call());
-  auto protocol = detail::make_batch_protocol(
-      client.provider().name(), ClientInternals::base_url(client), probe.request, sender(client),
+  const auto protocol = detail::make_batch_protocol(
+      provider, ClientInternals::base_url(client), probe.request, sender(client),
       [&client](std::string text) { return client.redacted(std::move(text)); });
-  if (!protocol) {
-    throw std::invalid_argument(
-        fmt::format("run_batch: provider {} has no batch API", client.provider().name()));
-  }
 
   std::vector<std::optional<Result<nlohmann::json>>> results(requests.size());
   std::vector<std::size_t> pending(requests.size());
@@ -218,13 +366,27 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
       items.push_back({fmt::format("item-{}", pending[k]), &prepared[k].request});
     }
 
+    const std::string digest = requests_digest(items);
+    const std::string recorded_id = recorded_batch(options.resume, number, items, digest);
+    BatchRecord::Batch entry{
+        .round = number, .batch_id = recorded_id, .custom_ids = {}, .digest = digest};
+    for (const auto& item : items) entry.custom_ids.push_back(item.custom_id);
+    if (!recorded_id.empty()) record.batches.push_back(entry);
+    const auto created = [&](const std::string& batch_id) {
+      entry.batch_id = batch_id;
+      record.batches.push_back(entry);
+      if (options.on_record) options.on_record(record);
+    };
+
     Round round(*protocol, options, started, deadline, number);
     detail::BatchAnswers answers;
     std::optional<Error> failure;
     try {
-      answers = round.run(items);
+      answers = round.run(items, recorded_id, created);
     } catch (const BatchFailure& e) {
       failure = Error{ErrorKind::batch_unanswered, e.what(), {}};
+    } catch (const RoundStopped& stopped) {
+      throw BatchStopped("run_batch: " + stopped.what, record, stopped.cancelled);
     }
 
     std::vector<std::size_t> next;

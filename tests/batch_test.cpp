@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "accord/batch.hpp"
+#include "batch_mock.hpp"
 #include "mock_process.hpp"
 #include "refund_documents.hpp"
 #include "schemas/refund.hpp"
@@ -19,6 +20,7 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 using namespace testing_documents;
+using namespace testing_batches;
 
 constexpr const char* kKey = "sk-test-SENTINEL-123";
 
@@ -45,32 +47,13 @@ std::vector<ExtractRequest> refund_requests(std::size_t count) {
   return requests;
 }
 
-// The requests the mock received on `method` `path` (a regex-free prefix match on the path).
-std::size_t count_requests(const MockProcess& mock, const std::string& method,
-                           const std::string& path_prefix, const std::string& path_suffix = "") {
-  std::size_t count = 0;
-  for (const auto& entry : mock.requests()) {
-    const std::string path = entry["path"];
-    if (entry["method"] == method && path.starts_with(path_prefix) && path.ends_with(path_suffix)) {
-      ++count;
-    }
-  }
-  return count;
-}
-
 class BatchJob : public ::testing::TestWithParam<std::string> {
  protected:
   [[nodiscard]] Client client_for(const MockProcess& mock) const {
-    ClientOptions options{.provider = GetParam(),
-                          .model = "test-model",
-                          .base_url = mock.base_url(),
-                          .api_key = kKey};
-    options.retry.initial_backoff = 5ms;
-    options.transport.total_timeout = 10s;
-    return Client(std::move(options));
+    return batch_client(GetParam(), mock, kKey);
   }
   [[nodiscard]] std::string batches_path() const {
-    return GetParam() == "anthropic" ? "/v1/messages/batches" : "/v1/batches";
+    return testing_batches::batches_path(GetParam());
   }
 };
 
@@ -187,13 +170,7 @@ TEST_P(BatchJob, KeyNeverReachesTracesOrErrors) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Protocols, BatchJob,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Protocols, BatchJob, batch_providers(), provider_test_name);
 
 TEST(Batch, ProviderWithoutABatchApiIsRefusedBeforeSending) {
   const Client client({.provider = "generic", .base_url = "http://127.0.0.1:9"});

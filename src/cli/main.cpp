@@ -4,6 +4,7 @@
 //   0  done (every document valid, the extraction or every batch item succeeded)
 //   1  a document is invalid (validate) or an extraction failed (extract, batch)
 //   2  usage error, unreadable file, or a schema that is not usable
+//   130, 143  batch stopped by SIGINT, SIGTERM (its state file kept for --resume)
 
 #include <unistd.h>
 #include <CLI/CLI.hpp>
@@ -15,9 +16,9 @@
 #include <accord/validate.hpp>
 #include <accord/version.hpp>
 
-#include "kept_output.hpp"
-
+#include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +27,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "batch_state.hpp"
+#include "kept_output.hpp"
+#include "signal_stop.hpp"
 
 namespace {
 
@@ -320,6 +325,10 @@ struct BatchArgs {
   double first_poll_seconds = 10;
   double max_poll_seconds = 300;
   double deadline_hours = 49;
+  std::string state;  // the state file; default beside the output (BatchStateFile::default_path)
+  bool resume = false;
+  bool fresh = false;
+  bool cancel_on_signal = false;
 };
 
 struct Document {
@@ -380,12 +389,91 @@ void show_progress(const accord::BatchProgress& progress) {
   std::cerr << (terminal ? "\r\033[K" : "") << line << (terminal ? "" : "\n") << std::flush;
 }
 
+// The state file this run keeps, checked before any request: --resume needs one, a run without it
+// must not start a second paid batch while an earlier run's may still be running.
+accord_cli::BatchStateFile state_file(const BatchArgs& args) {
+  const std::string path =
+      args.state.empty() ? accord_cli::BatchStateFile::default_path(args.output, args.extract.input)
+                         : args.state;
+  if (path.empty()) {
+    throw Failure{kUsage,
+                  "with --input - and the results on stdout there is nowhere to keep the job's "
+                  "state (its batch ids, to resume it): give --output or --state"};
+  }
+  accord_cli::BatchStateFile file(path);
+  if (args.resume && !file.exists())
+    throw Failure{kUsage, "--resume: no state file " + path + " (nothing to resume)"};
+  if (!args.resume && !args.fresh && file.exists()) {
+    throw Failure{kUsage, path +
+                              " holds the state of an earlier run of this job, whose batch may "
+                              "still be running and is paid for: run the same command with "
+                              "--resume to collect it, or with --fresh (or delete the file) to "
+                              "start again and pay for a new batch"};
+  }
+  try {
+    file.check_writable();
+  } catch (const std::runtime_error& e) {
+    throw Failure{kUsage, e.what()};
+  }
+  return file;
+}
+
+// The tokens of every attempt of every item, all rounds included.
+void show_token_totals(const std::vector<accord::Result<nlohmann::json>>& results) {
+  accord::Usage total;
+  std::size_t attempts = 0;
+  std::size_t rounds = 0;
+  for (const auto& result : results) {
+    total += result.trace().usage;
+    attempts += result.trace().attempts.size();
+    rounds = std::max(rounds, result.trace().attempts.size());
+  }
+  std::cerr << "accord: tokens in " << total.input_tokens << " / out " << total.output_tokens
+            << " / total " << total.input_tokens + total.output_tokens << " over " << attempts
+            << " attempt" << (attempts == 1 ? "" : "s") << " in " << rounds << " round"
+            << (rounds == 1 ? "" : "s") << "\n";
+}
+
+// Once the results are written: the state file goes, unless an item was never answered (a batch
+// that failed as a whole, a status request refused, the deadline), whose batch --resume can
+// read again.
+void settle_state(const accord_cli::BatchStateFile& state,
+                  const std::vector<accord::Result<nlohmann::json>>& results) {
+  const auto unanswered = std::count_if(results.begin(), results.end(), [](const auto& result) {
+    return !result.ok() && result.error().kind == accord::ErrorKind::batch_unanswered;
+  });
+  if (unanswered == 0) {
+    state.remove();
+    return;
+  }
+  std::cerr << "accord: " << unanswered << " item" << (unanswered == 1 ? " was" : "s were")
+            << " never answered; " << state.path()
+            << " is kept: --resume reads their batches again, --fresh starts over\n";
+}
+
+// Keeps the record; when it cannot, says which batch now runs unrecorded.
+void record_state(const accord_cli::BatchStateFile& state, const accord::BatchRecord& record) {
+  try {
+    state.write(record);
+  } catch (const std::runtime_error& e) {
+    throw Failure{kUsage, std::string(e.what()) + "; batch " +
+                              accord::printable(record.batches.back().batch_id) +
+                              " was created and runs on at the provider unrecorded"};
+  }
+}
+
 int run_batch(const BatchArgs& args) {
   (void)provider_named(args.extract.provider);
+  if (!accord::has_batch_api(args.extract.provider)) {
+    throw Failure{kUsage, "provider " + args.extract.provider +
+                              " has no batch API (batch jobs run on openai-chat, "
+                              "openai-responses and anthropic); use `accord extract` per document"};
+  }
   const auto documents = read_documents(args.extract.input);
   for (const auto& file : {args.extract.trace, args.output}) {
     if (const auto problem = accord_cli::unwritable(file)) throw Failure{kUsage, *problem};
   }
+  const auto state = state_file(args);
   const auto [client, contract] = make_extractor(args.extract);
 
   std::vector<accord::ExtractRequest> requests;
@@ -396,9 +484,39 @@ int run_batch(const BatchArgs& args) {
   options.max_poll_interval = from_seconds(args.max_poll_seconds);
   options.deadline = from_seconds(args.deadline_hours * 3600);
   options.on_progress = show_progress;
+  options.on_record = [&state](const accord::BatchRecord& record) { record_state(state, record); };
+  if (args.resume) {
+    try {
+      options.resume = state.read();
+    } catch (const std::runtime_error& e) {
+      throw Failure{kUsage, e.what()};
+    }
+  }
+  const accord_cli::SignalStop signals;
+  options.stop = signals.token();
+  options.cancel_on_stop = args.cancel_on_signal;
   std::cerr << "accord: " << documents.size() << " document" << (documents.size() == 1 ? "" : "s")
-            << " as a batch job with " << args.extract.provider << "\n";
-  const auto results = accord::run_batch(client, requests, options);
+            << " as a batch job with " << args.extract.provider
+            << (args.resume ? ", resumed from " + state.path() : "") << "\n";
+  std::vector<accord::Result<nlohmann::json>> results;
+  try {
+    results = accord::run_batch(client, requests, options);
+  } catch (const accord::BatchStopped& stopped) {
+    const int signal = signals.signal();
+    std::cerr << (::isatty(STDERR_FILENO) != 0 ? "\n" : "")
+              << "accord: " << (signal == SIGTERM ? "SIGTERM" : "SIGINT") << ": "
+              << accord::printable(stopped.what()) << "\n"
+              << (stopped.record().batches.empty()
+                      ? "accord: no batch was created; nothing to resume\n"
+                      : "accord: its state is kept in " + state.path() +
+                            (stopped.cancelled()
+                                 ? ": run the same command with --resume to collect what it "
+                                   "answered before the cancel\n"
+                                 : ": run the same command with --resume to collect it without "
+                                   "paying again (or --cancel-on-signal next time to cancel)\n"));
+    if (stopped.record().batches.empty()) state.remove();
+    return 128 + (signal == 0 ? SIGINT : signal);
+  }
   if (::isatty(STDERR_FILENO) != 0) std::cerr << "\n";
 
   // Built whole, then written: text that cannot be written where asked is kept elsewhere.
@@ -429,7 +547,9 @@ int run_batch(const BatchArgs& args) {
     lost += (lost.empty() || traces_lost.empty() ? "" : "; ") + traces_lost;
   }
   if (!lost.empty()) throw Failure{kUsage, lost};
+  settle_state(state, results);
   std::cerr << "accord: " << results.size() - failed << " succeeded, " << failed << " failed\n";
+  show_token_totals(results);
   return failed == 0 ? 0 : kInvalid;
 }
 
@@ -535,6 +655,19 @@ int main(int argc, char** argv) {
       ->add_option("--timeout", batch_args.extract.timeout_seconds,
                    "seconds each HTTP request of the job may take (default 300)")
       ->check(CLI::Range(0.001, 86400.0));
+  batch->add_option("--state", batch_args.state,
+                    "the job's state file, written before any wait (default: beside --output as "
+                    "OUTPUT.batch-state.json, else beside --input)");
+  auto* resume =
+      batch->add_flag("--resume", batch_args.resume,
+                      "collect the batches the state file records instead of creating new ones");
+  batch
+      ->add_flag("--fresh", batch_args.fresh,
+                 "start again although a state file exists (its batch is not collected)")
+      ->excludes(resume);
+  batch->add_flag("--cancel-on-signal", batch_args.cancel_on_signal,
+                  "on SIGINT/SIGTERM, cancel the batch under way (default: leave it running and "
+                  "keep the state file for --resume)");
 
   try {
     app.parse(argc, argv);
