@@ -1,11 +1,7 @@
 // The accord command, run as a program: each subcommand's output and exit code, extraction against
 // accord-mock.
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <accord/version.hpp>
 #include <filesystem>
