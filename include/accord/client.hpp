@@ -173,7 +173,8 @@ class Client {
 
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and
   // max_tokens filled in from this client) with transport retries and decodes the reply.
-  // ClientOptions::call_timeout bounds it.
+  // ClientOptions::call_timeout bounds it. Throws std::invalid_argument, sending nothing, when
+  // the client has no API key for an endpoint off this machine.
   [[nodiscard]] Exchange exchange(CallSpec call) const;
   // `text` with this client's API key replaced by "[redacted]", written plainly or with JSON
   // `\uXXXX` escapes: what every record and message the library keeps passes through, since a
