@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -23,6 +24,24 @@ constexpr std::size_t kKeptReplyBytes = 64 * 1024;
 std::string from_env(std::string_view name) {
   const char* value = std::getenv(std::string(name).c_str());
   return value ? value : "";
+}
+
+// Whether `base_url` names this machine (127.0.0.0/8, ::1, localhost): a server there, such as
+// accord-mock or a local model, may take no key.
+bool loopback_endpoint(std::string_view base_url) {
+  const auto scheme = base_url.find("://");
+  std::string_view host = scheme == std::string_view::npos ? base_url : base_url.substr(scheme + 3);
+  host = host.substr(0, host.find_first_of("/?#"));
+  if (const auto at = host.rfind('@'); at != std::string_view::npos) host = host.substr(at + 1);
+  if (host.starts_with('[')) {
+    host = host.substr(1, host.find(']') - 1);
+  } else {
+    host = host.substr(0, host.find(':'));
+  }
+  std::string lower(host);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "localhost" || lower.ends_with(".localhost") || lower.starts_with("127.") ||
+         lower == "::1";
 }
 
 Deadline deadline_after(std::chrono::milliseconds timeout) {
@@ -93,6 +112,11 @@ struct Client::Impl {
   std::string api_key;
   std::string model;
 
+  std::atomic<std::uint64_t> callback_exceptions{0};
+
+  // Why no request may be sent (a hosted endpoint and no key), or empty.
+  std::string unusable;
+
   mutable std::mutex contracts_mutex;
   // Keyed by the schema's node identity and the wire name; the Schema is kept so the key stays
   // valid.
@@ -118,6 +142,7 @@ namespace detail {
 PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call,
                                           const StreamSetup* stream) {
   const auto& impl = *client.impl_;
+  if (!impl.unusable.empty()) throw std::invalid_argument(impl.unusable);
   call.base_url = impl.base_url;
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
@@ -186,6 +211,17 @@ Client ClientInternals::share(const Client& client) {
   return Client(client.impl_);
 }
 
+void ClientInternals::callback_threw(const Client& client, std::exception_ptr thrown) noexcept {
+  auto& impl = *client.impl_;
+  ++impl.callback_exceptions;
+  if (!impl.options.on_callback_exception) return;
+  try {
+    impl.options.on_callback_exception(std::move(thrown));
+  } catch (...) {
+    // The hook's own failure has nowhere else to go.
+  }
+}
+
 const std::string& ClientInternals::base_url(const Client& client) {
   return client.impl_->base_url;
 }
@@ -241,6 +277,10 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
           {}});
     }
     if (truncation_.enabled) return on_truncated(std::move(attempt), reply);
+  }
+  if (role_ == AttemptRole::raised_cap && reply.status == ReplyStatus::http_error &&
+      (attempt.http_status == 400 || attempt.http_status == 422)) {
+    return on_raised_cap_refused(std::move(attempt), reply);
   }
   if (auto error = reply_error(exchanged, mode_)) {
     if (!partial_.empty()) attempt.note = "the continuation failed; the output so far is lost";
@@ -383,6 +423,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
       truncation_.raised_max_tokens > 0 ? truncation_.raised_max_tokens : 4 * options.max_tokens;
   if (!can_continue && output_cap_ == 0 && raised > options.max_tokens) {
     output_cap_ = raised;
+    truncated_at_ = reply.detail;
     attempt.note = fmt::format("truncated; sent again with max_tokens {} instead of {}", raised,
                                options.max_tokens);
     call_.turns = request_turns_;
@@ -402,6 +443,19 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
       Error{ErrorKind::truncated,
             fmt::format("the output was cut off at the token limit ({}) {}", reply.detail, how),
             {}});
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::on_raised_cap_refused(Attempt attempt,
+                                                                            const Reply& reply) {
+  // The model's own limit (or the provider's) is below the raised cap: the call ends as the
+  // truncation it was, not as an HTTP error about a number the caller never set.
+  add_note(attempt, fmt::format("the raised cap of max_tokens {} was refused", output_cap_));
+  trace_.attempts.push_back(std::move(attempt));
+  return end_with(Error{ErrorKind::truncated,
+                        fmt::format("the output was cut off at the token limit ({}); sending it "
+                                    "again with max_tokens raised to {} was refused: {}",
+                                    truncated_at_, output_cap_, one_line(reply.detail)),
+                        {}});
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attempt,
@@ -471,6 +525,14 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   if (impl_->base_url.empty()) impl_->base_url = provider.default_base_url();
   while (!impl_->base_url.empty() && impl_->base_url.back() == '/') impl_->base_url.pop_back();
   impl_->api_key = !options.api_key.empty() ? options.api_key : from_env(provider.api_key_env());
+  if (impl_->api_key.empty() && provider.needs_api_key() && !loopback_endpoint(impl_->base_url)) {
+    // Sent without a key, the request would only come back 401 (or reach a server that should
+    // not have been asked): stop before it, naming where the key was looked for.
+    impl_->unusable = fmt::format(
+        "no API key for {}: {} is empty or unset and ClientOptions::api_key is empty (only a "
+        "loopback endpoint such as accord-mock may go without one)",
+        impl_->base_url, provider.api_key_env());
+  }
   impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
   impl_->transport = options.custom_transport ? options.custom_transport
                                               : std::make_shared<CurlTransport>(options.transport);
@@ -505,6 +567,10 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       return *std::move(result);
     }
   }
+}
+
+std::uint64_t Client::callback_exceptions() const {
+  return impl_->callback_exceptions.load();
 }
 
 std::string Client::redacted(std::string text) const {

@@ -44,6 +44,11 @@ void redact(Error& error, const Client& client);
 inline constexpr std::size_t kEchoedReplyBytes = 16 * 1024;
 inline constexpr std::size_t kEchoedIssuesBytes = 8 * 1024;
 
+// `text` cut to `limit` bytes with a marker saying how much of `what` was left out; true when cut.
+bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what);
+// The issues as a corrective turn lists them, cut at kEchoedIssuesBytes.
+[[nodiscard]] std::string echoed_issues(const Issues& issues);
+
 // The turns that tell the model what was wrong with its last reply.
 void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
                        OutputMode mode, const std::string& output_name);
