@@ -49,6 +49,17 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   return what;
 }
 
+// What a streamed attempt that got no usage cost, by the usual quarter token per byte: the
+// request as sent (input) and the output that arrived. Marked as an estimate.
+Usage estimated_usage(const Attempt& attempt, std::size_t output_bytes) {
+  const auto tokens = [](std::size_t bytes) { return static_cast<std::int64_t>((bytes + 3) / 4); };
+  Usage usage{.input_tokens = tokens(attempt.request_body.size()),
+              .output_tokens = tokens(output_bytes),
+              .estimated = true};
+  usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  return usage;
+}
+
 // Notes accumulate: a continuation joined, then what its correction will be.
 void add_note(Attempt& attempt, const std::string& note) {
   if (note.empty()) return;
@@ -124,10 +135,13 @@ PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call,
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
   if (stream != nullptr) {
-    prepared.stream = std::make_shared<StreamSession>(
-        impl.provider->name(), call.mode, *stream, [impl = client.impl_](std::string text) {
-          return redact_secret(std::move(text), impl->api_key);
-        });
+    StreamSetup setup = *stream;
+    setup.max_output_bytes = impl.options.transport.max_response_bytes;
+    prepared.stream =
+        std::make_shared<StreamSession>(impl.provider->name(), call.mode, std::move(setup),
+                                        [impl = client.impl_](std::string text) {
+                                          return redact_secret(std::move(text), impl->api_key);
+                                        });
     ask_for_stream(prepared.request, impl.provider->name());
     prepared.request.body_reader = prepared.stream;
   }
@@ -152,6 +166,10 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
     const std::string what =
         fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
     reply = Reply{.status = ReplyStatus::bad_reply, .detail = client.redacted(what)};
+    // A stream cut off mid-way was generated, and billed, up to there.
+    if (attempt.stream.bytes > 0) {
+      attempt.usage = estimated_usage(attempt, prepared.stream->output_bytes());
+    }
     return exchange;
   }
   // Redacted once, whole, before anything reads or cuts it: a key straddling the 64 KiB record
@@ -160,12 +178,16 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
   HttpResponse response = std::move(*delivery.tries.back().response);
   response.body = client.redacted(std::move(response.body));
   attempt.http_status = response.status;
-  attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
   if (prepared.stream && is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
+    // The events' framing is not kept: the body they make, redacted whole, is.
+    attempt.raw_reply = prepared.stream->body().substr(0, kKeptReplyBytes);
     attempt.stream = prepared.stream->record();
     attempt.issues = prepared.stream->early_issues();
+    // Providers send the usage last: a stream stopped early or cut off never got it.
+    if (reply.usage == Usage{}) reply.usage = estimated_usage(attempt, reply.text.size());
   } else {
+    attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
     reply = client.impl_->provider->decode(response, prepared.mode);
   }
   attempt.status = reply.status;
@@ -252,7 +274,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
     // output, echoed whole if it needs correcting.
     attempt.note = fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
                                partial_.size(), partial_.size() + reply.text.size());
-    reply.text = partial_ + reply.text;
+    // Redacted joined: a key split between the pieces is whole only here.
+    reply.text = client_.redacted(partial_ + reply.text);
     reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
     partial_.clear();
     continuations_ = 0;

@@ -31,6 +31,12 @@ struct StreamRecord {
   std::size_t bytes = 0;   // bytes of the event stream received
   // Where a part that had closed broke a rule and the stream was stopped (stop_at_first_issue).
   std::optional<Path> stopped_at;
+  // Events after the provider's last one (`[DONE]`, `message_stop`, `response.completed`, an
+  // error event): not the reply's, ignored.
+  std::size_t ignored_after_end = 0;
+  // Asked to stream, the server sent one body that is not an event stream: read as the
+  // provider's reply sent whole.
+  bool read_whole = false;
 };
 
 struct Attempt {
