@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -208,6 +209,11 @@ Client ClientInternals::share(const Client& client) {
   return Client(client.impl_);
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> ClientInternals::key_spans(const Client& client,
+                                                                            std::string_view text) {
+  return secret_spans(text, client.impl_->api_key);
+}
+
 const std::string& ClientInternals::base_url(const Client& client) {
   return client.impl_->base_url;
 }
@@ -253,6 +259,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   auto& [attempt, reply] = exchanged;
   attempt.role = role_;
   trace_.usage += attempt.usage;
+  if (continuations_ > 0) redact_across_continuations(attempt);
   if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {
     if (cap_from_budget_) {
       trace_.attempts.push_back(std::move(attempt));
@@ -425,6 +432,44 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
       Error{ErrorKind::truncated,
             fmt::format("the output was cut off at the token limit ({}) {}", reply.detail, how),
             {}});
+}
+
+void ExtractionLoop::redact_across_continuations(Attempt& current) {
+  std::vector<Attempt*> chain;
+  for (auto i = trace_.attempts.size() - static_cast<std::size_t>(continuations_);
+       i < trace_.attempts.size(); ++i) {
+    chain.push_back(&trace_.attempts[i]);
+  }
+  chain.push_back(&current);
+  // Joined as the loop joins them: each piece but the last without its trailing whitespace.
+  std::string joined;
+  std::vector<std::size_t> ends;
+  for (const Attempt* attempt : chain) {
+    std::string_view piece = attempt->content;
+    if (attempt != &current) piece = piece.substr(0, piece.find_last_not_of(" \t\r\n") + 1);
+    joined += piece;
+    ends.push_back(joined.size());
+  }
+  std::vector<std::string> shares;
+  for (const auto& [start, end] : ClientInternals::key_spans(client_, joined)) {
+    std::size_t from = 0;
+    for (const std::size_t to : ends) {
+      const std::size_t a = std::max(start, from);
+      const std::size_t b = std::min(end, to);
+      // A share of a key inside one piece is redacted with the rest; one across pieces is here.
+      if (a < b && (a != start || b != end)) shares.push_back(joined.substr(a, b - a));
+      from = to;
+    }
+  }
+  // Shares under 4 characters are left, as redact_secret leaves such secrets: they would shred
+  // ordinary text.
+  for (const auto& share : shares) {
+    for (Attempt* attempt : chain) {
+      for (std::string* text : {&attempt->content, &attempt->raw_reply, &attempt->request_body}) {
+        *text = redact_secret(std::move(*text), share);
+      }
+    }
+  }
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attempt,

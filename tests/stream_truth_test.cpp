@@ -113,7 +113,8 @@ ExtractRequest request_for(const Schema& schema, int corrections = 1) {
 
 // ---- keys ---------------------------------------------------------------------------------
 
-TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationIsRedactedWhenJoined) {
+// An Anthropic reply cut at max_tokens 11 characters into the key, then its continuation.
+Result<json> extract_key_split_by_a_continuation(int& requests) {
   const auto message = [](const std::string& text, const std::string& stop) {
     return hostile::Server::response(
         json{{"type", "message"},
@@ -127,10 +128,27 @@ TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationIsRedactedWhenJ
       hostile::in_turn({message(R"({"note":")" + kKey.substr(0, 11), "max_tokens"),
                         message(kKey.substr(11) + R"("})", "end_turn")}));
   const Client client(options_for(server, "anthropic", false));
-  const auto result = client.extract(request_for(kNote));
+  auto result = client.extract(request_for(kNote));
+  requests = server.requests();
+  return result;
+}
+
+TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationIsRedactedWhenJoined) {
+  int requests = 0;
+  const auto result = extract_key_split_by_a_continuation(requests);
   ASSERT_TRUE(result.ok()) << result.error().message;
-  EXPECT_EQ(server.requests(), 2);
+  EXPECT_EQ(requests, 2);
   EXPECT_EQ(result.value().dump(), R"({"note":"[redacted]"})");
+}
+
+TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationLeavesNoPieceInTheRecords) {
+  int requests = 0;
+  const auto result = extract_key_split_by_a_continuation(requests);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  // Each attempt's content, raw reply and the prefill sent back held one share of the key.
+  const std::string kept = records(result);
+  EXPECT_FALSE(has(kept, kKey.substr(0, 11))) << kept;
+  EXPECT_FALSE(has(kept, kKey.substr(11))) << kept;
 }
 
 class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
