@@ -44,9 +44,11 @@ struct Attempt {
   // into a tree cost an eighth of an extraction's CPU, for a record that is rarely read.
   std::string request_body;
   std::vector<std::string>
-      transport_log;      // one line per transport try: "503, retried after 500 ms"
-  long http_status = 0;   // 0 when no response arrived
-  std::string raw_reply;  // the HTTP body as received (truncated to 64 KiB)
+      transport_log;     // one line per transport try: "503, retried after 500 ms"
+  long http_status = 0;  // 0 when no response arrived
+  // The HTTP body as received (truncated to 64 KiB); for a streamed reply, the body its events
+  // make, as the provider sends it unstreamed (the event framing is not kept).
+  std::string raw_reply;
   ReplyStatus status = ReplyStatus::bad_reply;
   std::string content;  // the model's output text (or refusal / partial text)
   Issues issues;        // parse and validation issues of `content`
