@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
@@ -66,6 +67,17 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
     return what + decision.reason.substr(at);
   return what;
+}
+
+// What a streamed attempt that got no usage cost, by the usual quarter token per byte: the
+// request as sent (input) and the output that arrived. Marked as an estimate.
+Usage estimated_usage(const Attempt& attempt, std::size_t output_bytes) {
+  const auto tokens = [](std::size_t bytes) { return static_cast<std::int64_t>((bytes + 3) / 4); };
+  Usage usage{.input_tokens = tokens(attempt.request_body.size()),
+              .output_tokens = tokens(output_bytes),
+              .estimated = true};
+  usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  return usage;
 }
 
 // Notes accumulate: a continuation joined, then what its correction will be.
@@ -149,10 +161,13 @@ PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call,
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
   if (stream != nullptr) {
-    prepared.stream = std::make_shared<StreamSession>(
-        impl.provider->name(), call.mode, *stream, [impl = client.impl_](std::string text) {
-          return redact_secret(std::move(text), impl->api_key);
-        });
+    StreamSetup setup = *stream;
+    setup.max_output_bytes = impl.options.transport.max_response_bytes;
+    prepared.stream =
+        std::make_shared<StreamSession>(impl.provider->name(), call.mode, std::move(setup),
+                                        [impl = client.impl_](std::string text) {
+                                          return redact_secret(std::move(text), impl->api_key);
+                                        });
     ask_for_stream(prepared.request, impl.provider->name());
     prepared.request.body_reader = prepared.stream;
   }
@@ -177,6 +192,10 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
     const std::string what =
         fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
     reply = Reply{.status = ReplyStatus::bad_reply, .detail = client.redacted(what)};
+    // A stream cut off mid-way was generated, and billed, up to there.
+    if (attempt.stream.bytes > 0) {
+      attempt.usage = estimated_usage(attempt, prepared.stream->output_bytes());
+    }
     return exchange;
   }
   // Redacted once, whole, before anything reads or cuts it: a key straddling the 64 KiB record
@@ -185,12 +204,16 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
   HttpResponse response = std::move(*delivery.tries.back().response);
   response.body = client.redacted(std::move(response.body));
   attempt.http_status = response.status;
-  attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
   if (prepared.stream && is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
+    // The events' framing is not kept: the body they make, redacted whole, is.
+    attempt.raw_reply = prepared.stream->body().substr(0, kKeptReplyBytes);
     attempt.stream = prepared.stream->record();
     attempt.issues = prepared.stream->early_issues();
+    // Providers send the usage last: a stream stopped early or cut off never got it.
+    if (reply.usage == Usage{}) reply.usage = estimated_usage(attempt, reply.text.size());
   } else {
+    attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
     reply = client.impl_->provider->decode(response, prepared.mode);
   }
   attempt.status = reply.status;
@@ -220,6 +243,11 @@ void ClientInternals::callback_threw(const Client& client, std::exception_ptr th
   } catch (...) {
     // The hook's own failure has nowhere else to go.
   }
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> ClientInternals::key_spans(const Client& client,
+                                                                            std::string_view text) {
+  return secret_spans(text, client.impl_->api_key);
 }
 
 const std::string& ClientInternals::base_url(const Client& client) {
@@ -267,6 +295,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   auto& [attempt, reply] = exchanged;
   attempt.role = role_;
   trace_.usage += attempt.usage;
+  if (continuations_ > 0) redact_across_continuations(attempt);
   if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {
     if (cap_from_budget_) {
       trace_.attempts.push_back(std::move(attempt));
@@ -292,7 +321,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
     // output, echoed whole if it needs correcting.
     attempt.note = fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
                                partial_.size(), partial_.size() + reply.text.size());
-    reply.text = partial_ + reply.text;
+    // Redacted joined: a key split between the pieces is whole only here.
+    reply.text = client_.redacted(partial_ + reply.text);
     reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
     partial_.clear();
     continuations_ = 0;
@@ -456,6 +486,44 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_raised_cap_refused(Atte
                                     "again with max_tokens raised to {} was refused: {}",
                                     truncated_at_, output_cap_, one_line(reply.detail)),
                         {}});
+}
+
+void ExtractionLoop::redact_across_continuations(Attempt& current) {
+  std::vector<Attempt*> chain;
+  for (auto i = trace_.attempts.size() - static_cast<std::size_t>(continuations_);
+       i < trace_.attempts.size(); ++i) {
+    chain.push_back(&trace_.attempts[i]);
+  }
+  chain.push_back(&current);
+  // Joined as the loop joins them: each piece but the last without its trailing whitespace.
+  std::string joined;
+  std::vector<std::size_t> ends;
+  for (const Attempt* attempt : chain) {
+    std::string_view piece = attempt->content;
+    if (attempt != &current) piece = piece.substr(0, piece.find_last_not_of(" \t\r\n") + 1);
+    joined += piece;
+    ends.push_back(joined.size());
+  }
+  std::vector<std::string> shares;
+  for (const auto& [start, end] : ClientInternals::key_spans(client_, joined)) {
+    std::size_t from = 0;
+    for (const std::size_t to : ends) {
+      const std::size_t a = std::max(start, from);
+      const std::size_t b = std::min(end, to);
+      // A share of a key inside one piece is redacted with the rest; one across pieces is here.
+      if (a < b && (a != start || b != end)) shares.push_back(joined.substr(a, b - a));
+      from = to;
+    }
+  }
+  // Shares under 4 characters are left, as redact_secret leaves such secrets: they would shred
+  // ordinary text.
+  for (const auto& share : shares) {
+    for (Attempt* attempt : chain) {
+      for (std::string* text : {&attempt->content, &attempt->raw_reply, &attempt->request_body}) {
+        *text = redact_secret(std::move(*text), share);
+      }
+    }
+  }
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attempt,

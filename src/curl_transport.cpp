@@ -58,19 +58,22 @@ struct Transfer {
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t bytes = size * count;
-  if (transfer->response.body.size() + bytes > transfer->max_bytes) {
-    transfer->too_large = true;
-    return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
-  }
-  transfer->response.body.append(data, bytes);
   if (transfer->reader != nullptr) {
     long status = 0;
     curl_easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
-    if (status >= 200 && status < 300 && !transfer->reader->read(std::string_view(data, bytes))) {
+    if (status >= 200 && status < 300) {
+      // A streamed reply goes to its reader only, which keeps what it needs and bounds both the
+      // output and the framing around it: the framing is many times the output.
+      if (transfer->reader->read(std::string_view(data, bytes))) return bytes;
       transfer->stopped = true;
-      return 0;
+      return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
     }
   }
+  if (transfer->response.body.size() + bytes > transfer->max_bytes) {
+    transfer->too_large = true;
+    return 0;
+  }
+  transfer->response.body.append(data, bytes);
   return bytes;
 }
 
@@ -242,9 +245,12 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
   if (!options.ca_bundle.empty()) {
     curl_easy_setopt(handle, CURLOPT_CAINFO, options.ca_bundle.c_str());
   }
-  // Rejects early when Content-Length already says the body is too big.
-  curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
-                   static_cast<curl_off_t>(options.max_response_bytes));
+  // Rejects early when Content-Length already says the body is too big; a streamed reply's
+  // framing counts against its reader's larger bound instead.
+  if (!request.body_reader) {
+    curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
+                     static_cast<curl_off_t>(options.max_response_bytes));
+  }
   curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);

@@ -35,6 +35,9 @@ struct ClientInternals {
   [[nodiscard]] static Client share(const Client& client);
   // Counts what a caller's callback threw and hands it to ClientOptions::on_callback_exception.
   static void callback_threw(const Client& client, std::exception_ptr thrown) noexcept;
+  // Where the client's key occurs in `text` (see secret_spans).
+  [[nodiscard]] static std::vector<std::pair<std::size_t, std::size_t>> key_spans(
+      const Client& client, std::string_view text);
   // The API base URL the client sends to (no trailing slash).
   [[nodiscard]] static const std::string& base_url(const Client& client);
 };
@@ -82,6 +85,10 @@ class ExtractionLoop {
   void send_whole_correction();
   // Sets call() for the next request; the call's end when the token budget leaves no room.
   std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
+  // A key split between the pieces of a continued output is whole only where they join: each
+  // piece's share of it is taken out of the records of the attempts that carry it (their
+  // content, raw reply, and the prefill sent back). `current` is the latest piece's attempt.
+  void redact_across_continuations(Attempt& current);
 
   const Client& client_;
   std::shared_ptr<const Contract> contract_;

@@ -60,7 +60,9 @@ std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
 }
 
 Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator) {
-  auto parsed = parse_json(text);
+  // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
+  // only then can an early stop never differ from the whole reply's verdict.
+  auto parsed = parse_json(text, ParseLimits{.refuse_repeated_keys = true});
   if (!parsed.value) return {nullptr, std::move(parsed.issues)};
   Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
   judged.issues = validator.validate(judged.value);

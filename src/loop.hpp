@@ -17,8 +17,8 @@ std::string one_line(std::string text);
 // HTTP answer is a transport error whatever the reply says. The trace is left empty.
 [[nodiscard]] std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode);
 
-// Output text judged the way the user's rules say: parsed (a parse failure is an issue),
-// unlowered, then validated.
+// Output text judged the way the user's rules say: parsed (a parse failure, or a key repeated in
+// one object, is an issue), unlowered, then validated.
 struct Judged {
   nlohmann::json value;
   Issues issues;
