@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -23,6 +25,24 @@ constexpr std::size_t kKeptReplyBytes = 64 * 1024;
 std::string from_env(std::string_view name) {
   const char* value = std::getenv(std::string(name).c_str());
   return value ? value : "";
+}
+
+// Whether `base_url` names this machine (127.0.0.0/8, ::1, localhost): a server there, such as
+// accord-mock or a local model, may take no key.
+bool loopback_endpoint(std::string_view base_url) {
+  const auto scheme = base_url.find("://");
+  std::string_view host = scheme == std::string_view::npos ? base_url : base_url.substr(scheme + 3);
+  host = host.substr(0, host.find_first_of("/?#"));
+  if (const auto at = host.rfind('@'); at != std::string_view::npos) host = host.substr(at + 1);
+  if (host.starts_with('[')) {
+    host = host.substr(1, host.find(']') - 1);
+  } else {
+    host = host.substr(0, host.find(':'));
+  }
+  std::string lower(host);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "localhost" || lower.ends_with(".localhost") || lower.starts_with("127.") ||
+         lower == "::1";
 }
 
 Deadline deadline_after(std::chrono::milliseconds timeout) {
@@ -47,6 +67,17 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
     return what + decision.reason.substr(at);
   return what;
+}
+
+// What a streamed attempt that got no usage cost, by the usual quarter token per byte: the
+// request as sent (input) and the output that arrived. Marked as an estimate.
+Usage estimated_usage(const Attempt& attempt, std::size_t output_bytes) {
+  const auto tokens = [](std::size_t bytes) { return static_cast<std::int64_t>((bytes + 3) / 4); };
+  Usage usage{.input_tokens = tokens(attempt.request_body.size()),
+              .output_tokens = tokens(output_bytes),
+              .estimated = true};
+  usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  return usage;
 }
 
 // Notes accumulate: a continuation joined, then what its correction will be.
@@ -93,6 +124,11 @@ struct Client::Impl {
   std::string api_key;
   std::string model;
 
+  std::atomic<std::uint64_t> callback_exceptions{0};
+
+  // Why no request may be sent (a hosted endpoint and no key), or empty.
+  std::string unusable;
+
   mutable std::mutex contracts_mutex;
   // Keyed by the schema's node identity and the wire name; the Schema is kept so the key stays
   // valid.
@@ -118,16 +154,20 @@ namespace detail {
 PreparedExchange ClientInternals::prepare(const Client& client, CallSpec call,
                                           const StreamSetup* stream) {
   const auto& impl = *client.impl_;
+  if (!impl.unusable.empty()) throw std::invalid_argument(impl.unusable);
   call.base_url = impl.base_url;
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
   if (stream != nullptr) {
-    prepared.stream = std::make_shared<StreamSession>(
-        impl.provider->name(), call.mode, *stream, [impl = client.impl_](std::string text) {
-          return redact_secret(std::move(text), impl->api_key);
-        });
+    StreamSetup setup = *stream;
+    setup.max_output_bytes = impl.options.transport.max_response_bytes;
+    prepared.stream =
+        std::make_shared<StreamSession>(impl.provider->name(), call.mode, std::move(setup),
+                                        [impl = client.impl_](std::string text) {
+                                          return redact_secret(std::move(text), impl->api_key);
+                                        });
     ask_for_stream(prepared.request, impl.provider->name());
     prepared.request.body_reader = prepared.stream;
   }
@@ -152,6 +192,10 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
     const std::string what =
         fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
     reply = Reply{.status = ReplyStatus::bad_reply, .detail = client.redacted(what)};
+    // A stream cut off mid-way was generated, and billed, up to there.
+    if (attempt.stream.bytes > 0) {
+      attempt.usage = estimated_usage(attempt, prepared.stream->output_bytes());
+    }
     return exchange;
   }
   // Redacted once, whole, before anything reads or cuts it: a key straddling the 64 KiB record
@@ -160,12 +204,16 @@ Exchange ClientInternals::finish(const Client& client, PreparedExchange prepared
   HttpResponse response = std::move(*delivery.tries.back().response);
   response.body = client.redacted(std::move(response.body));
   attempt.http_status = response.status;
-  attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
   if (prepared.stream && is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
+    // The events' framing is not kept: the body they make, redacted whole, is.
+    attempt.raw_reply = prepared.stream->body().substr(0, kKeptReplyBytes);
     attempt.stream = prepared.stream->record();
     attempt.issues = prepared.stream->early_issues();
+    // Providers send the usage last: a stream stopped early or cut off never got it.
+    if (reply.usage == Usage{}) reply.usage = estimated_usage(attempt, reply.text.size());
   } else {
+    attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
     reply = client.impl_->provider->decode(response, prepared.mode);
   }
   attempt.status = reply.status;
@@ -184,6 +232,22 @@ Transport& ClientInternals::transport(const Client& client) {
 
 Client ClientInternals::share(const Client& client) {
   return Client(client.impl_);
+}
+
+void ClientInternals::callback_threw(const Client& client, std::exception_ptr thrown) noexcept {
+  auto& impl = *client.impl_;
+  ++impl.callback_exceptions;
+  if (!impl.options.on_callback_exception) return;
+  try {
+    impl.options.on_callback_exception(std::move(thrown));
+  } catch (...) {
+    // The hook's own failure has nowhere else to go.
+  }
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> ClientInternals::key_spans(const Client& client,
+                                                                            std::string_view text) {
+  return secret_spans(text, client.impl_->api_key);
 }
 
 const std::string& ClientInternals::base_url(const Client& client) {
@@ -231,6 +295,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   auto& [attempt, reply] = exchanged;
   attempt.role = role_;
   trace_.usage += attempt.usage;
+  if (continuations_ > 0) redact_across_continuations(attempt);
   if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {
     if (cap_from_budget_) {
       trace_.attempts.push_back(std::move(attempt));
@@ -242,6 +307,10 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
     }
     if (truncation_.enabled) return on_truncated(std::move(attempt), reply);
   }
+  if (role_ == AttemptRole::raised_cap && reply.status == ReplyStatus::http_error &&
+      (attempt.http_status == 400 || attempt.http_status == 422)) {
+    return on_raised_cap_refused(std::move(attempt), reply);
+  }
   if (auto error = reply_error(exchanged, mode_)) {
     if (!partial_.empty()) attempt.note = "the continuation failed; the output so far is lost";
     trace_.attempts.push_back(std::move(attempt));
@@ -252,7 +321,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
     // output, echoed whole if it needs correcting.
     attempt.note = fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
                                partial_.size(), partial_.size() + reply.text.size());
-    reply.text = partial_ + reply.text;
+    // Redacted joined: a key split between the pieces is whole only here.
+    reply.text = client_.redacted(partial_ + reply.text);
     reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
     partial_.clear();
     continuations_ = 0;
@@ -383,6 +453,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
       truncation_.raised_max_tokens > 0 ? truncation_.raised_max_tokens : 4 * options.max_tokens;
   if (!can_continue && output_cap_ == 0 && raised > options.max_tokens) {
     output_cap_ = raised;
+    truncated_at_ = reply.detail;
     attempt.note = fmt::format("truncated; sent again with max_tokens {} instead of {}", raised,
                                options.max_tokens);
     call_.turns = request_turns_;
@@ -402,6 +473,57 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
       Error{ErrorKind::truncated,
             fmt::format("the output was cut off at the token limit ({}) {}", reply.detail, how),
             {}});
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::on_raised_cap_refused(Attempt attempt,
+                                                                            const Reply& reply) {
+  // The model's own limit (or the provider's) is below the raised cap: the call ends as the
+  // truncation it was, not as an HTTP error about a number the caller never set.
+  add_note(attempt, fmt::format("the raised cap of max_tokens {} was refused", output_cap_));
+  trace_.attempts.push_back(std::move(attempt));
+  return end_with(Error{ErrorKind::truncated,
+                        fmt::format("the output was cut off at the token limit ({}); sending it "
+                                    "again with max_tokens raised to {} was refused: {}",
+                                    truncated_at_, output_cap_, one_line(reply.detail)),
+                        {}});
+}
+
+void ExtractionLoop::redact_across_continuations(Attempt& current) {
+  std::vector<Attempt*> chain;
+  for (auto i = trace_.attempts.size() - static_cast<std::size_t>(continuations_);
+       i < trace_.attempts.size(); ++i) {
+    chain.push_back(&trace_.attempts[i]);
+  }
+  chain.push_back(&current);
+  // Joined as the loop joins them: each piece but the last without its trailing whitespace.
+  std::string joined;
+  std::vector<std::size_t> ends;
+  for (const Attempt* attempt : chain) {
+    std::string_view piece = attempt->content;
+    if (attempt != &current) piece = piece.substr(0, piece.find_last_not_of(" \t\r\n") + 1);
+    joined += piece;
+    ends.push_back(joined.size());
+  }
+  std::vector<std::string> shares;
+  for (const auto& [start, end] : ClientInternals::key_spans(client_, joined)) {
+    std::size_t from = 0;
+    for (const std::size_t to : ends) {
+      const std::size_t a = std::max(start, from);
+      const std::size_t b = std::min(end, to);
+      // A share of a key inside one piece is redacted with the rest; one across pieces is here.
+      if (a < b && (a != start || b != end)) shares.push_back(joined.substr(a, b - a));
+      from = to;
+    }
+  }
+  // Shares under 4 characters are left, as redact_secret leaves such secrets: they would shred
+  // ordinary text.
+  for (const auto& share : shares) {
+    for (Attempt* attempt : chain) {
+      for (std::string* text : {&attempt->content, &attempt->raw_reply, &attempt->request_body}) {
+        *text = redact_secret(std::move(*text), share);
+      }
+    }
+  }
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attempt,
@@ -471,6 +593,14 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   if (impl_->base_url.empty()) impl_->base_url = provider.default_base_url();
   while (!impl_->base_url.empty() && impl_->base_url.back() == '/') impl_->base_url.pop_back();
   impl_->api_key = !options.api_key.empty() ? options.api_key : from_env(provider.api_key_env());
+  if (impl_->api_key.empty() && provider.needs_api_key() && !loopback_endpoint(impl_->base_url)) {
+    // Sent without a key, the request would only come back 401 (or reach a server that should
+    // not have been asked): stop before it, naming where the key was looked for.
+    impl_->unusable = fmt::format(
+        "no API key for {}: {} is empty or unset and ClientOptions::api_key is empty (only a "
+        "loopback endpoint such as accord-mock may go without one)",
+        impl_->base_url, provider.api_key_env());
+  }
   impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
   impl_->transport = options.custom_transport ? options.custom_transport
                                               : std::make_shared<CurlTransport>(options.transport);
@@ -505,6 +635,10 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
       return *std::move(result);
     }
   }
+}
+
+std::uint64_t Client::callback_exceptions() const {
+  return impl_->callback_exceptions.load();
 }
 
 std::string Client::redacted(std::string text) const {

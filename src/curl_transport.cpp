@@ -58,21 +58,22 @@ struct Transfer {
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t bytes = size * count;
-  long status = 0;
-  if (transfer->reader != nullptr)
+  if (transfer->reader != nullptr) {
+    long status = 0;
     curl_easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
-  const bool to_reader = status >= 200 && status < 300;
-  if (!to_reader || transfer->reader->collects_body()) {
-    if (transfer->response.body.size() + bytes > transfer->max_bytes) {
-      transfer->too_large = true;
+    if (status >= 200 && status < 300) {
+      // A streamed reply goes to its reader only, which keeps what it needs and bounds both the
+      // output and the framing around it: the framing is many times the output.
+      if (transfer->reader->read(std::string_view(data, bytes))) return bytes;
+      transfer->stopped = true;
       return 0;  // anything short of `bytes` makes curl abort with CURLE_WRITE_ERROR
     }
-    transfer->response.body.append(data, bytes);
   }
-  if (to_reader && !transfer->reader->read(std::string_view(data, bytes))) {
-    transfer->stopped = true;
+  if (transfer->response.body.size() + bytes > transfer->max_bytes) {
+    transfer->too_large = true;
     return 0;
   }
+  transfer->response.body.append(data, bytes);
   return bytes;
 }
 
@@ -244,9 +245,9 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
   if (!options.ca_bundle.empty()) {
     curl_easy_setopt(handle, CURLOPT_CAINFO, options.ca_bundle.c_str());
   }
-  // Rejects early when Content-Length already says the body is too big (unless a reader takes the
-  // body as it comes and bounds it itself).
-  if (!request.body_reader || request.body_reader->collects_body()) {
+  // Rejects early when Content-Length already says the body is too big; a streamed reply's
+  // framing counts against its reader's larger bound instead.
+  if (!request.body_reader) {
     curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE,
                      static_cast<curl_off_t>(options.max_response_bytes));
   }

@@ -558,25 +558,55 @@ EcmaRegex::EcmaRegex(std::shared_ptr<const Backtracking> backtracking)
     : backtracking_(std::move(backtracking)) {}
 EcmaRegex::~EcmaRegex() = default;
 
+namespace {
+
+// The first try's match limit: most sensible lookarounds finish well within it.
+constexpr std::uint64_t kFirstTrySteps = 10'000;
+
+}  // namespace
+
 bool EcmaRegex::search(std::string_view text) const {
+  BacktrackingBudget budget(kBacktrackingBudget);
+  return search(text, budget);
+}
+
+bool EcmaRegex::search(std::string_view text, BacktrackingBudget& budget) const {
   if (linear_) {
     // Match() directly: PartialMatch() with no captures only adds argument plumbing around it.
     return linear_->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(),
                           RE2::UNANCHORED, nullptr, 0);
   }
+  if (budget.spent()) return false;
   std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> data(
       pcre2_match_data_create(1, nullptr), pcre2_match_data_free);
-  if (!data) return false;
+  std::unique_ptr<pcre2_match_context, decltype(&pcre2_match_context_free)> context(
+      pcre2_match_context_copy(backtracking_->context), pcre2_match_context_free);
+  if (!data || !context) return false;
   const auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
-  int rc = pcre2_match(backtracking_->code, subject, text.size(), 0, 0, data.get(),
-                       backtracking_->context);
-  // The JIT's stack is small; the interpreter keeps its frames on the heap, within the limit.
-  if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-    rc = pcre2_match(backtracking_->code, subject, text.size(), 0, PCRE2_NO_JIT, data.get(),
-                     backtracking_->context);
+  // PCRE2 does not say how many steps a match took, only whether it stayed within its limit:
+  // the limit starts small and grows fourfold; each try that reaches it is charged whole and
+  // the try that finishes is charged the limit before it (it ran past that), so what is charged
+  // is at most what ran and no try runs past the budget left.
+  const std::uint64_t most = std::min<std::uint64_t>(kBacktrackingBudget, budget.left());
+  std::uint64_t ran_past = 0;
+  for (std::uint64_t limit = std::min<std::uint64_t>(kFirstTrySteps, most);;
+       limit = std::min(limit * 4, most)) {
+    pcre2_set_match_limit(context.get(), static_cast<std::uint32_t>(limit));
+    int rc =
+        pcre2_match(backtracking_->code, subject, text.size(), 0, 0, data.get(), context.get());
+    // The JIT's stack is small; the interpreter keeps its frames on the heap, within the limit.
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+      rc = pcre2_match(backtracking_->code, subject, text.size(), 0, PCRE2_NO_JIT, data.get(),
+                       context.get());
+    }
+    if (rc != PCRE2_ERROR_MATCHLIMIT) {
+      budget.charge(ran_past);
+      return rc >= 0;  // a match, no match, or the heap or depth limit
+    }
+    budget.charge(limit);
+    ran_past = limit;
+    if (limit == most) return false;  // this subject's limit, or the budget, is spent
   }
-  // No match, or a budget spent (match, heap or depth limit): not a match.
-  return rc >= 0;
 }
 
 namespace {

@@ -3,6 +3,8 @@
 // no stack overflow on long strings and no exponential blow-up, unlike std::regex. The patterns
 // RE2 cannot run (lookaround, backreferences) run through PCRE2 with a bounded match budget.
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,6 +36,23 @@ struct TranslatedRegex {
 // identity escapes of letters (`\a`) are errors, as under the `u` flag.
 [[nodiscard]] bool is_ecma_regex(std::string_view pattern);
 
+// The backtracking steps (PCRE2's match limit) one validation may spend across every
+// lookaround or backreference pattern it runs: a document of many hostile strings is bounded as
+// a whole, not per string. Not shared between threads: one per validation.
+class BacktrackingBudget {
+ public:
+  // About 10-20 ms of PCRE2 on one core; a sensible lookaround on a 1 KB string takes under 10,000.
+  static constexpr std::uint64_t kPerDocument = 10'000'000;
+
+  explicit BacktrackingBudget(std::uint64_t steps = kPerDocument) : left_(steps) {}
+  [[nodiscard]] bool spent() const { return left_ == 0; }
+  [[nodiscard]] std::uint64_t left() const { return left_; }
+  void charge(std::uint64_t steps) { left_ -= std::min(steps, left_); }
+
+ private:
+  std::uint64_t left_;
+};
+
 // A compiled pattern: RE2 when the pattern is regular, otherwise PCRE2 (lookaround,
 // backreferences), whose backtracking is cut off after kBacktrackingBudget steps. Immutable, so
 // one instance serves every thread.
@@ -54,6 +73,10 @@ class EcmaRegex {
   // that exhausts the backtracking budget does not match: the value is rejected, never passed
   // unchecked.
   [[nodiscard]] bool search(std::string_view text) const;
+  // The same within `budget`, charged with the steps PCRE2 took (at most kBacktrackingBudget
+  // for this subject); nothing is charged for RE2, which is linear. Once the budget is spent
+  // every backtracking search fails at once.
+  [[nodiscard]] bool search(std::string_view text, BacktrackingBudget& budget) const;
   [[nodiscard]] bool backtracks() const { return backtracking_ != nullptr; }
 
  private:

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
+#include "accord/bounded_file.hpp"
 #include "ecma_regex.hpp"
 #include "json_number.hpp"
 #include "meta_schemas.hpp"
@@ -33,9 +33,10 @@ struct Regex {
   std::optional<SimplePattern> simple;
 
   explicit operator bool() const { return full != nullptr; }
-  [[nodiscard]] bool search(std::string_view text) const {
-    return simple ? simple->search(text) : full->search(text);
+  [[nodiscard]] bool search(std::string_view text, BacktrackingBudget& budget) const {
+    return simple ? simple->search(text) : full->search(text, budget);
   }
+  [[nodiscard]] bool backtracks() const { return !simple && full->backtracks(); }
 };
 
 constexpr NodeId kNone = 0xFFFFFFFFu;
@@ -728,15 +729,17 @@ class Compiler {
     }
     const std::string file =
         best->second + (best->second.empty() || best->second.back() == '/' ? "" : "/") + rest;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      problem(path, "$ref \"" + uri + "\": cannot read " + file);
+    std::string text;
+    try {
+      // A regular file within the schema-file cap: a FIFO, a device or a huge file under the
+      // registry's directory cannot hang or exhaust the validator being built.
+      text = read_bounded_file(file, FileBounds{.max_bytes = kMaxSchemaFileBytes});
+    } catch (const std::runtime_error& e) {
+      problem(path, "$ref \"" + uri + "\": " + e.what());
       return out;
     }
-    std::stringstream text;
-    text << in.rdbuf();
     try {
-      d_.documents.push_back(std::make_unique<ojson>(ojson::parse(text.str())));
+      d_.documents.push_back(std::make_unique<ojson>(ojson::parse(text)));
     } catch (const std::exception& e) {
       problem(path, "$ref \"" + uri + "\": " + file + " is not JSON: " + e.what());
       return out;
@@ -1125,6 +1128,23 @@ class Run {
     });
   }
 
+  // Whether `text` matches, within this run's backtracking budget; nullopt when the budget was
+  // spent before a backtracking pattern could answer (the value is then not passed unchecked).
+  std::optional<bool> matches(const Regex& regex, std::string_view text) {
+    if (regex.search(text, budget_)) return true;
+    if (regex.backtracks() && budget_.spent()) return std::nullopt;
+    return false;
+  }
+
+  bool budget_spent(const Link* at, const std::string& what) {
+    return fail(IssueCode::invalid_format, at, false, [&] {
+      return "Invalid string: not checked against " + what +
+             ": this document spent its budget of " +
+             std::to_string(BacktrackingBudget::kPerDocument) +
+             " backtracking steps for lookaround and backreference patterns";
+    });
+  }
+
   // Evaluates without recording issues (for not, if, contains, propertyNames).
   bool quietly(NodeId id, const json* v, const Link* at, Seen* seen) {
     Sink* saved = sink_;
@@ -1421,7 +1441,12 @@ class Run {
         return fail(IssueCode::invalid_format, at, false,
                     [&] { return std::string(format_message(n.format)); });
       case Unit::pattern:
-        if (!n.pattern || n.pattern.search(text)) return true;
+        if (!n.pattern) return true;
+        if (const auto matched = matches(n.pattern, text)) {
+          if (*matched) return true;
+        } else {
+          return budget_spent(at, "pattern " + regex_display(n.pattern_source));
+        }
         // The date check already said it; the issue is not repeated (the verdict stands).
         if (format_failed && n.pattern_source == kDatePattern) return false;
         return fail(IssueCode::invalid_format, at, false,
@@ -1653,7 +1678,12 @@ class Run {
       const Link field{at, &name, 0};
       bool matched = false;
       for (const auto& [regex, id] : n.pattern_properties) {
-        if (!regex.search(name)) continue;
+        const auto key_matches = matches(regex, name);
+        if (!key_matches) {
+          ok = budget_spent(&field, "the patternProperties for this key") && ok;
+          if (sink_ == nullptr) return false;
+        }
+        if (!key_matches.value_or(false)) continue;
         matched = true;
         ok = node(id, &item, &field, nullptr, nullptr) && ok;
         if (!ok && sink_ == nullptr) return false;
@@ -1745,6 +1775,7 @@ class Run {
   Sink* sink_;
   std::vector<std::uint32_t> scope_;  // dynamic scope: the resources entered, outermost first
   std::size_t depth_ = 0;
+  BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
 };
 
 bool deeper_than(const json& value, std::size_t limit) {

@@ -57,7 +57,7 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
     auto result = loop_.on_exchange(std::move(exchanged));
     if (!result && cancelled_->load()) {
       // Cancelled between attempts: no corrective turn is sent.
-      return done_(
+      return deliver(
           loop_.end_with(Error{ErrorKind::cancelled, "cancelled before the corrective turn", {}}));
     }
     if (!result) return send_attempt();
@@ -65,9 +65,19 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
       Error error = result->error();
       error.kind = ErrorKind::cancelled;
       error.message = "cancelled: " + error.message;
-      return done_(std::move(error));
+      return deliver(std::move(error));
     }
-    done_(*std::move(result));
+    deliver(*std::move(result));
+  }
+
+  // A callback that throws on the transport's thread would end the process and every call in
+  // flight with it: the exception goes to the client's hook instead.
+  void deliver(Result<nlohmann::json> result) {
+    try {
+      done_(std::move(result));
+    } catch (...) {
+      ClientInternals::callback_threw(client_, std::current_exception());
+    }
   }
 
   Client client_;  // shares the caller's client, which may be gone before this call ends

@@ -33,6 +33,11 @@ struct ClientInternals {
   [[nodiscard]] static Transport& transport(const Client& client);
   // Another handle on the same client: an asynchronous call keeps it alive until it ends.
   [[nodiscard]] static Client share(const Client& client);
+  // Counts what a caller's callback threw and hands it to ClientOptions::on_callback_exception.
+  static void callback_threw(const Client& client, std::exception_ptr thrown) noexcept;
+  // Where the client's key occurs in `text` (see secret_spans).
+  [[nodiscard]] static std::vector<std::pair<std::size_t, std::size_t>> key_spans(
+      const Client& client, std::string_view text);
   // The API base URL the client sends to (no trailing slash).
   [[nodiscard]] static const std::string& base_url(const Client& client);
 };
@@ -67,6 +72,8 @@ class ExtractionLoop {
 
   // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
   std::optional<Result<nlohmann::json>> on_truncated(Attempt attempt, const Reply& reply);
+  // The raised-cap retry answered 400/422 (a cap above the model's own limit).
+  std::optional<Result<nlohmann::json>> on_raised_cap_refused(Attempt attempt, const Reply& reply);
   std::optional<Result<nlohmann::json>> on_whole_object(Attempt attempt, Reply reply);
   std::optional<Result<nlohmann::json>> on_scoped_reply(Attempt attempt, const std::string& text);
   std::optional<Result<nlohmann::json>> succeed(Attempt attempt, nlohmann::json value);
@@ -78,6 +85,10 @@ class ExtractionLoop {
   void send_whole_correction();
   // Sets call() for the next request; the call's end when the token budget leaves no room.
   std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
+  // A key split between the pieces of a continued output is whole only where they join: each
+  // piece's share of it is taken out of the records of the attempts that carry it (their
+  // content, raw reply, and the prefill sent back). `current` is the latest piece's attempt.
+  void redact_across_continuations(Attempt& current);
 
   const Client& client_;
   std::shared_ptr<const Contract> contract_;
@@ -103,6 +114,7 @@ class ExtractionLoop {
   std::string partial_;  // a continued output so far
   int continuations_ = 0;
   int output_cap_ = 0;            // raised after a truncation; 0: the client's max_tokens
+  std::string truncated_at_;      // the detail of the truncation the raised cap answers
   bool cap_from_budget_ = false;  // the request in flight has its output cut to the budget's rest
   Trace trace_;
   StreamOptions stream_;

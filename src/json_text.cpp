@@ -1,6 +1,8 @@
 #include "accord/json_text.hpp"
 
+#include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "fast_json.hpp"
@@ -162,6 +164,23 @@ class OrderedBuilder final : public nlohmann::json_sax<ojson> {
   std::vector<Open> open_;
 };
 
+// A parser callback that sets `repeated` to the first key an object repeats.
+nlohmann::json::parser_callback_t repeated_key_finder(std::string& repeated) {
+  auto open = std::make_shared<std::vector<std::unordered_set<std::string>>>();
+  return [open, &repeated](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) {
+      open->emplace_back();
+    } else if (event == Event::object_end) {
+      open->pop_back();
+    } else if (event == Event::key && !open->back().insert(parsed.get<std::string>()).second &&
+               repeated.empty()) {
+      repeated = parsed.get<std::string>();
+    }
+    return true;
+  };
+}
+
 }  // namespace
 
 ParsedJson parse_json(std::string_view text, ParseLimits limits) {
@@ -183,7 +202,17 @@ ParsedJson parse_json(std::string_view text, ParseLimits limits) {
   }
   try {
     ParsedJson out;
-    out.value = nlohmann::json::parse(text.begin(), text.end());
+    if (!limits.refuse_repeated_keys) {
+      out.value = nlohmann::json::parse(text.begin(), text.end());
+      return out;
+    }
+    // Only here: the quick reader above gives up on a repeated key.
+    std::string repeated;
+    out.value = nlohmann::json::parse(text.begin(), text.end(), repeated_key_finder(repeated));
+    if (!repeated.empty()) {
+      return failure("the key " + nlohmann::json(repeated).dump() +
+                     " is repeated in one object (readers differ on which value counts)");
+    }
     return out;
   } catch (const nlohmann::json::parse_error& e) {
     return failure(reason_of(e.what(), e.byte > 0 ? e.byte - 1 : 0));

@@ -29,7 +29,6 @@ class LineReader final : public BodyReader {
     seen_ = false;
   }
   bool read(std::string_view bytes) override;
-  [[nodiscard]] bool collects_body() const override { return false; }
   // The last line, when the body does not end with '\n'.
   void finish();
   // Whether any byte arrived (a transport that does not stream hands the body over whole).

@@ -60,7 +60,9 @@ std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
 }
 
 Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator) {
-  auto parsed = parse_json(text);
+  // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
+  // only then can an early stop never differ from the whole reply's verdict.
+  auto parsed = parse_json(text, ParseLimits{.refuse_repeated_keys = true});
   if (!parsed.value) return {nullptr, std::move(parsed.issues)};
   Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
   judged.issues = validator.validate(judged.value);
@@ -100,9 +102,6 @@ Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace) {
                std::move(trace)};
 }
 
-namespace {
-
-// `text` cut to `limit` bytes with a marker saying how much was left out; true when cut.
 bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what) {
   if (text.size() <= limit) return false;
   const std::size_t left_out = text.size() - limit;
@@ -110,6 +109,14 @@ bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what
          fmt::format("...[{} more bytes of {} not repeated]", left_out, what);
   return true;
 }
+
+std::string echoed_issues(const Issues& issues) {
+  std::string listed = prettify(issues);
+  cut_with_marker(listed, kEchoedIssuesBytes, "the issues");
+  return listed;
+}
+
+namespace {
 
 // The model's reply as echoed back: each corrective request resends the whole conversation, so
 // an echo of a huge reply is cut (the issues say what to fix; the model does not need its whole
@@ -130,10 +137,8 @@ Turn echoed(const Turn& assistant) {
 
 void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
                        OutputMode mode, const std::string& output_name) {
-  std::string listed = prettify(issues);
-  cut_with_marker(listed, kEchoedIssuesBytes, "the issues");
-  const std::string text =
-      "That JSON failed validation:\n" + listed + "\nReturn the corrected JSON only.";
+  const std::string text = "That JSON failed validation:\n" + echoed_issues(issues) +
+                           "\nReturn the corrected JSON only.";
   turns.push_back(echoed(reply.assistant));
   if (mode == OutputMode::forced_tool && !reply.assistant.tool_calls.empty()) {
     Turn results{.role = Turn::Role::tool_results};

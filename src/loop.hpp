@@ -17,8 +17,8 @@ std::string one_line(std::string text);
 // HTTP answer is a transport error whatever the reply says. The trace is left empty.
 [[nodiscard]] std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode);
 
-// Output text judged the way the user's rules say: parsed (a parse failure is an issue),
-// unlowered, then validated.
+// Output text judged the way the user's rules say: parsed (a parse failure, or a key repeated in
+// one object, is an issue), unlowered, then validated.
 struct Judged {
   nlohmann::json value;
   Issues issues;
@@ -43,6 +43,11 @@ void redact(Error& error, const Client& client);
 // longer ones are cut with a marker, so each corrective request stays bounded.
 inline constexpr std::size_t kEchoedReplyBytes = 16 * 1024;
 inline constexpr std::size_t kEchoedIssuesBytes = 8 * 1024;
+
+// `text` cut to `limit` bytes with a marker saying how much of `what` was left out; true when cut.
+bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what);
+// The issues as a corrective turn lists them, cut at kEchoedIssuesBytes.
+[[nodiscard]] std::string echoed_issues(const Issues& issues);
 
 // The turns that tell the model what was wrong with its last reply.
 void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,

@@ -59,6 +59,17 @@ std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_
 
 }  // namespace
 
+std::vector<std::pair<std::size_t, std::size_t>> secret_spans(std::string_view text,
+                                                              std::string_view secret) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  if (secret.size() < 4 || text.size() < secret.size()) return spans;
+  for (auto span = find_match(text, 0, secret); span.first != std::string_view::npos;
+       span = find_match(text, span.second, secret)) {
+    spans.push_back(span);
+  }
+  return spans;
+}
+
 std::string redact_secret(std::string text, std::string_view secret) {
   if (secret.size() < 4 || text.size() < secret.size()) return text;
   auto [start, end] = find_match(text, 0, secret);

@@ -3,8 +3,11 @@
 // back as plain text or with JSON escapes (`sk\u002d...`, doubly escaped inside content that is
 // itself JSON text), so a match allows each character of the secret in either form.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace accord::detail {
 
@@ -15,5 +18,9 @@ inline constexpr std::string_view kRedacted = "[redacted]";
 // characters are left alone: replacing them would shred ordinary text. Linear in practice:
 // a candidate is abandoned at its first differing character.
 [[nodiscard]] std::string redact_secret(std::string text, std::string_view secret);
+
+// Where redact_secret would replace `secret` in `text`: {start, end} byte spans, in order.
+[[nodiscard]] std::vector<std::pair<std::size_t, std::size_t>> secret_spans(
+    std::string_view text, std::string_view secret);
 
 }  // namespace accord::detail

@@ -6,6 +6,7 @@ Usage& Usage::operator+=(const Usage& other) {
   input_tokens += other.input_tokens;
   output_tokens += other.output_tokens;
   total_tokens += other.total_tokens;
+  estimated = estimated || other.estimated;
   return *this;
 }
 

@@ -218,8 +218,9 @@ std::optional<ScopedCorrection> plan_scoped_correction(const nlohmann::json& wir
   }
   plan.patch.schema = std::move(schema);
 
-  std::string listed = prettify(issues);
-  std::string values = current.dump();
+  // Bounded as a whole-object correction's echo is: a huge failing value is not sent back whole.
+  std::string values = valid_utf8(current.dump());
+  cut_with_marker(values, kEchoedReplyBytes, "the values");
   std::string keys;
   for (const auto& target : plan.targets)
     keys += (keys.empty() ? "\"" : ", \"") + target.key + "\"";
@@ -227,7 +228,7 @@ std::optional<ScopedCorrection> plan_scoped_correction(const nlohmann::json& wir
       "Your JSON answer failed validation here:\n{}\nIts values there were: {}\n"
       "Reply with a JSON object holding only the corrected values, keyed by these paths: {}. "
       "Everything else stays as it was.",
-      listed, valid_utf8(values), keys);
+      echoed_issues(issues), values, keys);
   return plan;
 }
 

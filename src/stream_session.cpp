@@ -1,9 +1,15 @@
 #include "stream_session.hpp"
 
+#include <fmt/format.h>
+
+#include "ascii.hpp"
 #include "providers/wire.hpp"
 
 namespace accord::detail {
 namespace {
+
+// The most of a failure's text kept (it may quote a hostile event), cut after redaction.
+constexpr std::size_t kProblemBytes = 240;
 
 bool is_option(const PathSegment& segment) {
   const auto* key = std::get_if<std::string>(&segment);
@@ -92,9 +98,16 @@ void StreamSession::begin() {
       [this](const Path& path, const nlohmann::json& part) { return on_close(path, part); },
       redact_);
   output_.clear();
+  unframed_.clear();
+  body_.clear();
   problem_.clear();
   record_ = StreamRecord{.streamed = true};
   early_issues_.clear();
+}
+
+void StreamSession::fail(std::string why) {
+  problem_ = redact_(std::move(why));
+  if (problem_.size() > kProblemBytes) problem_ = problem_.substr(0, kProblemBytes) + "...";
 }
 
 bool StreamSession::read(std::string_view bytes) {
@@ -102,22 +115,45 @@ bool StreamSession::read(std::string_view bytes) {
   try {
     return read_events(bytes);
   } catch (const std::exception& e) {
-    problem_ = std::string("a malformed server-sent event: ") + e.what();
+    fail(std::string("a malformed server-sent event: ") + e.what());
     return false;
   }
 }
 
 bool StreamSession::read_events(std::string_view bytes) {
   record_.bytes += bytes.size();
+  if (record_.bytes > setup_.options.max_stream_bytes) {
+    fail(fmt::format("the event stream is over {} bytes (StreamOptions::max_stream_bytes)",
+                     setup_.options.max_stream_bytes));
+    return false;
+  }
+  if (record_.events == 0) {
+    if (unframed_.size() + bytes.size() > setup_.max_output_bytes) {
+      fail(fmt::format("the reply is over {} bytes with no server-sent event in it",
+                       setup_.max_output_bytes));
+      return false;
+    }
+    unframed_ += bytes;
+  }
   for (const auto& event : sse_.feed(bytes)) {
-    ++record_.events;
+    // After the provider's last event nothing belongs to the reply: no text, no stop reason.
+    if (assembler_->ended()) {
+      ++record_.ignored_after_end;
+      continue;
+    }
+    if (record_.events++ == 0) std::string().swap(unframed_);
     auto taken = assembler_->take(event);
     if (!taken.problem.empty()) {
-      problem_ = std::move(taken.problem);
+      fail(std::move(taken.problem));
       return false;
     }
     if (taken.output.empty()) continue;
     output_ += taken.output;
+    if (output_.size() > setup_.max_output_bytes) {
+      fail(fmt::format("the output is over {} bytes (TransportOptions::max_response_bytes)",
+                       setup_.max_output_bytes));
+      return false;
+    }
     json_->feed(taken.output);
     if (!problem_.empty() || record_.stopped_at) return false;
   }
@@ -129,10 +165,10 @@ bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
     try {
       setup_.on_partial(PartialValue{path, part, json_->value(), setup_.attempt});
     } catch (const std::exception& e) {
-      problem_ = std::string("the partial-value callback threw: ") + e.what();
+      fail(std::string("the partial-value callback threw: ") + e.what());
       return false;
     } catch (...) {
-      problem_ = "the partial-value callback threw";
+      fail("the partial-value callback threw");
       return false;
     }
   }
@@ -144,15 +180,21 @@ bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
   return false;
 }
 
-Reply StreamSession::reply(const Provider& provider, const HttpResponse& response) const {
+Reply StreamSession::reply(const Provider& provider, const HttpResponse& response) {
+  if (problem_.empty() && record_.events == 0 && !unframed_.empty() &&
+      !ascii_lower(response.header("content-type").value_or("")).starts_with("text/event-stream")) {
+    // Asked to stream, the server answered with its reply whole: read it as such.
+    record_.read_whole = true;
+    body_ = redact_(std::move(unframed_));
+    return provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
+  }
+  body_ = redact_(serialize(assembler_->body(&json_->value())));
   if (!problem_.empty()) {
     Reply failed = bad_reply(problem_);
     failed.text = redact_(output_);
     return failed;
   }
-  HttpResponse assembled{response.status, response.headers,
-                         redact_(serialize(assembler_->body(&json_->value())))};
-  Reply reply = provider.decode(assembled, mode_);
+  Reply reply = provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
   if (record_.stopped_at) {
     // Stopped on purpose: the output so far stands for the reply; its issues are early_issues().
     reply.status = ReplyStatus::ok;

@@ -22,6 +22,9 @@ struct StreamSetup {
   PartialValueCallback on_partial;
   std::shared_ptr<const Contract> contract;
   std::size_t attempt = 1;
+  // The most output text (the joined deltas) the attempt may hold: the reply cap
+  // (TransportOptions::max_response_bytes), counting the output rather than the framing.
+  std::size_t max_output_bytes = 16 * 1024 * 1024;
 };
 
 // The issues `part` (at `wire_path` of the output as the provider writes it) will have in the
@@ -39,17 +42,27 @@ class StreamSession final : public BodyReader {
   void begin() override;
   bool read(std::string_view bytes) override;
 
-  // The reply made of what arrived (redacted whole before decode, as a body read whole is).
-  [[nodiscard]] Reply reply(const Provider& provider, const HttpResponse& response) const;
+  // The reply made of what arrived (redacted whole before decode, as a body read whole is). A
+  // server that answered with one body that is not an event stream is read as that provider's
+  // reply sent whole.
+  [[nodiscard]] Reply reply(const Provider& provider, const HttpResponse& response);
+  // The body reply() decoded, redacted whole: the provider's non-streamed body made of the
+  // events (the framing is not kept: a key split across events is whole only in joined text),
+  // or the body as sent when the server did not stream.
+  [[nodiscard]] const std::string& body() const { return body_; }
   [[nodiscard]] const StreamRecord& record() const { return record_; }
   // The issues of the part that stopped the stream (record().stopped_at is set).
   [[nodiscard]] const Issues& early_issues() const { return early_issues_; }
+  // The output text that has arrived, in bytes.
+  [[nodiscard]] std::size_t output_bytes() const { return output_.size(); }
   // True when no byte reached the reader (a transport that does not stream).
   [[nodiscard]] bool untouched() const { return record_.bytes == 0; }
 
  private:
   bool read_events(std::string_view bytes);
   bool on_close(const Path& path, const nlohmann::json& part);
+  // Records why the attempt failed: redacted whole, then cut, so no piece of a key survives.
+  void fail(std::string why);
 
   std::string provider_;
   OutputMode mode_;
@@ -58,7 +71,10 @@ class StreamSession final : public BodyReader {
   SseReader sse_;
   std::unique_ptr<StreamAssembler> assembler_;
   std::unique_ptr<JsonStreamReader> json_;
-  std::string output_;   // the output text so far
+  std::string output_;  // the output text so far
+  // The bytes before the first event: a server that does not stream sends its reply whole.
+  std::string unframed_;
+  std::string body_;
   std::string problem_;  // a malformed event, or the callback's throw
   StreamRecord record_;
   Issues early_issues_;

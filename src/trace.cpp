@@ -10,9 +10,21 @@ namespace accord {
 namespace {
 
 nlohmann::ordered_json usage_json(const Usage& usage) {
-  return {{"input_tokens", usage.input_tokens},
-          {"output_tokens", usage.output_tokens},
-          {"total_tokens", usage.total_tokens}};
+  nlohmann::ordered_json out{{"input_tokens", usage.input_tokens},
+                             {"output_tokens", usage.output_tokens},
+                             {"total_tokens", usage.total_tokens}};
+  // Only an estimate says so: counts the provider gave keep their shape.
+  if (usage.estimated) out["estimated"] = true;
+  return out;
+}
+
+// A count for people: an estimate is marked where it is read.
+std::string count_text(std::int64_t tokens, const Usage& usage) {
+  return usage.estimated ? fmt::format("~{}", tokens) : std::to_string(tokens);
+}
+
+std::string estimate_text(const Usage& usage, std::string_view what) {
+  return usage.estimated ? fmt::format(" ({})", what) : std::string();
 }
 
 std::string indented(const std::string& text, const std::string& prefix) {
@@ -60,6 +72,8 @@ nlohmann::ordered_json stream_json(const StreamRecord& stream) {
   out["stopped_at"] =
       stream.stopped_at ? nlohmann::ordered_json(detail::valid_utf8(stream.stopped_at->to_string()))
                         : nlohmann::ordered_json(nullptr);
+  if (stream.ignored_after_end > 0) out["ignored_after_end"] = stream.ignored_after_end;
+  if (stream.read_whole) out["read_whole"] = true;
   return out;
 }
 
@@ -109,9 +123,12 @@ std::string Trace::to_text() const {
     const std::string role = attempt.role == AttemptRole::first
                                  ? std::string()
                                  : fmt::format(" ({})", to_string(attempt.role));
-    out += fmt::format("attempt {}{}: HTTP {}, {}, {} ms, tokens in {} / out {}\n", i + 1, role,
-                       attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
-                       attempt.usage.input_tokens, attempt.usage.output_tokens);
+    const Usage& used = attempt.usage;
+    out +=
+        fmt::format("attempt {}{}: HTTP {}, {}, {} ms, tokens in {} / out {}{}\n", i + 1, role,
+                    attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
+                    count_text(used.input_tokens, used), count_text(used.output_tokens, used),
+                    estimate_text(used, "estimated: the reply ended before the provider's count"));
     // Every piece from outside is printable: a reply cannot drive the terminal or write a line
     // of its own that looks like "attempt 1: ...".
     for (const auto& line : attempt.transport_log) out += "  transport: " + printable(line) + "\n";
@@ -120,6 +137,9 @@ std::string Trace::to_text() const {
           fmt::format("  stream: {} events, {} bytes", attempt.stream.events, attempt.stream.bytes);
       if (attempt.stream.stopped_at)
         out += ", stopped early at " + printable(attempt.stream.stopped_at->to_string());
+      if (attempt.stream.ignored_after_end > 0)
+        out += fmt::format(", {} after the last event ignored", attempt.stream.ignored_after_end);
+      if (attempt.stream.read_whole) out += ", not an event stream: read as a reply sent whole";
       out += "\n";
     }
     if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
@@ -127,8 +147,9 @@ std::string Trace::to_text() const {
       out += indented(prettify(printable(attempt.issues)), "    ") + "\n";
     if (!attempt.note.empty()) out += "  loop: " + printable(attempt.note) + "\n";
   }
-  out += fmt::format("total tokens: in {} / out {} / total {}", usage.input_tokens,
-                     usage.output_tokens, usage.total_tokens);
+  out += fmt::format("total tokens: in {} / out {} / total {}{}",
+                     count_text(usage.input_tokens, usage), count_text(usage.output_tokens, usage),
+                     count_text(usage.total_tokens, usage), estimate_text(usage, "some estimated"));
   return out;
 }
 

@@ -1,11 +1,7 @@
 // The accord command, run as a program: each subcommand's output and exit code, extraction against
 // accord-mock.
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <accord/version.hpp>
 #include <filesystem>
@@ -15,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_run.hpp"
 #include "hostile_server.hpp"
 #include "mock_process.hpp"
 
@@ -23,73 +20,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
+using cli_testing::Outcome;
+using cli_testing::slurp;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-class Cli : public ::testing::Test {
+class Cli : public cli_testing::CliTest {
  protected:
   void SetUp() override {
-#ifndef ACCORD_CLI_PATH
-    GTEST_SKIP() << "the accord command was not built";
-#endif
-    std::string pattern = (fs::temp_directory_path() / "accord-cli-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-    write("transfer.json", kTransfer);
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
-
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return (dir_ / name).string();
-  }
-  std::string file(const std::string& name) const {
-    return (dir_ / name).string();
-  }
-
-  // Runs the command with stdin from /dev/null; stdout and stderr captured whole (stdout to
-  // `stdout_file` instead when given).
-  Outcome run(std::vector<std::string> args, const std::string& stdout_file = "") const {
-#ifdef ACCORD_CLI_PATH
-    args.insert(args.begin(), ACCORD_CLI_PATH);
-#endif
-    const fs::path out_path = stdout_file.empty() ? dir_ / "stdout.txt" : fs::path(stdout_file);
-    const auto err_path = dir_ / "stderr.txt";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    Outcome result;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-      ADD_FAILURE() << "cannot start " << args[0];
-      return result;
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (stdout_file.empty()) result.out = slurp(out_path);
-    result.err = slurp(err_path);
-    return result;
+    CliTest::SetUp();
+    if (!IsSkipped()) write("transfer.json", kTransfer);
   }
 
   static constexpr const char* kTransfer = R"({
@@ -107,8 +45,6 @@ class Cli : public ::testing::Test {
       {"if": "currency == \"eur\"", "then": "amount <= 500", "message": "eur transfers are capped at 500"}
     ]
   })";
-
-  fs::path dir_;
 };
 
 TEST_F(Cli, VersionPrintsTheProjectVersion) {
@@ -388,9 +324,10 @@ TEST_F(Cli, BatchResultsThatCannotBeWrittenAreKeptInAFileTheErrorNames) {
   MockProcess mock(json{{"replies", json::array({json{{"json", ok}}})}}.dump());
   write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
   // Standard output is a device that refuses every byte: found out only when writing.
-  const auto r = run({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
-                      mock.base_url(), "--input", file("docs.jsonl"), "--first-poll", "0"},
-                     "/dev/full");
+  const auto r = cli_testing::run_cli(
+      {"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url", mock.base_url(),
+       "--input", file("docs.jsonl"), "--first-poll", "0"},
+      dir_, {}, "/dev/full");
   EXPECT_EQ(r.code, 2);
   const std::string marker = "what it should hold is in ";
   const auto at = r.err.find(marker);

@@ -8,11 +8,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace hostile {
 
@@ -123,6 +125,12 @@ class Server {
   std::thread thread_;
 };
 
+// A streamed response: status 200, Content-Type text/event-stream, then `events` as they are
+// (the server-sent events, each ending with a blank line); the closed connection ends it.
+inline std::string event_stream(const std::string& events) {
+  return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + events;
+}
+
 // Headers, then the body one byte per `every` until the client gives up.
 inline Server::Answer trickle(std::chrono::milliseconds every) {
   return [every](Server& server, int connection) {
@@ -141,6 +149,14 @@ inline Server::Answer endless_continue(std::chrono::milliseconds every) {
     while (!server.stopping() && Server::send(connection, "HTTP/1.1 100 Continue\r\n\r\n")) {
       std::this_thread::sleep_for(every);
     }
+  };
+}
+
+// The n-th request gets the n-th bytes; the last ones repeat.
+inline Server::Answer in_turn(std::vector<std::string> replies) {
+  return [replies = std::move(replies)](Server& server, int connection) {
+    const auto n = static_cast<std::size_t>(server.requests());
+    Server::send(connection, replies[std::min(n, replies.size()) - 1]);
   };
 }
 

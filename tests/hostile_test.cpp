@@ -13,6 +13,7 @@
 #include <deque>
 #include <string>
 
+#include "call_records.hpp"
 #include "hostile_server.hpp"
 
 namespace {
@@ -74,16 +75,8 @@ ExtractRequest note_request() {
   return ExtractRequest{.schema = kNote, .prompt = "note", .name = "note"};
 }
 
-// Everything the library keeps about a call, as text.
-std::string records(const Result<json>& result) {
-  std::string out = result.trace().to_json().dump() + result.trace().to_text();
-  if (!result.ok()) out += result.error().message;
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using call_records::has;
+using call_records::records;
 
 // ---- wrong results ----------------------------------------------------------------------
 

@@ -15,6 +15,7 @@
 #include "mock_process.hpp"
 #include "refund_documents.hpp"
 #include "schemas/refund.hpp"
+#include "scoped_env.hpp"
 
 namespace accord {
 namespace {
@@ -33,28 +34,6 @@ const std::vector<std::string> kProviders = {"openai-chat", "openai-responses", 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
-    if (const char* old = std::getenv(name_.c_str())) old_ = old;
-    ::setenv(name_.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_.c_str(), old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_.c_str());
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
 
 // Everything an extraction left behind that a user might log.
 std::string everything_written(const Result<json>& result) {

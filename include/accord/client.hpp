@@ -2,6 +2,8 @@
 // The loop: send, check the reply's status, parse, validate against the original rules, and on
 // failure send the issues back (one correction by default) before giving up loudly.
 
+#include <cstdint>
+#include <exception>
 #include <functional>
 #include <future>
 #include <memory>
@@ -39,7 +41,10 @@ struct ClientOptions {
   std::string provider = "openai-chat";
   std::string model;     // empty: the provider profile's default
   std::string base_url;  // empty: the provider's base-URL variable, else its public endpoint
-  std::string api_key;   // empty: the provider's key variable (may stay empty for local servers)
+  // Empty: the provider's key variable. May stay empty only for a loopback base URL (accord-mock, a
+  // local model) or the generic provider; otherwise every call throws std::invalid_argument
+  // before sending (Provider::needs_api_key).
+  std::string api_key;
   int max_tokens = 1024;
   int corrections = 1;            // corrective retries after an invalid reply; 0 to kMaxCorrections
   CorrectionPolicy correction;    // scoped to the failing fields by default
@@ -53,6 +58,11 @@ struct ClientOptions {
   TransportOptions transport;
   std::shared_ptr<Transport> custom_transport;  // instead of a CurlTransport
   StreamOptions stream;  // streamed replies (off by default); docs/loop.md#streaming
+  // What an extract_async callback threw, handed over on the transport's thread: the exception
+  // is caught there (the other calls in flight go on) and counted in
+  // Client::callback_exceptions(); this hook, when set, is how to hear what it was. A hook that
+  // throws in turn is ignored.
+  std::function<void(std::exception_ptr)> on_callback_exception;
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -157,13 +167,14 @@ class Client {
   [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
                                                          const std::string& name) const;
 
-  // Throws std::invalid_argument for a null Contract, one made for another provider, or
-  // corrections outside 0..kMaxCorrections.
+  // Throws std::invalid_argument for a null Contract, one made for another provider,
+  // corrections outside 0..kMaxCorrections, or no API key for an endpoint off this machine.
   [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
 
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and
   // max_tokens filled in from this client) with transport retries and decodes the reply.
-  // ClientOptions::call_timeout bounds it.
+  // ClientOptions::call_timeout bounds it. Throws std::invalid_argument, sending nothing, when
+  // the client has no API key for an endpoint off this machine.
   [[nodiscard]] Exchange exchange(CallSpec call) const;
   // `text` with this client's API key replaced by "[redacted]", written plainly or with JSON
   // `\uXXXX` escapes: what every record and message the library keeps passes through, since a
@@ -180,6 +191,9 @@ class Client {
   // The same, with the Result delivered through a future.
   [[nodiscard]] std::future<Result<nlohmann::json>> extract_async(
       const ExtractRequest& request) const;
+  // How many extract_async callbacks (`done`) have thrown since this client was made; each was
+  // caught and handed to ClientOptions::on_callback_exception.
+  [[nodiscard]] std::uint64_t callback_exceptions() const;
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
 

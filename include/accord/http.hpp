@@ -20,13 +20,10 @@ class BodyReader {
  public:
   virtual ~BodyReader() = default;
   virtual void begin() = 0;
-  // The next bytes of a 2xx body (a failure's body is only collected). false stops the transfer,
+  // The next bytes of a 2xx body (a failure's body is only collected). The reader bounds what it
+  // is given (CurlTransport's max_response_bytes does not apply to it). false stops the transfer,
   // which then ends with the response read so far, not with an error.
   virtual bool read(std::string_view bytes) = 0;
-  // Whether a 2xx body is also collected into HttpResponse::body, under
-  // TransportOptions::max_response_bytes. A reader that keeps what it needs as it goes (a batch's
-  // results file, read line by line) says false: the body is then bounded by the reader alone.
-  [[nodiscard]] virtual bool collects_body() const { return true; }
 };
 
 struct HttpRequest {
@@ -38,8 +35,9 @@ struct HttpRequest {
   std::chrono::milliseconds timeout{0};
   // "POST" (every provider call) or "GET" (a batch job's status and results), which sends no body.
   std::string method = "POST";
-  // Streamed replies: the body is also handed to this reader as it arrives. CurlTransport honours
-  // it; a transport that does not still fills HttpResponse::body.
+  // Streamed replies: a 2xx body is handed to this reader as it arrives, instead of being kept
+  // in HttpResponse::body. CurlTransport honours it; a transport that does not fills
+  // HttpResponse::body, which the reader is then given whole.
   std::shared_ptr<BodyReader> body_reader;
 };
 

@@ -12,6 +12,9 @@ namespace accord {
 struct ParseLimits {
   std::size_t max_depth = 256;              // nesting of arrays and objects
   std::size_t max_bytes = 8 * 1024 * 1024;  // of the text
+  // A key repeated in one object makes the text an issue instead of keeping the last value:
+  // readers disagree on which one counts (a reply is checked so; see docs/loop.md#streaming).
+  bool refuse_repeated_keys = false;
 };
 
 struct ParsedJson {

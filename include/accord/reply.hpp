@@ -12,6 +12,9 @@ struct Usage {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   std::int64_t total_tokens = 0;
+  // Some counts are accord's estimate (a quarter token per byte), not the provider's: a stream
+  // stopped early or cut off never got the usage, which providers send last.
+  bool estimated = false;
   Usage& operator+=(const Usage& other);
   friend bool operator==(const Usage&, const Usage&) = default;
 };

@@ -20,6 +20,11 @@ struct StreamOptions {
   // early stop never rejects a reply the whole-value validation would accept; the correction
   // names the issues found so far. Off by default: a correction then sees every issue at once.
   bool stop_at_first_issue = false;
+  // The event stream's bytes, framing included, before the attempt ends as a bad reply: a bound
+  // on a hostile stream. The output itself (the joined text) counts against
+  // TransportOptions::max_response_bytes, as a reply read whole does; the framing around a
+  // token-sized delta is 40-60 times its text, so this bound is much larger.
+  std::size_t max_stream_bytes = 128 * 1024 * 1024;
 };
 
 // A part of the output that has just closed (a scalar, or an object or array whose bracket just

@@ -31,6 +31,12 @@ struct StreamRecord {
   std::size_t bytes = 0;   // bytes of the event stream received
   // Where a part that had closed broke a rule and the stream was stopped (stop_at_first_issue).
   std::optional<Path> stopped_at;
+  // Events after the provider's last one (`[DONE]`, `message_stop`, `response.completed`, an
+  // error event): not the reply's, ignored.
+  std::size_t ignored_after_end = 0;
+  // Asked to stream, the server sent one body that is not an event stream: read as the
+  // provider's reply sent whole.
+  bool read_whole = false;
 };
 
 struct Attempt {
@@ -38,9 +44,11 @@ struct Attempt {
   // into a tree cost an eighth of an extraction's CPU, for a record that is rarely read.
   std::string request_body;
   std::vector<std::string>
-      transport_log;      // one line per transport try: "503, retried after 500 ms"
-  long http_status = 0;   // 0 when no response arrived
-  std::string raw_reply;  // the HTTP body as received (truncated to 64 KiB)
+      transport_log;     // one line per transport try: "503, retried after 500 ms"
+  long http_status = 0;  // 0 when no response arrived
+  // The HTTP body as received (truncated to 64 KiB); for a streamed reply, the body its events
+  // make, as the provider sends it unstreamed (the event framing is not kept).
+  std::string raw_reply;
   ReplyStatus status = ReplyStatus::bad_reply;
   std::string content;  // the model's output text (or refusal / partial text)
   Issues issues;        // parse and validation issues of `content`

@@ -36,6 +36,8 @@ enum class FormatMode { assertion, annotation };
 // Where `$ref`s to other documents come from; the network is never used. A URI is looked up in
 // `documents` first (exact, without fragment), then under the longest `directories` prefix
 // (`http://localhost:1234/` -> a directory: `http://localhost:1234/a/b.json` reads `DIR/a/b.json`).
+// Such a file is read only when it is a regular file within kMaxSchemaFileBytes
+// (accord/bounded_file.hpp); a FIFO, a device or a larger file is a schema problem naming it.
 struct SchemaRegistry {
   std::map<std::string, std::string> directories;
   std::map<std::string, nlohmann::ordered_json> documents;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <accord/batch.hpp>
+#include <accord/bounded_file.hpp>
 #include <accord/client.hpp>
 #include <accord/json_schema_file.hpp>
 #include <accord/json_text.hpp>
@@ -22,8 +23,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,13 +47,15 @@ struct Failure {
   std::string message;
 };
 
-std::string read_file(const std::string& path) {
-  if (path == "-") {
-    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+// A file named on the command line: a regular file or a pipe (`-`, `<(...)`) the user chose,
+// never a device, and within `max_bytes` (accord/bounded_file.hpp).
+std::string read_file(const std::string& path,
+                      std::size_t max_bytes = accord::kMaxDocumentsFileBytes) {
+  try {
+    return accord::read_bounded_file(path, {.max_bytes = max_bytes, .pipes = true});
+  } catch (const std::runtime_error& e) {
+    throw Failure{kUsage, accord::printable(e.what())};
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Failure{kUsage, "cannot read " + path};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::string where(const accord::Path& path) {
@@ -61,7 +64,7 @@ std::string where(const accord::Path& path) {
 
 ordered_json read_schema_document(const std::string& file) {
   try {
-    return accord::parse_ordered_json(read_file(file));
+    return accord::parse_ordered_json(read_file(file, accord::kMaxSchemaFileBytes));
   } catch (const nlohmann::json::parse_error& e) {
     throw Failure{kUsage, file + " is not JSON: " + accord::printable(e.what())};
   }
@@ -275,10 +278,112 @@ std::chrono::milliseconds from_seconds(double seconds) {
   return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
+// ---- values printed in schema order ----
+
+// `schema` with its local `$ref`s followed (an imported schema keeps only recursive ones), or
+// nullptr where one leads nowhere.
+const ordered_json* resolved(const ordered_json& root, const ordered_json* schema) {
+  for (int hops = 0; hops < 32 && schema != nullptr && schema->is_object(); ++hops) {
+    const auto ref = schema->find("$ref");
+    if (ref == schema->end() || !ref->is_string()) return schema;
+    const std::string target = *ref;
+    if (!target.starts_with("#")) return schema;
+    try {
+      schema = &root.at(ordered_json::json_pointer(target.substr(1)));
+    } catch (const nlohmann::json::exception&) {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+// `schema` and the branches that may also name a value's members (allOf, anyOf, oneOf, then, else).
+void with_branches(const ordered_json& root, const ordered_json* schema,
+                   std::vector<const ordered_json*>& out, int depth = 0) {
+  schema = resolved(root, schema);
+  if (schema == nullptr || depth > 8) return;
+  out.push_back(schema);
+  for (const char* keyword : {"allOf", "anyOf", "oneOf"}) {
+    const auto branches = schema->find(keyword);
+    if (branches == schema->end() || !branches->is_array()) continue;
+    for (const auto& branch : *branches) with_branches(root, &branch, out, depth + 1);
+  }
+  for (const char* keyword : {"then", "else"}) {
+    if (const auto branch = schema->find(keyword); branch != schema->end())
+      with_branches(root, &*branch, out, depth + 1);
+  }
+}
+
+// The schema of `key` in an object judged by `schemas`, or nullptr when none names it.
+const ordered_json* member_schema(const std::vector<const ordered_json*>& schemas,
+                                  const std::string& key) {
+  for (const auto* schema : schemas) {
+    const auto properties = schema->find("properties");
+    if (properties == schema->end() || !properties->is_object()) continue;
+    if (const auto found = properties->find(key); found != properties->end()) return &*found;
+  }
+  for (const auto* schema : schemas) {
+    const auto rest = schema->find("additionalProperties");
+    if (rest != schema->end() && rest->is_object()) return &*rest;
+  }
+  return nullptr;
+}
+
+// `value` with each object's members in the order its schema lists them (the order structured
+// output writes them in, and the order the user wrote), not sorted as nlohmann::json keeps them;
+// members the schema does not name (a map's keys) follow in sorted order.
+ordered_json in_schema_order(const nlohmann::json& value, const ordered_json& root,
+                             const ordered_json* schema) {
+  std::vector<const ordered_json*> schemas;
+  with_branches(root, schema, schemas);
+  if (value.is_object()) {
+    ordered_json out = ordered_json::object();
+    // Appended, not set with operator[], which searches every earlier key (n^2 for a big map).
+    auto& members = out.get_ref<ordered_json::object_t&>();
+    std::set<std::string> placed;
+    auto place = [&](const std::string& key) {
+      if (!placed.insert(key).second) return;
+      members.emplace_back(key, in_schema_order(value.at(key), root, member_schema(schemas, key)));
+    };
+    for (const auto* each : schemas) {
+      const auto properties = each->find("properties");
+      if (properties == each->end() || !properties->is_object()) continue;
+      for (const auto& [key, ignored] : properties->items()) {
+        if (value.contains(key)) place(key);
+      }
+    }
+    for (const auto& [key, ignored] : value.items()) place(key);
+    return out;
+  }
+  if (value.is_array()) {
+    ordered_json out = ordered_json::array();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const ordered_json* item = nullptr;
+      for (const auto* each : schemas) {
+        const auto prefix = each->find("prefixItems");
+        if (prefix != each->end() && prefix->is_array() && i < prefix->size()) {
+          item = &(*prefix)[i];
+        } else if (const auto items = each->find("items"); items != each->end()) {
+          item = &*items;
+        }
+        if (item != nullptr) break;
+      }
+      out.push_back(in_schema_order(value[i], root, item));
+    }
+    return out;
+  }
+  return value;
+}
+
+ordered_json in_schema_order(const nlohmann::json& value, const ordered_json& schema) {
+  return in_schema_order(value, schema, &schema);
+}
+
 // The client and the schema's contract both commands run with.
 struct Extractor {
   accord::Client client;
   std::shared_ptr<const accord::Contract> contract;
+  ordered_json schema;  // as imported: the order values are printed in
 };
 
 Extractor make_extractor(const ExtractArgs& args) {
@@ -294,14 +399,14 @@ Extractor make_extractor(const ExtractArgs& args) {
   accord::Client client(std::move(options));
   auto contract = std::make_shared<const accord::Contract>(
       imported, std::move(validator), wire_name(imported.json), client.provider());
-  return {std::move(client), std::move(contract)};
+  return {std::move(client), std::move(contract), std::move(imported.json)};
 }
 
 int run_extract(const ExtractArgs& args) {
   (void)provider_named(args.provider);  // an unknown name fails before any file is read
   const std::string text = read_file(args.input);
   check_writable(args.trace);
-  const auto [client, contract] = make_extractor(args);
+  const auto [client, contract, schema] = make_extractor(args);
   std::cerr << "accord: extracting with " << args.provider
             << (args.model.empty() ? "" : " (model " + args.model + ")") << "\n";
 
@@ -313,7 +418,7 @@ int run_extract(const ExtractArgs& args) {
               << accord::printable(result.error().message) << "\n";
     return kInvalid;
   }
-  std::cout << result.value().dump(2) << "\n";
+  std::cout << in_schema_order(result.value(), schema).dump(2) << "\n";
   return 0;
 }
 
@@ -474,7 +579,7 @@ int run_batch(const BatchArgs& args) {
     if (const auto problem = accord_cli::unwritable(file)) throw Failure{kUsage, *problem};
   }
   const auto state = state_file(args);
-  const auto [client, contract] = make_extractor(args.extract);
+  const auto [client, contract, schema] = make_extractor(args.extract);
 
   std::vector<accord::ExtractRequest> requests;
   for (const auto& document : documents)
@@ -527,7 +632,7 @@ int run_batch(const BatchArgs& args) {
     const auto& result = results[i];
     ordered_json line = {{"id", documents[i].id}, {"ok", result.ok()}};
     if (result.ok()) {
-      line["value"] = result.value();
+      line["value"] = in_schema_order(result.value(), schema);
     } else {
       ++failed;
       line["error"] = {{"kind", accord::to_string(result.error().kind)},

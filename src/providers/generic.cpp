@@ -32,6 +32,8 @@ class Generic final : public ChatCompletions {
   [[nodiscard]] std::string_view name() const override { return "generic"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "ACCORD_GENERIC_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "ACCORD_GENERIC_BASE_URL"; }
+  // llama.cpp, vLLM and Ollama serve without a key by default, on whatever host they run.
+  [[nodiscard]] bool needs_api_key() const override { return false; }
   // llama.cpp's server default.
   // Local servers serve whatever model they loaded; most ignore the name.
   [[nodiscard]] std::string_view default_model() const override { return "local"; }

@@ -10,12 +10,12 @@ namespace {
 
 using Taken = StreamAssembler::Taken;
 
-// An event's data as a JSON object, or the problem.
+// An event's data as a JSON object, or the problem, quoting the data whole: the session redacts
+// it before cutting it short.
 std::optional<ojson> event_object(const SseEvent& event, Taken& taken) {
   ojson data = parse_ordered_json(event.data, false);
   if (data.is_discarded() || !data.is_object()) {
-    taken.problem = "a malformed server-sent event (its data is not a JSON object): " +
-                    event.data.substr(0, 120);
+    taken.problem = "a malformed server-sent event (its data is not a JSON object): " + event.data;
     return std::nullopt;
   }
   return data;

@@ -18,11 +18,13 @@ class StreamAssembler {
  public:
   virtual ~StreamAssembler() = default;
   struct Taken {
-    std::string output;   // the output text the event adds (often none)
-    std::string problem;  // set when the event is not the provider's: a malformed event
+    std::string output;  // the output text the event adds (often none)
+    // Set when the event is not the provider's (a malformed event); may quote the event whole.
+    std::string problem;
   };
   [[nodiscard]] virtual Taken take(const SseEvent& event) = 0;
-  // The provider's last event arrived (or its error event): nothing more is expected.
+  // The provider's last event arrived (or its error event): nothing more is expected, and
+  // nothing after it is taken.
   [[nodiscard]] virtual bool ended() const = 0;
   // The non-streamed body made of what arrived so far. `partial_output`, when given, is the
   // output read so far as a value, for a provider whose tool input must be an object even when

@@ -94,6 +94,10 @@ class Provider {
   [[nodiscard]] virtual std::string_view base_url_env() const = 0;
   [[nodiscard]] virtual std::string_view default_base_url() const = 0;
   [[nodiscard]] virtual std::string_view default_model() const = 0;
+  // Whether a request to an endpoint off this machine needs an API key: a client with none
+  // refuses to send (Client::extract and the rest throw std::invalid_argument) rather than send a
+  // request that can only be refused.
+  [[nodiscard]] virtual bool needs_api_key() const { return true; }
 
   // What the provider's schema decoder accepts; lower() follows it.
   [[nodiscard]] virtual const SchemaCapabilities& schema_capabilities() const = 0;
