@@ -61,6 +61,13 @@ struct Counts {
 };
 BOOST_DESCRIBE_STRUCT(Counts, (), (count))
 
+// The union behind a nullable item and a record value.
+struct Directory {
+  std::vector<std::optional<std::variant<IbanAccount, DomesticAccount>>> history;
+  std::map<std::string, std::variant<IbanAccount, DomesticAccount>> by_name;
+};
+BOOST_DESCRIBE_STRUCT(Directory, (), (history, by_name))
+
 // A tree whose children are leaves or trees: the union sits inside a recursive definition.
 struct Leaf {
   std::string label;
@@ -117,6 +124,17 @@ TEST(TypedVariant, AnAlternativeInsideARecursiveTypeIsReadAsTheOneItIsValidFor) 
   const auto& inner = std::get<Branch>(kids[1]);
   ASSERT_EQ(inner.kids.size(), 1U);
   EXPECT_EQ(inner.kids[0].index(), 1U);
+}
+
+TEST(TypedVariant, ANullableItemAndARecordValueAreReadAsTheAlternativeTheyAreValidFor) {
+  const json domestic = kDomesticPayee["account"];
+  const json value = {{"history", {nullptr, domestic}}, {"by_name", {{"ada", domestic}}}};
+  const auto read = from_json_value<Directory>(typed<Directory>(), value);
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_FALSE(read.value().history[0].has_value());
+  ASSERT_TRUE(read.value().history[1].has_value());
+  EXPECT_EQ(read.value().history[1]->index(), 1U);
+  EXPECT_EQ(read.value().by_name.at("ada").index(), 1U);
 }
 
 // The SchemaError's problems, as "path: message" lines.
