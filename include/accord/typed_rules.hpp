@@ -13,7 +13,9 @@
 // Schema::refine, Schema::rule, ...), so it gets the DSL's Report entry, its words on the wire and
 // its local check. A member refinement receives the member's C++ value (a std::optional member's
 // refinement may take the value inside: it runs only when the field is present); an object
-// refinement receives `const T&`. A value that does not convert is judged by the schema's own
+// refinement receives `const T&`. A TypedSchema<U> is itself a rule for a member holding a U
+// (`.field(&Invoice::lines, typed<Line>().field(&Line::sku, regex(...)))`): its schema, rules
+// included, takes the U's place. A value that does not convert is judged by the schema's own
 // checks, so a refinement only ever sees values of its type.
 
 #include <functional>

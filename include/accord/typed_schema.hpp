@@ -12,7 +12,9 @@
 //                        //         {"note", string().optional()}})
 //
 // A struct member of type std::optional is an optional field; std::optional anywhere else
-// (an array item, a map value) is nullable. Rules on members come from typed_rules.hpp.
+// (an array item, a map value) is nullable. Rules on members come from typed_rules.hpp. A
+// std::variant without a Tag whose later alternative an earlier one shadows (typed_variant.hpp)
+// throws SchemaError here, at the alternative's path (`accounts[]|1`).
 //
 // A struct that contains itself (a std::vector or std::map of itself, directly or through other
 // structs) is a named definition (Schema::named) under its unqualified type name, and each place
