@@ -41,7 +41,9 @@ struct ClientOptions {
   std::string base_url;  // empty: the provider's base-URL variable, else its public endpoint
   std::string api_key;   // empty: the provider's key variable (may stay empty for local servers)
   int max_tokens = 1024;
-  int corrections = 1;            // corrective retries after an invalid reply; 0 to kMaxCorrections
+  // Corrective requests after an invalid reply, a scoped one and its whole fallback counting
+  // as two; 0 to kMaxCorrections.
+  int corrections = 1;
   CorrectionPolicy correction;    // scoped to the failing fields by default
   TokenBudget budget;             // no cap by default
   TruncationRecovery truncation;  // on by default
