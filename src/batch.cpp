@@ -30,9 +30,9 @@ std::chrono::milliseconds elapsed_since(Clock::time_point start) {
 }
 
 // The batch API's HTTP: the client's transport and retry policy, each exchange bounded by
-// call_timeout; anything but a 2xx is a BatchFailure, its text redacted. The job's deadline only
-// decides whether another status request starts: one under way is not cut short, and the cancel
-// sent once the deadline has passed still gets its time.
+// call_timeout; anything but a 2xx is a BatchFailure; every body is redacted on arrival. The job's
+// deadline only decides whether another status request starts: one under way is not cut short, and
+// the cancel sent once the deadline has passed still gets its time.
 detail::BatchSend sender(const Client& client) {
   return [&client](HttpRequest request) {
     const auto& options = ClientInternals::options(client);
@@ -49,6 +49,8 @@ detail::BatchSend sender(const Client& client) {
           true);
     }
     const long status = last.response->status;
+    // Redacted whole before any cut, so no piece of a key survives at the cut.
+    last.response->body = client.redacted(std::move(last.response->body));
     if (status / 100 != 2) {
       throw BatchFailure(
           client.redacted(fmt::format("{}: HTTP {}: {}", what, status,
@@ -88,12 +90,11 @@ class Round {
         deadline_(deadline),
         number_(number) {}
 
-  // The answers by custom_id; throws BatchFailure when the batch as a whole gave none, and
-  // RoundStopped on a stop. `recorded_id` non-empty: that batch is polled at once instead of a
-  // new one being created; else `on_created` hears the new batch's id before any wait.
-  std::map<std::string, detail::BatchAnswer> run(const std::vector<detail::BatchItem>& items,
-                                                 const std::string& recorded_id,
-                                                 const OnCreated& on_created) {
+  // The answers by custom_id, one for every item; throws BatchFailure when the batch as a whole
+  // gave none, and RoundStopped on a stop. `recorded_id` non-empty: that batch is polled at once
+  // instead of a new one being created; else `on_created` hears the new batch's id before any wait.
+  detail::BatchAnswers run(const std::vector<detail::BatchItem>& items,
+                           const std::string& recorded_id, const OnCreated& on_created) {
     std::chrono::milliseconds wait{0};
     if (recorded_id.empty()) {
       if (options_.stop.stop_requested()) {
@@ -108,17 +109,24 @@ class Round {
     }
     items_ = items.size();
     report();
+    // Once the deadline has cancelled the batch: why, and until when it is still polled for the
+    // answers it already has.
+    std::string cut_short;
+    Deadline until = deadline_;
     while (!state_.ended) {
-      if (Clock::now() + wait > deadline_) {
-        const std::string status = state_.status;
+      if (Clock::now() + wait > until) {
+        if (!cut_short.empty()) break;
+        cut_short = fmt::format(
+            "batch {} was still {} after {} poll{} when the deadline passed; it was cancelled",
+            state_.id, state_.status, polls_, polls_ == 1 ? "" : "s");
+        until = Clock::now() + options_.after_cancel;
         try {
-          protocol_.cancel(state_.id);
+          state_ = protocol_.cancel(state_.id);
         } catch (const BatchFailure&) {
           // Best effort: the batch is abandoned either way, and its id is in the message.
         }
-        throw BatchFailure(fmt::format(
-            "batch {} was still {} after {} poll{} when the deadline passed; it was cancelled",
-            state_.id, status, polls_, polls_ == 1 ? "" : "s"));
+        wait = options_.first_poll;
+        continue;
       }
       if (stopped_during(wait, options_.stop)) stop();
       ++polls_;
@@ -131,20 +139,53 @@ class Round {
         if (!e.transient) throw;
       }
       report();
-      // A resumed batch is polled at once; the waits after that grow as for a new one.
-      wait = wait.count() == 0
-                 ? options_.first_poll
-                 : std::min(options_.max_poll_interval,
-                            std::chrono::milliseconds(static_cast<long long>(
-                                static_cast<double>(wait.count()) * options_.poll_backoff)));
+      wait = next_wait(wait);
     }
     if (!state_.failure.empty()) throw BatchFailure("batch " + state_.id + ": " + state_.failure);
-    return protocol_.results(state_);
+    detail::BatchAnswers answers;
+    for (const auto& item : items) answers[item.custom_id];
+    const std::string lost = download(answers, until);
+    for (auto& [id, answer] : answers) {
+      if (!answer.read()) answer.unanswered = lost.empty() ? "no result" : lost;
+      // An item the cancel left unanswered says why it was cancelled.
+      if (!cut_short.empty() && !answer.response)
+        answer.unanswered = cut_short + " (" + answer.unanswered + ")";
+    }
+    return answers;
   }
 
   [[nodiscard]] const std::string& batch_id() const { return state_.id; }
 
  private:
+  // Reads every results file into `answers`. A download that fails the way a status request may
+  // (no answer, a 429 or 5xx) is made again after the next wait until `until`; what was read
+  // before a failure is kept. Returns why the rest could not be read, or "".
+  std::string download(detail::BatchAnswers& answers, Deadline until) {
+    for (const auto& url : state_.result_urls) {
+      for (auto wait = options_.first_poll;;) {
+        try {
+          protocol_.read_results(url, answers, options_.max_result_line_bytes);
+          break;
+        } catch (const BatchFailure& e) {
+          if (!e.transient || Clock::now() + wait > until)
+            return fmt::format("its results were not read: {}", e.what());
+          if (stopped_during(wait, options_.stop)) stop();
+          wait = next_wait(wait);
+        }
+      }
+    }
+    return {};
+  }
+
+  // The wait after `wait`: a resumed batch is polled at once, and the waits after that grow as
+  // for a new one.
+  [[nodiscard]] std::chrono::milliseconds next_wait(std::chrono::milliseconds wait) const {
+    if (wait.count() == 0) return options_.first_poll;
+    return std::min(options_.max_poll_interval,
+                    std::chrono::milliseconds(static_cast<long long>(
+                        static_cast<double>(wait.count()) * options_.poll_backoff)));
+  }
+
   [[noreturn]] void stop() {
     std::string what =
         fmt::format("stopped while round {}'s batch {} was {}", number_, state_.id, state_.status);
@@ -181,9 +222,11 @@ class Round {
 
 void check_options(const BatchOptions& options) {
   if (options.first_poll.count() < 0 || options.max_poll_interval.count() < 0 ||
-      options.poll_backoff < 1.0 || options.deadline.count() <= 0) {
+      options.poll_backoff < 1.0 || options.deadline.count() <= 0 ||
+      options.after_cancel.count() < 0 || options.max_result_line_bytes == 0) {
     throw std::invalid_argument(
-        "BatchOptions: poll waits must be >= 0, poll_backoff >= 1 and the deadline > 0");
+        "BatchOptions: poll waits and after_cancel must be >= 0, poll_backoff >= 1, the deadline "
+        "> 0 and max_result_line_bytes > 0");
   }
 }
 
@@ -305,8 +348,9 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
   loops.reserve(requests.size());
   for (const auto& request : requests) loops.emplace_back(client, request);
   const auto probe = ClientInternals::prepare(client, loops.front().call());
-  const auto protocol = detail::make_batch_protocol(provider, ClientInternals::base_url(client),
-                                                    probe.request, sender(client));
+  const auto protocol = detail::make_batch_protocol(
+      provider, ClientInternals::base_url(client), probe.request, sender(client),
+      [&client](std::string text) { return client.redacted(std::move(text)); });
 
   std::vector<std::optional<Result<nlohmann::json>>> results(requests.size());
   std::vector<std::size_t> pending(requests.size());
@@ -335,7 +379,7 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
     };
 
     Round round(*protocol, options, started, deadline, number);
-    std::map<std::string, detail::BatchAnswer> answers;
+    detail::BatchAnswers answers;
     std::optional<Error> failure;
     try {
       answers = round.run(items, recorded_id, created);

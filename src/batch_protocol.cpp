@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 #include <utility>
+
+#include "accord/redaction.hpp"
+#include "line_reader.hpp"
+#include "url_origin.hpp"
 
 namespace accord::detail {
 namespace {
@@ -38,8 +43,9 @@ std::string body_text(const ordered_json& body) {
 
 class OpenAiBatches final : public BatchProtocol {
  public:
-  OpenAiBatches(std::string base_url, Headers headers, BatchSend send)
-      : BatchProtocol(std::move(headers), std::move(send)), base_url_(std::move(base_url)) {}
+  OpenAiBatches(std::string base_url, Headers headers, BatchSend send, BatchRedact redact)
+      : BatchProtocol(base_url, std::move(headers), std::move(send), std::move(redact)),
+        base_url_(std::move(base_url)) {}
 
   BatchState submit(const std::vector<BatchItem>& items) override {
     // Every item goes to one endpoint: the batch names it, and each line repeats it.
@@ -64,24 +70,31 @@ class OpenAiBatches final : public BatchProtocol {
     return state(parse_reply(get(base_url_ + "/batches/" + id), "batch status"));
   }
 
-  void cancel(const std::string& id) override {
-    (void)post(base_url_ + "/batches/" + id + "/cancel", "application/json", "{}");
+  BatchState cancel(const std::string& id) override {
+    return state(parse_reply(
+        post(base_url_ + "/batches/" + id + "/cancel", "application/json", "{}"), "batch cancel"));
   }
 
   BatchAnswer answer_in(const ordered_json& line) const override {
     BatchAnswer answer;
     const auto response = line.find("response");
-    if (response != line.end() && response->is_object() && response->contains("status_code") &&
-        (*response)["status_code"].is_number_integer()) {
-      answer.response = HttpResponse{(*response)["status_code"].get<long>(),
-                                     {},
-                                     body_text(response->value("body", ordered_json()))};
-      return answer;
+    if (response != line.end() && response->is_object()) {
+      const auto status = response->find("status_code");
+      if (status != response->end() && status->is_number_integer()) {
+        const auto body = response->find("body");
+        answer.response = HttpResponse{
+            status->get<long>(), {}, body_text(body == response->end() ? ordered_json() : *body)};
+        return answer;
+      }
     }
-    const auto error = line.value("error", ordered_json::object());
-    answer.unanswered = error.is_object()
-                            ? string_at(error, "code") + ": " + string_at(error, "message")
-                            : "no response";
+    const auto error = line.find("error");
+    if (error != line.end() && error->is_object()) {
+      answer.unanswered = string_at(*error, "code") + ": " + string_at(*error, "message");
+    } else if (error != line.end() && error->is_string()) {
+      answer.unanswered = error->get<std::string>();
+    } else {
+      answer.unanswered = "no response";
+    }
     return answer;
   }
 
@@ -144,8 +157,10 @@ long anthropic_status(const ordered_json& error) {
       {"rate_limit_error", 429},
       {"overloaded_error", 529},
   }};
-  const auto inner = error.value("error", ordered_json::object());
-  const std::string type = inner.is_object() ? string_at(inner, "type") : "";
+  // An error of another shape (a string, an array) stands for a server error.
+  const auto inner = error.is_object() ? error.find("error") : error.end();
+  const std::string type =
+      inner != error.end() && inner->is_object() ? string_at(*inner, "type") : "";
   for (const auto& [name, status] : kStatuses) {
     if (name == type) return status;
   }
@@ -154,8 +169,9 @@ long anthropic_status(const ordered_json& error) {
 
 class AnthropicBatches final : public BatchProtocol {
  public:
-  AnthropicBatches(const std::string& messages_url, Headers headers, BatchSend send)
-      : BatchProtocol(std::move(headers), std::move(send)),
+  AnthropicBatches(const std::string& messages_url, Headers headers, BatchSend send,
+                   BatchRedact redact)
+      : BatchProtocol(messages_url, std::move(headers), std::move(send), std::move(redact)),
         batches_url_(messages_url + "/batches") {}
 
   BatchState submit(const std::vector<BatchItem>& items) override {
@@ -173,18 +189,24 @@ class AnthropicBatches final : public BatchProtocol {
     return state(parse_reply(get(batches_url_ + "/" + id), "batch status"));
   }
 
-  void cancel(const std::string& id) override {
-    (void)post(batches_url_ + "/" + id + "/cancel", "application/json", "");
+  BatchState cancel(const std::string& id) override {
+    return state(parse_reply(post(batches_url_ + "/" + id + "/cancel", "application/json", ""),
+                             "batch cancel"));
   }
 
   BatchAnswer answer_in(const ordered_json& line) const override {
-    const auto result = line.value("result", ordered_json::object());
-    const std::string type = result.is_object() ? string_at(result, "type") : "";
+    const auto result = line.find("result");
+    const bool object = result != line.end() && result->is_object();
+    const std::string type = object ? string_at(*result, "type") : "";
+    const auto member = [&](const char* key) {
+      const auto found = result->find(key);
+      return found == result->end() ? ordered_json() : *found;
+    };
     BatchAnswer answer;
     if (type == "succeeded") {
-      answer.response = HttpResponse{200, {}, body_text(result.value("message", ordered_json()))};
+      answer.response = HttpResponse{200, {}, body_text(member("message"))};
     } else if (type == "errored") {
-      const auto error = result.value("error", ordered_json());
+      const auto error = member("error");
       answer.response = HttpResponse{anthropic_status(error), {}, body_text(error)};
     } else {
       answer.unanswered = type.empty() ? "no result" : type;  // expired, canceled
@@ -211,17 +233,80 @@ class AnthropicBatches final : public BatchProtocol {
 
 }  // namespace
 
-std::map<std::string, BatchAnswer> BatchProtocol::results(const BatchState& state) {
-  std::map<std::string, BatchAnswer> answers;
-  for (const auto& url : state.result_urls) {
-    std::istringstream lines(get(url).body);
-    for (std::string text; std::getline(lines, text);) {
-      // A line that is not an object is skipped: its item ends unanswered, the rest are read.
-      const auto line = ordered_json::parse(text, nullptr, false);
-      if (line.is_object()) answers[string_at(line, "custom_id")] = answer_in(line);
+namespace {
+
+// The custom_id a result line names in its first bytes, for a line that cannot be read whole.
+// Ours are plain ("item-12"), so a value with an escape is not ours.
+std::string custom_id_in_head(std::string_view head) {
+  constexpr std::string_view kKey = "\"custom_id\"";
+  const auto at = head.find(kKey);
+  if (at == std::string_view::npos) return {};
+  head.remove_prefix(at + kKey.size());
+  const auto skip_blanks = [&head] {
+    head.remove_prefix(std::min(head.size(), head.find_first_not_of(" \t\r")));
+  };
+  skip_blanks();
+  if (!head.starts_with(':')) return {};
+  head.remove_prefix(1);
+  skip_blanks();
+  if (!head.starts_with('"')) return {};
+  head.remove_prefix(1);
+  const auto end = head.find_first_of("\"\\");
+  if (end == std::string_view::npos || head[end] != '"') return {};
+  return std::string(head.substr(0, end));
+}
+
+// Keeps the answer for `id` when it is one of ours not answered yet: a later line for the same
+// item, or any line for an id never submitted, changes nothing.
+void keep(BatchAnswers& answers, const std::string& id, BatchAnswer answer) {
+  const auto found = answers.find(id);
+  if (found != answers.end() && !found->second.read()) found->second = std::move(answer);
+}
+
+}  // namespace
+
+void BatchProtocol::read_results(const std::string& url, BatchAnswers& answers,
+                                 std::size_t max_line_bytes) const {
+  const auto on_line = [&](std::string_view text) {
+    if (text.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    const std::string line_text = redact_(std::string(text));
+    const auto line = ordered_json::parse(line_text, nullptr, false);
+    const std::string id = line.is_object() ? string_at(line, "custom_id") : "";
+    if (id.empty()) {
+      keep(answers, custom_id_in_head(line_text),
+           {std::nullopt, "its result line is not a JSON object with a custom_id"});
+      return;
+    }
+    try {
+      keep(answers, id, answer_in(line));
+    } catch (const nlohmann::json::exception& e) {
+      keep(answers, id,
+           {std::nullopt,
+            std::string("its result line has a shape accord does not read: ") + e.what()});
+    }
+  };
+  const auto on_overlong = [&](std::string_view head) {
+    keep(answers, custom_id_in_head(redact_(std::string(head))),
+         {std::nullopt, fmt::format("its result line is over {} bytes, the most one line may take",
+                                    max_line_bytes)});
+  };
+  auto reader = std::make_shared<LineReader>(max_line_bytes, on_line, on_overlong);
+  HttpRequest request{url, headers_, ""};
+  request.method = "GET";
+  request.body_reader = reader;
+  // A key goes to the configured origin only: a results file elsewhere (a pre-signed URL, or a
+  // hostile provider's) is asked for without it.
+  if (!same_origin(url, api_url_)) {
+    const Headers redacted = redacted_headers(headers_);
+    request.headers.clear();
+    for (std::size_t i = 0; i < headers_.size(); ++i) {
+      if (redacted[i].second == headers_[i].second) request.headers.push_back(headers_[i]);
     }
   }
-  return answers;
+  const HttpResponse response = send_(std::move(request));
+  // A transport that does not stream hands the body over whole.
+  if (reader->untouched()) (void)reader->read(response.body);
+  reader->finish();
 }
 
 HttpResponse BatchProtocol::get(std::string url) const {
@@ -239,17 +324,20 @@ HttpResponse BatchProtocol::post(std::string url, std::string content_type,
 
 std::unique_ptr<BatchProtocol> make_batch_protocol(std::string_view provider,
                                                    const std::string& base_url,
-                                                   const HttpRequest& call, BatchSend send) {
+                                                   const HttpRequest& call, BatchSend send,
+                                                   BatchRedact redact) {
   Headers headers;
   for (const auto& header : call.headers) {
     if (header.first != "content-type") headers.push_back(header);
   }
   if (provider == "openai-chat" || provider == "openai-responses") {
-    return std::make_unique<OpenAiBatches>(base_url, std::move(headers), std::move(send));
+    return std::make_unique<OpenAiBatches>(base_url, std::move(headers), std::move(send),
+                                           std::move(redact));
   }
   // Anthropic's batches live under the Messages URL, wherever the direct call goes.
   if (provider == "anthropic")
-    return std::make_unique<AnthropicBatches>(call.url, std::move(headers), std::move(send));
+    return std::make_unique<AnthropicBatches>(call.url, std::move(headers), std::move(send),
+                                              std::move(redact));
   return nullptr;
 }
 

@@ -10,4 +10,8 @@ namespace accord::detail {
 // user info, path or query. "invalid URL" when curl cannot parse it.
 [[nodiscard]] std::string origin_of(const std::string& url);
 
+// Whether two URLs have one origin (scheme, host and port, case aside); never for a URL that
+// does not parse. A key goes only where the configured URL's origin is.
+[[nodiscard]] bool same_origin(const std::string& a, const std::string& b);
+
 }  // namespace accord::detail

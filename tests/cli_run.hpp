@@ -43,13 +43,14 @@ inline std::vector<std::string> environment_with(const std::vector<std::string>&
 }
 
 // Runs the accord command with `args`, its output files in `dir`; `env_changes` ("NAME=value")
-// replace those variables.
+// replace those variables. With `stdout_path` stdout goes there instead and is not read back.
 inline Outcome run_cli(std::vector<std::string> args, const std::filesystem::path& dir,
-                       const std::vector<std::string>& env_changes = {}) {
+                       const std::vector<std::string>& env_changes = {},
+                       const std::filesystem::path& stdout_path = {}) {
 #ifdef ACCORD_CLI_PATH
   args.insert(args.begin(), ACCORD_CLI_PATH);
 #endif
-  const auto out_path = dir / "stdout.txt";
+  const auto out_path = stdout_path.empty() ? dir / "stdout.txt" : stdout_path;
   const auto err_path = dir / "stderr.txt";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -77,7 +78,7 @@ inline Outcome run_cli(std::vector<std::string> args, const std::filesystem::pat
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = slurp(out_path);
+  if (stdout_path.empty()) result.out = slurp(out_path);
   result.err = slurp(err_path);
   return result;
 }
@@ -109,6 +110,11 @@ class CliTest : public ::testing::Test {
   Outcome run(std::vector<std::string> args,
               const std::vector<std::string>& env_changes = {}) const {
     return run_cli(std::move(args), dir_, env_changes);
+  }
+  // The same with stdout sent to `stdout_path` (a device, say).
+  Outcome run_with_stdout(std::vector<std::string> args,
+                          const std::filesystem::path& stdout_path) const {
+    return run_cli(std::move(args), dir_, {}, stdout_path);
   }
 
   std::filesystem::path dir_;

@@ -309,6 +309,37 @@ TEST_F(Cli, BatchWithAFailedItemExitsOne) {
   EXPECT_EQ(line["error"]["kind"], "batch_unanswered");
 }
 
+TEST_F(Cli, BatchOutputThatCannotTakeAByteFailsBeforeAnyRequest) {
+  MockProcess mock(json{{"replies", json::array({json{{"json", {{"ok", true}}}}})}}.dump());
+  write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
+  const auto r = run({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                      mock.base_url(), "--input", file("docs.jsonl"), "--output", "/dev/full"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot write /dev/full"), std::string::npos) << r.err;
+  EXPECT_TRUE(mock.requests().empty()) << mock.requests().dump();
+}
+
+TEST_F(Cli, BatchResultsThatCannotBeWrittenAreKeptInAFileTheErrorNames) {
+  const json ok = {{"accountId", "acct_9"}, {"amount", 300}, {"currency", "eur"}};
+  MockProcess mock(json{{"replies", json::array({json{{"json", ok}}})}}.dump());
+  write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
+  // Standard output is a device that refuses every byte: found out only when writing.
+  const auto r =
+      run_with_stdout({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                       mock.base_url(), "--input", file("docs.jsonl"), "--first-poll", "0"},
+                      "/dev/full");
+  EXPECT_EQ(r.code, 2);
+  const std::string marker = "what it should hold is in ";
+  const auto at = r.err.find(marker);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string rescue =
+      r.err.substr(at + marker.size(), r.err.find('\n', at) - at - marker.size());
+  const std::string kept = slurp(rescue);
+  fs::remove(rescue);
+  ASSERT_FALSE(kept.empty()) << rescue;
+  EXPECT_EQ(json::parse(kept)["value"], ok) << kept;
+}
+
 TEST_F(Cli, ExtractChecksTheTracePathBeforeAnyRequest) {
   hostile::Server server(hostile::canned(hostile::Server::response("{}")));
   write("mail.txt", "Send 300 euros to acct_9.");

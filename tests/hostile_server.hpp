@@ -50,6 +50,8 @@ class Server {
     return "http://127.0.0.1:" + std::to_string(port_) + "/v1";
   }
   [[nodiscard]] int requests() const { return requests_; }
+  // The request being answered, head and body as received (for an Answer, on the server's thread).
+  [[nodiscard]] const std::string& request() const { return request_; }
   [[nodiscard]] bool stopping() const { return stopping_; }
 
   // Writes all of `bytes`; false once the client has gone.
@@ -84,8 +86,9 @@ class Server {
     }
   }
 
-  // Reads the headers and a Content-Length body; false when the client never sent them.
-  bool read_request(int connection) const {
+  // Reads the headers and a Content-Length body into request_; false when the client never sent
+  // them.
+  bool read_request(int connection) {
     std::string data;
     char buffer[4096];
     std::size_t wanted = std::string::npos;
@@ -100,7 +103,10 @@ class Server {
           wanted = end + 4 + length;
         }
       }
-      if (wanted != std::string::npos && data.size() >= wanted) return true;
+      if (wanted != std::string::npos && data.size() >= wanted) {
+        request_ = std::move(data);
+        return true;
+      }
       pollfd readable{connection, POLLIN, 0};
       if (::poll(&readable, 1, 20) <= 0) continue;
       const auto n = ::recv(connection, buffer, sizeof buffer, 0);
@@ -111,6 +117,7 @@ class Server {
   }
 
   Answer answer_;
+  std::string request_;
   int listener_ = -1;
   int port_ = 0;
   std::atomic<bool> stopping_{false};

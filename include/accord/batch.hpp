@@ -74,11 +74,20 @@ struct BatchOptions {
   std::chrono::milliseconds max_poll_interval{300'000};
   double poll_backoff = 1.5;
   // The whole job, every round included. When the wait before the next status request would end
-  // past it, the batch is cancelled and its items end as ErrorKind::batch_unanswered (a request
-  // under way is not cut short). Providers give a batch 24 hours per round.
+  // past it, the batch is cancelled (see after_cancel) and its unanswered items end as
+  // ErrorKind::batch_unanswered (a request under way is not cut short). Providers give a batch
+  // 24 hours per round.
   std::chrono::milliseconds deadline{std::chrono::hours(49)};
-  // A status request that fails after the transport retries with no answer, a 429 or a 5xx is
-  // made again after the next wait; any other failure of the batch API ends the round's items.
+  // After the deadline's cancel, the batch is still polled this long for it to end, and its
+  // results (the answers it already has, paid for) are read; OpenAI takes up to 10 minutes to
+  // wind a batch down. The items without an answer end as ErrorKind::batch_unanswered.
+  std::chrono::milliseconds after_cancel{std::chrono::minutes(10)};
+  // Results files are read a line at a time as they arrive, whatever their size; a line longer
+  // than this (one item's answer) is skipped and its item ends as ErrorKind::batch_unanswered.
+  std::size_t max_result_line_bytes = 16 * 1024 * 1024;
+  // A status request or results download that fails after the transport retries with no
+  // answer, a 429 or a 5xx is made again after the next wait; any other failure of the batch API
+  // ends the round's items (a download's, only those it had not read yet).
   // Called after each batch is created and after each status request, on the calling thread.
   std::function<void(const BatchProgress&)> on_progress;
   // Called each time a batch is created, before the first wait for it, with the job's record so

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "batch_state.hpp"
+#include "kept_output.hpp"
 #include "signal_stop.hpp"
 
 namespace {
@@ -574,8 +575,9 @@ int run_batch(const BatchArgs& args) {
                               "openai-responses and anthropic); use `accord extract` per document"};
   }
   const auto documents = read_documents(args.extract.input);
-  check_writable(args.extract.trace);
-  if (args.output != "-") check_writable(args.output);
+  for (const auto& file : {args.extract.trace, args.output}) {
+    if (const auto problem = accord_cli::unwritable(file)) throw Failure{kUsage, *problem};
+  }
   const auto state = state_file(args);
   const auto [client, contract, schema] = make_extractor(args.extract);
 
@@ -622,12 +624,9 @@ int run_batch(const BatchArgs& args) {
   }
   if (::isatty(STDERR_FILENO) != 0) std::cerr << "\n";
 
-  std::ofstream file;
-  if (args.output != "-") file.open(args.output, std::ios::binary | std::ios::trunc);
-  std::ostream& out = args.output == "-" ? std::cout : file;
-  std::ofstream traces;
-  if (!args.extract.trace.empty())
-    traces.open(args.extract.trace, std::ios::binary | std::ios::trunc);
+  // Built whole, then written: text that cannot be written where asked is kept elsewhere.
+  std::string out;
+  std::string traces;
   std::size_t failed = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& result = results[i];
@@ -640,15 +639,19 @@ int run_batch(const BatchArgs& args) {
                        {"message", result.error().message}};
     }
     line["attempts"] = result.trace().attempts.size();
-    out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (traces.is_open()) {
-      traces << ordered_json{{"id", documents[i].id}, {"trace", result.trace().to_json()}}.dump(
-                    -1, ' ', false, nlohmann::json::error_handler_t::replace)
-             << "\n";
+    out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    if (!args.extract.trace.empty()) {
+      traces += ordered_json{{"id", documents[i].id}, {"trace", result.trace().to_json()}}.dump(
+                    -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                "\n";
     }
   }
-  out.flush();
-  if (!out || (traces.is_open() && !traces)) throw Failure{kUsage, "cannot write the results"};
+  std::string lost = accord_cli::write_or_rescue(args.output, out);
+  if (!args.extract.trace.empty()) {
+    const std::string traces_lost = accord_cli::write_or_rescue(args.extract.trace, traces);
+    lost += (lost.empty() || traces_lost.empty() ? "" : "; ") + traces_lost;
+  }
+  if (!lost.empty()) throw Failure{kUsage, lost};
   settle_state(state, results);
   std::cerr << "accord: " << results.size() - failed << " succeeded, " << failed << " failed\n";
   show_token_totals(results);
