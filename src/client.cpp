@@ -256,7 +256,10 @@ const std::string& ClientInternals::base_url(const Client& client) {
 
 std::optional<StreamSetup> ExtractionLoop::stream() const {
   if (!stream_.enabled) return std::nullopt;
-  return StreamSetup{stream_, on_partial_, contract_, trace_.attempts.size() + 1};
+  // A scoped correction's answer is a patch, not the contract's object: its parts cannot be
+  // judged against the contract as they close.
+  return StreamSetup{stream_, on_partial_, scoped_ ? nullptr : contract_,
+                     trace_.attempts.size() + 1};
 }
 
 ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
@@ -342,23 +345,29 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt at
                                                                       Reply reply) {
   // The trace is redacted once, when the call ends; the model hears the issues as found.
   // A stream stopped at a part that broke a rule: that part's issues stand for the reply.
-  auto judged = attempt.stream.stopped_at
-                    ? Judged{nullptr, attempt.issues}
-                    : judge_text(reply.text, contract_->wire().lowering, contract_->validator());
+  const auto& lowering = contract_->wire().lowering;
+  const auto& stopped_at = attempt.stream.stopped_at;
+  auto judged = stopped_at ? Judged{nullptr, attempt.issues, false,
+                                    value_read_until(reply.text, lowering, *stopped_at)}
+                           : judge_text(reply.text, lowering, contract_->validator());
   attempt.issues = judged.issues;
   if (judged.issues.empty()) return succeed(std::move(attempt), std::move(judged.value));
-  if (corrections_sent_ == corrections_) {
+  if (!take_correction()) {
     trace_.attempts.push_back(std::move(attempt));
     return end_with(invalid_after(trace_.attempts.size(), judged.issues, {}));
   }
-  ++corrections_sent_;
   whole_turns_ = request_turns_;
-  last_whole_ = Judgement{std::move(reply), std::move(judged)};
+  last_whole_ = Judgement{std::move(reply), std::move(judged), stopped_at};
   add_note(attempt,
-           prepare_correction(correction_.style == CorrectionStyle::scoped && !scoped_tried_,
-                              attempt.stream.stopped_at.has_value()));
+           prepare_correction(correction_.style == CorrectionStyle::scoped && !scoped_tried_));
   return next_request(std::move(attempt),
                       scoped_ ? AttemptRole::scoped_correction : AttemptRole::whole_correction);
+}
+
+bool ExtractionLoop::take_correction() {
+  if (corrections_sent_ == corrections_) return false;
+  ++corrections_sent_;
+  return true;
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt attempt,
@@ -366,7 +375,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
   const auto plan = std::exchange(scoped_, nullptr);
   const auto& lowering = contract_->wire().lowering;
   std::string problem;
-  if (auto merged = merge_scoped_reply(*plan, last_whole_->judged.wire_value, text, problem)) {
+  auto merged = merge_scoped_reply(*plan, last_whole_->judged.wire_value, text, problem);
+  if (merged) {
     auto value = unlower(*std::move(merged), lowering);
     attempt.issues = contract_->validator().validate(value);
     const std::string keys = plan->keys();
@@ -374,10 +384,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
       add_note(attempt, fmt::format("merged {} into the previous object: valid", keys));
       return succeed(std::move(attempt), std::move(value));
     }
-    add_note(attempt,
-             fmt::format(
-                 "merged {} into the previous object: still invalid; the correction is sent whole",
-                 keys));
+    add_note(attempt, fmt::format("merged {} into the previous object: still invalid", keys));
   } else {
     // Asked for a patch, a model may answer with the whole object; a valid one is the answer.
     auto judged = judge_text(text, lowering, contract_->validator());
@@ -386,20 +393,27 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
       return succeed(std::move(attempt), std::move(judged.value));
     }
     attempt.issues = std::move(judged.issues);
-    add_note(attempt, "not a usable patch (" + problem + "); the correction is sent whole");
+    add_note(attempt, "not a usable patch (" + problem + ")");
   }
+  if (!take_correction()) {
+    add_note(attempt, "no correction is left to send it whole");
+    // A reply that is no patch leaves the issues it was asked to fix standing.
+    Issues standing = merged ? attempt.issues : last_whole_->judged.issues;
+    trace_.attempts.push_back(std::move(attempt));
+    return end_with(invalid_after(trace_.attempts.size(), standing, {}));
+  }
+  add_note(attempt, "the correction is sent whole");
   prepare_correction(false);
   return next_request(std::move(attempt), AttemptRole::whole_correction);
 }
 
-std::string ExtractionLoop::prepare_correction(bool allow_scoped, bool stopped_early) {
+std::string ExtractionLoop::prepare_correction(bool allow_scoped) {
   const Judged& judged = last_whole_->judged;
-  std::string why = stopped_early
-                        ? "the stream was stopped early, so there is no whole object to patch"
-                        : "the reply is not JSON";
-  if (allow_scoped && judged.parsed) {
+  const std::optional<Path>& stopped_at = last_whole_->stopped_at;
+  std::string why = "the reply is not JSON";
+  if (allow_scoped && (judged.parsed || stopped_at)) {
     if (auto plan = plan_scoped_correction(judged.wire_value, judged.issues, contract_->wire(),
-                                           correction_.max_scoped_share, why)) {
+                                           correction_.max_scoped_share, why, stopped_at)) {
       scoped_ = std::make_shared<const ScopedCorrection>(*std::move(plan));
       scoped_tried_ = true;
       request_turns_.clear();
@@ -417,14 +431,16 @@ std::string ExtractionLoop::prepare_correction(bool allow_scoped, bool stopped_e
       return "correction scoped to " + scoped_->keys();
     }
   }
+  if (stopped_at)
+    why = "the stream was stopped early at " + stopped_at->to_string() + ", and " + why;
   send_whole_correction();
   return allow_scoped ? "correction sent whole: " + why : std::string();
 }
 
 void ExtractionLoop::send_whole_correction() {
-  const auto& [reply, judged] = *last_whole_;
   request_turns_ = whole_turns_;
-  append_correction(request_turns_, reply, judged.issues, mode_, contract_->name());
+  append_correction(request_turns_, last_whole_->reply, last_whole_->judged.issues, mode_,
+                    contract_->name());
   call_.turns = request_turns_;
   call_.output = &contract_->wire();
   call_.output_text = &contract_->wire_text();

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "accord/bounded_file.hpp"
+#include "condition_words.hpp"
 #include "ecma_regex.hpp"
 #include "json_number.hpp"
 #include "meta_schemas.hpp"
@@ -155,6 +156,10 @@ struct Node {
   NodeId if_ = kNone;
   NodeId then_ = kNone;
   NodeId else_ = kNone;
+  // The `if` in words, as a missing property's issue under `then` ("when ...") or `else`
+  // ("unless ...") says it.
+  std::string when_then;
+  std::string when_else;
   std::vector<Rule> rules;
 };
 
@@ -442,6 +447,11 @@ class Compiler {
         } else if (key == "if" || key == "then" || key == "else") {
           const NodeId target = sub(value, at);
           (key == "if" ? node().if_ : key == "then" ? node().then_ : node().else_) = target;
+          if (key == "if") {
+            const auto words = branch_words(value, Mood::condition);
+            node().when_then = "when " + words;
+            node().when_else = "unless " + words;
+          }
           add_unit(Unit::conditional);
         } else if (key == "minLength" || key == "maxLength") {
           (key == "minLength" ? node().min_length : node().max_length) = count(value, at, key);
@@ -1122,7 +1132,12 @@ class Run {
     return false;
   }
 
+  // A required property that is absent. Asked for by a condition (a `then`, an `else`, a
+  // dependentRequired), the message names it and the condition; asked for plainly, it is Zod's.
   bool missing(const Link* at) {
+    if (condition_ != nullptr && at != nullptr && at->key != nullptr) {
+      return missing_when(at, [this] { return *condition_; });
+    }
     return fail(IssueCode::invalid_type, at, true, [] {
       return std::string("Invalid input: expected nonoptional, received undefined");
     });
@@ -1143,6 +1158,22 @@ class Run {
              std::to_string(BacktrackingBudget::kPerDocument) +
              " backtracking steps for lookaround and backreference patterns";
     });
+  }
+
+  template <class When>
+  bool missing_when(const Link* at, const When& when) {
+    return fail(IssueCode::invalid_type, at, true,
+                [&] { return json(*at->key).dump() + " is required " + when(); });
+  }
+
+  // Evaluates a `then` or `else` with `condition` (its reason in words) in force.
+  bool under_condition(NodeId id, const json& v, const Link* at, Seen* seen,
+                       const std::string& condition) {
+    const std::string* saved = condition_;
+    condition_ = &condition;
+    const bool ok = node(id, &v, at, nullptr, seen);
+    condition_ = saved;
+    return ok;
   }
 
   // Evaluates without recording issues (for not, if, contains, propertyNames).
@@ -1416,9 +1447,9 @@ class Run {
     Seen condition;
     if (quietly(n.if_, &v, at, seen != nullptr ? &condition : nullptr)) {
       if (seen != nullptr) seen->merge(condition);
-      return n.then_ == kNone || node(n.then_, &v, at, nullptr, seen);
+      return n.then_ == kNone || under_condition(n.then_, v, at, seen, n.when_then);
     }
-    return n.else_ == kNone || node(n.else_, &v, at, nullptr, seen);
+    return n.else_ == kNone || under_condition(n.else_, v, at, seen, n.when_else);
   }
 
   bool string_unit(Unit unit, const Node& n, const std::string& text, const Link* at,
@@ -1626,7 +1657,7 @@ class Run {
           for (const auto& other : needed) {
             if (object.find(other) != object.end()) continue;
             const Link field{at, &other, 0};
-            ok = missing(&field);
+            ok = missing_when(&field, [&] { return "when " + json(name).dump() + " is present"; });
             if (sink_ == nullptr) return false;
           }
         }
@@ -1773,7 +1804,8 @@ class Run {
 
   const Engine::Data& d_;
   Sink* sink_;
-  std::vector<std::uint32_t> scope_;  // dynamic scope: the resources entered, outermost first
+  const std::string* condition_ = nullptr;  // set inside a then/else: why its properties are due
+  std::vector<std::uint32_t> scope_;        // dynamic scope: the resources entered, outermost first
   std::size_t depth_ = 0;
   BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
 };

@@ -68,6 +68,8 @@ class ExtractionLoop {
   struct Judgement {
     Reply reply;
     Judged judged;
+    // A stream stopped at the part there: judged.wire_value is what was read up to it.
+    std::optional<Path> stopped_at;
   };
 
   // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
@@ -79,9 +81,9 @@ class ExtractionLoop {
   std::optional<Result<nlohmann::json>> succeed(Attempt attempt, nlohmann::json value);
   // Sets call() to the correction of last_whole_: scoped when the policy and the issues allow.
   // Returns the note for the attempt that needs correcting.
-  // `stopped_early`: the last whole reply is a stream stopped at its first broken part, so it
-  // has no value to patch even if what arrived would parse.
-  std::string prepare_correction(bool allow_scoped, bool stopped_early = false);
+  std::string prepare_correction(bool allow_scoped);
+  // Counts the corrective request about to be sent; false when none is left.
+  bool take_correction();
   void send_whole_correction();
   // Sets call() for the next request; the call's end when the token budget leaves no room.
   std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
@@ -109,7 +111,8 @@ class ExtractionLoop {
   // The scoped correction in flight; shared so call().output stays valid when the loop moves.
   std::shared_ptr<const ScopedCorrection> scoped_;
   // A scoped correction is tried once per call: after one that failed, the model gets the
-  // whole object again, so a call makes at most corrections + 2 requests.
+  // whole object again. Each corrective request, scoped or whole, is one of `corrections_`, so a
+  // call makes at most corrections + 1 requests (and truncation recovery's).
   bool scoped_tried_ = false;
   std::string partial_;  // a continued output so far
   int continuations_ = 0;

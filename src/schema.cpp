@@ -658,6 +658,36 @@ Schema ref(std::string name) {
   return make_schema(std::move(node));
 }
 
+namespace typed_detail {
+
+// Declared in typed_rules.hpp; here because it builds nodes directly (SchemaAccess).
+Schema with_part(const Schema& whole, const std::vector<PathSegment>& at, const Schema& part,
+                 std::size_t depth) {
+  SchemaNode node = whole.node();
+  if (depth == at.size()) {
+    // The part, with what the member's place says about it: absent or null allowed, described.
+    SchemaNode placed = part.node();
+    placed.optional = placed.optional || node.optional;
+    placed.nullable = placed.nullable || node.nullable;
+    if (!placed.default_value) placed.default_value = node.default_value;
+    if (placed.description.empty()) placed.description = node.description;
+    return make_schema(std::move(placed));
+  }
+  if (node.elements.empty()) {
+    add_problem(node, "this member holds no items or values to put a typed schema in");
+    return make_schema(std::move(node));
+  }
+  node.elements.front() = with_part(node.elements.front(), at, part, depth + 1);
+  // The replaced child's problems give way to the new one's.
+  std::erase_if(node.problems, [&](const SchemaProblem& problem) {
+    return !problem.path.empty() && problem.path.segments().front() == at[depth];
+  });
+  adopt_problems(node, node.elements.front(), at[depth]);
+  return make_schema(std::move(node));
+}
+
+}  // namespace typed_detail
+
 namespace detail {
 
 PathSegment element_segment(const SchemaNode& node, std::size_t index) {

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 
 #include "accord/json_text.hpp"
+#include "json_stream_reader.hpp"
 #include "loop.hpp"
 #include "utf8.hpp"
 
@@ -123,27 +125,130 @@ bool starts_with(const std::vector<PathSegment>& path, const std::vector<PathSeg
   return prefix.size() <= path.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
 }
 
-// The failing paths with any path inside another one dropped: the outer value is replaced whole.
-// A refinement's issue widens to the object holding its field: a rule across fields ("refundDate
-// is before orderDate", pointed at refundDate) may need a sibling changed, which a scope of the
-// one field could not allow.
-std::vector<Path> outermost(const Issues& issues) {
-  std::vector<Path> paths;
+// A value to ask for: a failing one, or a member a stopped stream did not write yet (which the
+// patch may leave out when the wire schema lets its object do without it).
+struct Wanted {
+  Path path;
+  bool required = true;
+};
+
+// The failing paths. A refinement's issue widens to the object holding its field: a rule across
+// fields ("refundDate is before orderDate", pointed at refundDate) may need a sibling changed,
+// which a scope of the one field could not allow.
+std::vector<Wanted> failing(const Issues& issues) {
+  std::vector<Wanted> paths;
   for (const auto& issue : issues) {
     auto segments = issue.path.segments();
     if (issue.code == IssueCode::custom && !segments.empty()) segments.pop_back();
-    paths.emplace_back(std::move(segments));
+    paths.push_back({Path(std::move(segments))});
   }
-  std::sort(paths.begin(), paths.end(),
-            [](const Path& a, const Path& b) { return a.size() < b.size(); });
-  std::vector<Path> kept;
-  for (const auto& path : paths) {
-    const bool covered = std::any_of(kept.begin(), kept.end(), [&](const Path& outer) {
-      return starts_with(path.segments(), outer.segments());
+  return paths;
+}
+
+// `paths` with any path inside another one dropped: the outer value is replaced whole.
+std::vector<Wanted> outermost(std::vector<Wanted> paths) {
+  std::stable_sort(paths.begin(), paths.end(),
+                   [](const Wanted& a, const Wanted& b) { return a.path.size() < b.path.size(); });
+  std::vector<Wanted> kept;
+  for (auto& wanted : paths) {
+    const bool covered = std::any_of(kept.begin(), kept.end(), [&](const Wanted& outer) {
+      return starts_with(wanted.path.segments(), outer.path.segments());
     });
-    if (!covered) kept.push_back(path);
+    if (!covered) kept.push_back(std::move(wanted));
   }
   return kept;
+}
+
+// How many segments of `path` a lowering path matches from its start ("[]" stands for any index,
+// "{}" for any key, and its union options name no step of a value), or nullopt.
+std::optional<std::size_t> matched_prefix(const Path& lowered, std::span<const PathSegment> path) {
+  std::size_t at = 0;
+  for (const auto& segment : lowered.segments()) {
+    const auto* key = std::get_if<std::string>(&segment);
+    if (key != nullptr && key->size() > 1 && key->front() == '|') continue;
+    if (at == path.size()) return std::nullopt;
+    const auto& step = path[at++];
+    const bool any =
+        key != nullptr && ((*key == "[]" && std::holds_alternative<std::size_t>(step)) ||
+                           (*key == "{}" && std::holds_alternative<std::string>(step)));
+    if (!any && segment != step) return std::nullopt;
+  }
+  return at;
+}
+
+// Whether the way to `path` (the value there aside) goes through a map the wire sends as a list
+// of entries, where the path's keys name nothing: in `lowering`, or in the recursive definition a
+// reference on the way leads into. A map or definition off the way leaves the path as it is.
+bool crosses_entry_list(const Lowering& lowering, const Lowering& root,
+                        std::span<const PathSegment> path, std::size_t hops) {
+  for (const auto& list : lowering.pair_lists) {
+    const auto matched = matched_prefix(list, path);
+    if (matched && *matched < path.size()) return true;
+  }
+  for (const auto& reference : lowering.references) {
+    const auto matched = matched_prefix(reference.first, path);
+    if (!matched || *matched == path.size()) continue;
+    // A reference to a reference at the same place could go round forever: past the bound, the
+    // way is taken as not plain.
+    if (hops == 0 || reference.second >= root.definitions.size()) return true;
+    if (crosses_entry_list(root.definitions[reference.second], root, path.subspan(*matched),
+                           hops - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Where `path` of the value sits in the reply as sent.
+std::vector<PathSegment> on_the_wire(const Lowering& lowering,
+                                     const std::vector<PathSegment>& path) {
+  std::vector<PathSegment> wire_path;
+  if (lowering.wrapped_root) wire_path.emplace_back(std::in_place_type<std::string>, "value");
+  wire_path.insert(wire_path.end(), path.begin(), path.end());
+  return wire_path;
+}
+
+// What a stream stopped at `stop` left unwritten in `partial`, added to `wanted`: the members each
+// object on the way to it lacks, or, from the first list or map on the way (whose other entries
+// are unknown), that one whole. False with `why` when that is the whole value.
+bool add_unwritten(const nlohmann::json& partial, const Path& stop, const WireSchema& wire,
+                   std::vector<Wanted>& wanted, std::string& why) {
+  const auto failing_end = static_cast<std::ptrdiff_t>(wanted.size());
+  std::vector<PathSegment> at;
+  for (const auto& step : stop.segments()) {
+    const auto wire_at = on_the_wire(wire.lowering, at);
+    const ojson* schema = without_null_branch(wire.schema, sub_schema(wire.schema, wire_at));
+    const nlohmann::json* open = value_at(partial, wire_at);
+    if (schema == nullptr || open == nullptr) {
+      why = "the schema does not lead plainly to " + stop.to_string();
+      return false;
+    }
+    const auto extra = schema->find("additionalProperties");
+    if (open->is_array() || schema->contains("patternProperties") ||
+        (extra != schema->end() && extra->is_object())) {
+      if (at.empty()) {
+        why =
+            "the stream stopped inside the top-level list or map, whose other entries are unknown";
+        return false;
+      }
+      // Asked for first among what was not written: it holds the failing part.
+      wanted.insert(wanted.begin() + failing_end, {Path(at)});
+      return true;
+    }
+    const auto properties = schema->find("properties");
+    if (open->is_object() && properties != schema->end() && properties->is_object()) {
+      const auto required = schema->find("required");
+      for (auto member = properties->begin(); member != properties->end(); ++member) {
+        if (open->contains(member.key())) continue;
+        const bool needed =
+            required != schema->end() && required->is_array() &&
+            std::find(required->begin(), required->end(), member.key()) != required->end();
+        wanted.push_back({Path(at) / member.key(), needed});
+      }
+    }
+    at.push_back(step);
+  }
+  return true;
 }
 
 }  // namespace
@@ -156,18 +261,17 @@ std::string ScopedCorrection::keys() const {
 
 std::optional<ScopedCorrection> plan_scoped_correction(const nlohmann::json& wire_value,
                                                        const Issues& issues, const WireSchema& wire,
-                                                       double max_share, std::string& why) {
+                                                       double max_share, std::string& why,
+                                                       const std::optional<Path>& stopped_at) {
   const auto& lowering = wire.lowering;
-  if (!lowering.pair_lists.empty() || !lowering.definitions.empty()) {
-    why = "the schema's maps or recursive definitions take another shape on the wire";
-    return std::nullopt;
-  }
+  auto wanted = failing(issues);
+  if (stopped_at && !add_unwritten(wire_value, *stopped_at, wire, wanted, why)) return std::nullopt;
   ScopedCorrection plan;
   ojson properties = ojson::object();
   ojson required = ojson::array();
   nlohmann::json current = nlohmann::json::object();
   std::size_t scoped_bytes = 0;
-  for (const auto& path : outermost(issues)) {
+  for (const auto& [path, needed] : outermost(std::move(wanted))) {
     if (path.empty()) {
       why = "an issue is about the whole value (a refinement spans the fields beside its own)";
       return std::nullopt;
@@ -177,9 +281,11 @@ std::optional<ScopedCorrection> plan_scoped_correction(const nlohmann::json& wir
       why = "the path " + path.to_string() + " cannot be named by a patch key";
       return std::nullopt;
     }
-    std::vector<PathSegment> wire_path;
-    if (lowering.wrapped_root) wire_path.emplace_back(std::in_place_type<std::string>, "value");
-    wire_path.insert(wire_path.end(), path.segments().begin(), path.segments().end());
+    if (crosses_entry_list(lowering, lowering, path.segments(), path.size() + 32)) {
+      why = "the way to " + path.to_string() + " goes through a map sent as a list of entries";
+      return std::nullopt;
+    }
+    auto wire_path = on_the_wire(lowering, path.segments());
     const ojson* schema = sub_schema(wire.schema, wire_path);
     if (schema == nullptr) {
       why = "the schema does not lead plainly to " + path.to_string();
@@ -197,7 +303,7 @@ std::optional<ScopedCorrection> plan_scoped_correction(const nlohmann::json& wir
       scoped_bytes += value->dump().size();
     }
     properties[*key] = *schema;
-    required.push_back(*key);
+    if (needed) required.push_back(*key);
     plan.targets.push_back({*key, std::move(wire_path)});
   }
   const std::size_t whole_bytes = wire.schema.dump().size() + wire_value.dump().size();
@@ -225,11 +331,21 @@ std::optional<ScopedCorrection> plan_scoped_correction(const nlohmann::json& wir
   for (const auto& target : plan.targets)
     keys += (keys.empty() ? "\"" : ", \"") + target.key + "\"";
   plan.request_text = fmt::format(
-      "Your JSON answer failed validation here:\n{}\nIts values there were: {}\n"
-      "Reply with a JSON object holding only the corrected values, keyed by these paths: {}. "
+      "Your JSON answer {} validation here:\n{}\nIts values there were: {}\n"
+      "Reply with a JSON object holding only the corrected values{}, keyed by these paths: {}. "
       "Everything else stays as it was.",
-      echoed_issues(issues), values, keys);
+      stopped_at ? "was stopped where it failed" : "failed", echoed_issues(issues), values,
+      stopped_at ? " and the ones not written yet" : "", keys);
   return plan;
+}
+
+nlohmann::json value_read_until(std::string_view text, const Lowering& lowering,
+                                const Path& stopped_at) {
+  const Path stop(on_the_wire(lowering, stopped_at.segments()));
+  JsonStreamReader reader(
+      [&stop](const Path& path, const nlohmann::json&) { return path != stop; });
+  reader.feed(text);
+  return reader.value();
 }
 
 std::optional<nlohmann::json> merge_scoped_reply(const ScopedCorrection& plan,

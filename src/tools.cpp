@@ -94,7 +94,7 @@ void run_handler(const Toolset& toolset, ToolCallRecord& record) {
     output = ToolOutput::failure("the tool failed");
   }
   if (output.error) {
-    record.verdict = CallVerdict::handler_error;
+    record.verdict = output.handler_ran ? CallVerdict::handler_error : CallVerdict::unfit;
     record.sent_back = *output.error;
   } else {
     record.result = std::move(output.result);
@@ -237,6 +237,8 @@ std::string_view to_string(CallVerdict verdict) {
       return "ran";
     case CallVerdict::handler_error:
       return "handler_error";
+    case CallVerdict::unfit:
+      return "unfit";
     case CallVerdict::rejected:
       return "rejected";
     case CallVerdict::unknown_tool:

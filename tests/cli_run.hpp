@@ -43,7 +43,7 @@ inline std::vector<std::string> environment_with(const std::vector<std::string>&
 }
 
 // Runs the accord command with `args`, its output files in `dir`; `env_changes` ("NAME=value")
-// replace those variables; `stdout_path`, when given, takes stdout instead (not captured).
+// replace those variables. With `stdout_path` stdout goes there instead and is not read back.
 inline Outcome run_cli(std::vector<std::string> args, const std::filesystem::path& dir,
                        const std::vector<std::string>& env_changes = {},
                        const std::filesystem::path& stdout_path = {}) {
@@ -110,6 +110,11 @@ class CliTest : public ::testing::Test {
   Outcome run(std::vector<std::string> args,
               const std::vector<std::string>& env_changes = {}) const {
     return run_cli(std::move(args), dir_, env_changes);
+  }
+  // The same with stdout sent to `stdout_path` (a device, say).
+  Outcome run_with_stdout(std::vector<std::string> args,
+                          const std::filesystem::path& stdout_path) const {
+    return run_cli(std::move(args), dir_, {}, stdout_path);
   }
 
   std::filesystem::path dir_;

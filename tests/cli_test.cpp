@@ -324,10 +324,10 @@ TEST_F(Cli, BatchResultsThatCannotBeWrittenAreKeptInAFileTheErrorNames) {
   MockProcess mock(json{{"replies", json::array({json{{"json", ok}}})}}.dump());
   write("docs.jsonl", "\"Send 300 euros to acct_9.\"\n");
   // Standard output is a device that refuses every byte: found out only when writing.
-  const auto r = cli_testing::run_cli(
-      {"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url", mock.base_url(),
-       "--input", file("docs.jsonl"), "--first-poll", "0"},
-      dir_, {}, "/dev/full");
+  const auto r =
+      run_with_stdout({"batch", file("transfer.json"), "--provider", "openai-chat", "--base-url",
+                       mock.base_url(), "--input", file("docs.jsonl"), "--first-poll", "0"},
+                      "/dev/full");
   EXPECT_EQ(r.code, 2);
   const std::string marker = "what it should hold is in ";
   const auto at = r.err.find(marker);

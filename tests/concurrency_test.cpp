@@ -72,8 +72,8 @@ TEST_P(Concurrency, EightThreadsSharingOneClientEachGetEveryExtraction) {
 }
 
 TEST_P(Concurrency, ConcurrentCorrectionsKeepEachConversationApart) {
-  // Every reply is invalid, so each call sends a scoped correction carrying its own value back,
-  // then the whole-object fallback carrying its own first reply.
+  // Every reply is invalid, so each call (two corrections) sends a scoped correction carrying its
+  // own value back, then the whole-object fallback carrying its own first reply.
   json invalid = kValidRefund;
   invalid["orderId"] = "bad";
   MockProcess mock(json{{"replies", {{{"json", invalid}}}}}.dump());
@@ -84,7 +84,8 @@ TEST_P(Concurrency, ConcurrentCorrectionsKeepEachConversationApart) {
     for (int i = 0; i < kCallsPerThread / 2; ++i) {
       auto result = client.extract({.schema = schema,
                                     .prompt = "call " + std::to_string(t) + "-" + std::to_string(i),
-                                    .name = "refund"});
+                                    .name = "refund",
+                                    .corrections = 2});
       if (!result.ok() && result.error().kind == ErrorKind::invalid_after_retries &&
           result.trace().attempts.size() == 3)
         ++failed_right;

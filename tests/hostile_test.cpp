@@ -88,9 +88,9 @@ TEST(HostileWrongResults, InvalidAfterRetriesCountsTheAttemptsMade) {
   request.corrections = 2;
   const auto result = client.extract(request);
   ASSERT_FALSE(result.ok());
-  // The first, the scoped correction and its whole-object fallback, the second correction.
-  ASSERT_EQ(result.trace().attempts.size(), 4u);
-  EXPECT_TRUE(has(result.error().message, "still invalid after 4 attempts"))
+  // The first, then one request per correction: the scoped one and its whole-object fallback.
+  ASSERT_EQ(result.trace().attempts.size(), 3u);
+  EXPECT_TRUE(has(result.error().message, "still invalid after 3 attempts"))
       << result.error().message;
 }
 
@@ -195,11 +195,13 @@ TEST(HostileRedaction, KeyStraddlingTheErrorSnippetLeavesNoPiece) {
 TEST(HostileRedaction, KeyWrittenWithJsonEscapesIsRedactedEverywhere) {
   // The content is JSON text whose string holds the escaped key; in the envelope the escape's
   // backslash is itself escaped. The reply is invalid, so its value goes back in the scoped
-  // correction and the whole reply in the whole-object one.
+  // correction and the whole reply in the whole-object one (two corrections).
   const std::string content = R"({"note":")" + kEscapedKey + R"("})";
   auto transport = std::make_shared<Scripted>(std::deque{ok_body(chat_reply(content))});
   const Client client(scripted_options(transport));
-  const auto result = client.extract(note_request());
+  auto request = note_request();
+  request.corrections = 2;
+  const auto result = client.extract(request);
   ASSERT_FALSE(result.ok());
   ASSERT_EQ(result.trace().attempts.size(), 3u);
   EXPECT_EQ(result.trace().attempts[1].role, AttemptRole::scoped_correction);

@@ -30,9 +30,11 @@ class Scoped : public ::testing::TestWithParam<std::string> {
   Result<json> run(const std::vector<json>& replies, TokenBudget budget = {},
                    OutputMode mode = OutputMode::response_format) {
     mock_ = std::make_unique<MockProcess>(scenario(replies));
+    // Two corrections: room for the scoped one and its whole fallback.
     const Client client({.provider = GetParam(),
                          .model = "test-model",
                          .base_url = mock_->base_url(),
+                         .corrections = 2,
                          .budget = budget});
     return client.extract({.schema = examples::refund_schema(),
                            .prompt = "Extract the refund.",

@@ -109,6 +109,7 @@ TEST(Toolset, McpInputSchemaIsNotLoweredForAnyProvider) {
 TEST(CallVerdict, NamesAreStable) {
   EXPECT_EQ(to_string(CallVerdict::ran), "ran");
   EXPECT_EQ(to_string(CallVerdict::handler_error), "handler_error");
+  EXPECT_EQ(to_string(CallVerdict::unfit), "unfit");
   EXPECT_EQ(to_string(CallVerdict::rejected), "rejected");
   EXPECT_EQ(to_string(CallVerdict::unknown_tool), "unknown_tool");
   EXPECT_EQ(to_string(CallVerdict::exhausted), "exhausted");

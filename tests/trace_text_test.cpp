@@ -26,7 +26,7 @@ Result<json> run(const std::vector<json>& replies, ClientOptions options) {
 TEST(TraceText, NamesTheRoleOfEveryFollowUpAndTheLoopsNote) {
   auto result =
       run({{{"json", bad_amount()}}, {{"json", {{"amount", -1}}}}, {{"json", kValidRefund}}},
-          {.provider = "openai-chat"});
+          {.provider = "openai-chat", .corrections = 2});
   ASSERT_TRUE(result.ok()) << result.error().message;
   const std::string text = result.trace().to_text();
   EXPECT_NE(text.find("attempt 1: HTTP 200"), std::string::npos) << text;
@@ -43,7 +43,7 @@ TEST(TraceText, NamesTheRoleOfEveryFollowUpAndTheLoopsNote) {
 TEST(TraceText, BudgetStopIsTheLastNoteAndTheErrorSaysWhatItNeeded) {
   auto result =
       run({{{"json", bad_amount()}}, {{"json", {{"amount", -1}}}}, {{"json", kValidRefund}}},
-          {.provider = "openai-chat", .budget = {.max_tokens = 500}});
+          {.provider = "openai-chat", .corrections = 2, .budget = {.max_tokens = 500}});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().message,
             "the token budget of 500 is spent (432 used over 2 attempts; the whole_correction "

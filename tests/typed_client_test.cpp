@@ -153,8 +153,20 @@ TEST_F(TypedTool, InputThatDoesNotFitTheStructNeverReachesTheHandler) {
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_TRUE(orders_.empty());
   ASSERT_EQ(result.value().calls.size(), 1U);
-  EXPECT_EQ(result.value().calls[0].verdict, CallVerdict::handler_error);
+  EXPECT_EQ(result.value().calls[0].verdict, CallVerdict::unfit);
   EXPECT_NE(result.value().calls[0].sent_back.find("does not fit in int32_t"), std::string::npos);
+}
+
+TEST_F(TypedTool, HandlerRunsCountsOnlyCallsWhoseHandlerRan) {
+  const auto client = client_for({call("a", {{"sku", "KT-200"}, {"quantity", 5000000000LL}}),
+                                  call("b", {{"sku", "KT-200"}, {"quantity", 5}}),
+                                  {{"text", "done"}}});
+  const auto result = run_tools(client, {.prompt = "Move it."}, toolset());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(orders_.size(), 1U);
+  EXPECT_EQ(result.value().handler_runs(), orders_.size());
+  ASSERT_EQ(result.value().rejected().size(), 1U);
+  EXPECT_EQ(result.value().rejected()[0]->call.id, "a");
 }
 
 }  // namespace

@@ -33,5 +33,6 @@
 #include "accord/typed_tools.hpp"
 #include "accord/typed_types.hpp"
 #include "accord/typed_value.hpp"
+#include "accord/typed_variant.hpp"
 #include "accord/validate.hpp"
 #include "accord/version.hpp"

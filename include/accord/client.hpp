@@ -46,7 +46,9 @@ struct ClientOptions {
   // before sending (Provider::needs_api_key).
   std::string api_key;
   int max_tokens = 1024;
-  int corrections = 1;            // corrective retries after an invalid reply; 0 to kMaxCorrections
+  // Corrective requests after an invalid reply, a scoped one and its whole fallback counting
+  // as two; 0 to kMaxCorrections.
+  int corrections = 1;
   CorrectionPolicy correction;    // scoped to the failing fields by default
   TokenBudget budget;             // no cap by default
   TruncationRecovery truncation;  // on by default

@@ -7,12 +7,18 @@
 
 namespace accord {
 
+// Every corrective request, scoped or whole, is one of the call's `corrections`
+// (ClientOptions::corrections, ExtractRequest::corrections): with 1, a scoped correction whose
+// answer does not validate ends the call, and its whole fallback needs 2. A call sends at most
+// corrections + 1 requests, not counting truncation recovery's.
 enum class CorrectionStyle {
   // Only the failing values are asked for (a JSON object of dotted path -> value, each value held
   // to its own sub-schema), merged into the previous object and the whole re-validated; when the
   // merge does not validate, or the reply is not a usable patch, the same correction is sent
-  // whole. Failures at the root, a reply that did not parse, or failing parts that make up most
-  // of the object are corrected whole from the start.
+  // whole if a correction is left. Failures at the root, a reply that did not parse, a failing
+  // value reached through a map sent as a list of entries, or failing parts that make up most of
+  // the object are corrected whole from the start. A stream stopped early is scoped to its
+  // failing part and the members not written yet (an open list or map whole).
   scoped,
   // The whole object again: the model's reply echoed back with every issue.
   whole_object,

@@ -18,8 +18,12 @@ namespace accord {
 struct ToolOutput {
   nlohmann::json result;
   std::optional<std::string> error;
+  // False when the input, though valid, was not what the handler takes (a typed tool's argument
+  // struct): the handler never ran, and the call is CallVerdict::unfit rather than a run.
+  bool handler_ran = true;
   static ToolOutput ok(nlohmann::json value) { return {std::move(value), std::nullopt}; }
   static ToolOutput failure(std::string text) { return {nullptr, std::move(text)}; }
+  static ToolOutput unfit(std::string text) { return {nullptr, std::move(text), false}; }
 };
 
 using ToolHandler = std::function<ToolOutput(const nlohmann::json& input)>;
@@ -63,6 +67,7 @@ class Toolset {
 enum class CallVerdict {
   ran,            // input valid; the handler ran once
   handler_error,  // input valid; the handler returned an error
+  unfit,          // input valid but not what the handler takes (typed_tool); it did not run
   rejected,       // input invalid (or not JSON); the handler did not run; issues went back
   unknown_tool,   // no tool of that name; the names that exist went back
   exhausted,      // rejected again after the corrections allowed for this tool; the run stops
@@ -94,7 +99,7 @@ struct ToolRun {
   Usage usage;  // summed over steps
   // Calls whose handler ran (ran and handler_error).
   [[nodiscard]] std::size_t handler_runs() const;
-  // Calls whose handler did not run: rejected, unknown_tool, exhausted and skipped.
+  // Calls whose handler did not run: rejected, unfit, unknown_tool, exhausted and skipped.
   [[nodiscard]] std::vector<const ToolCallRecord*> rejected() const;
   [[nodiscard]] Trace trace() const;  // the steps' attempts, as a Trace
 };

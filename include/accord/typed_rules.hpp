@@ -13,7 +13,9 @@
 // Schema::refine, Schema::rule, ...), so it gets the DSL's Report entry, its words on the wire and
 // its local check. A member refinement receives the member's C++ value (a std::optional member's
 // refinement may take the value inside: it runs only when the field is present); an object
-// refinement receives `const T&`. A value that does not convert is judged by the schema's own
+// refinement receives `const T&`. A TypedSchema<U> is itself a rule for a member holding a U
+// (`.field(&Invoice::lines, typed<Line>().field(&Line::sku, regex(...)))`): its schema, rules
+// included, takes the U's place. A value that does not convert is judged by the schema's own
 // checks, so a refinement only ever sees values of its type.
 
 #include <functional>
@@ -47,23 +49,24 @@ MemberRule bind_rule(Args... args) {
   return {[=](const Schema& schema) { return (schema.*Method)(args...); }};
 }
 
-// Whether some field at or below `node` has a default, so reading a value with it fills
-// something in.
-inline bool has_defaults(const SchemaNode& node) {
+// Whether reading a value with `node` differs from converting it as it is: some field at or below
+// it has a default to fill in, or a union there chooses a std::variant's alternative.
+inline bool shapes_reading(const SchemaNode& node) {
+  if (node.kind == Kind::union_) return true;
   for (const auto& field : node.fields) {
-    if (field.schema.node().default_value || has_defaults(field.schema.node())) return true;
+    if (field.schema.node().default_value || shapes_reading(field.schema.node())) return true;
   }
   for (const auto& element : node.elements) {
-    if (has_defaults(element.node())) return true;
+    if (shapes_reading(element.node())) return true;
   }
   return false;
 }
 
-// The refined node's schema when its defaults change how a value reads (from_json_value(schema,
-// value)); none otherwise, so a refinement without defaults below it converts its value as it is
-// instead of copying it for nothing on every validation.
+// The refined node's schema when it shapes how a value reads (from_json_value(schema, value));
+// none otherwise, so a refinement converts its value as it is instead of copying it for nothing
+// on every validation.
 inline std::optional<Schema> reading_schema(const Schema& schema) {
-  if (!has_defaults(schema.node())) return std::nullopt;
+  if (!shapes_reading(schema.node())) return std::nullopt;
   return schema;
 }
 
@@ -220,6 +223,41 @@ template <class T, class C, class M>
   return name;
 }
 
+namespace typed_detail {
+
+// `whole` with its part at `at` (from `depth` on; `[]` items, `{}` record values) replaced by
+// `part`, which keeps what the replaced node's place said: optional, nullable, its default and
+// description (src/schema.cpp).
+[[nodiscard]] Schema with_part(const Schema& whole, const std::vector<PathSegment>& at,
+                               const Schema& part, std::size_t depth = 0);
+
+inline std::vector<PathSegment> inside(PathSegment container, std::vector<PathSegment> place) {
+  place.insert(place.begin(), std::move(container));
+  return place;
+}
+
+// Where a U sits in the schema of a member of type M: M itself, or inside a std::optional,
+// std::vector, std::array or std::map<std::string, ...> of it, at any depth.
+template <class U, class M>
+std::vector<PathSegment> place_of() {
+  if constexpr (std::is_same_v<M, U>) {
+    return {};
+  } else if constexpr (is_optional<M>::value) {
+    return place_of<U, typename M::value_type>();
+  } else if constexpr (is_vector<M>::value || is_std_array<M>::value) {
+    return inside(std::string("[]"), place_of<U, typename M::value_type>());
+  } else if constexpr (is_string_map<M>::value) {
+    return inside(std::string("{}"), place_of<U, typename M::mapped_type>());
+  } else {
+    static_assert(always_false<M>,
+                  "accord: typed<U>() is the rule set of a member of type U, or of a "
+                  "std::optional, std::vector, std::array or std::map<std::string, ...> of U");
+    return {};
+  }
+}
+
+}  // namespace typed_detail
+
 template <DescribedStruct T>
 class TypedSchema {
  public:
@@ -268,6 +306,14 @@ class TypedSchema {
   [[nodiscard]] TypedSchema describe(std::string text) const {
     return changed(
         [text = std::move(text)](const Schema& schema) { return schema.describe(text); });
+  }
+
+  // As the rule set of a member that holds a T (a T, or a std::optional, std::vector, std::array
+  // or std::map of it): `.field(&Invoice::lines, typed<Line>().field(&Line::qty, positive()))`
+  // puts this schema, its rules included, in the T's place in the member's schema.
+  template <class M>
+  [[nodiscard]] Schema apply(const Schema& schema, const M& /*initial*/) const {
+    return typed_detail::with_part(schema, typed_detail::place_of<T, M>(), built_);
   }
 
   // The same Schema (one node) every time: a Client caches its Contract by that node.

@@ -12,7 +12,9 @@
 //                        //         {"note", string().optional()}})
 //
 // A struct member of type std::optional is an optional field; std::optional anywhere else
-// (an array item, a map value) is nullable. Rules on members come from typed_rules.hpp.
+// (an array item, a map value) is nullable. Rules on members come from typed_rules.hpp. A
+// std::variant without a Tag whose later alternative an earlier one shadows (typed_variant.hpp)
+// throws SchemaError here, at the alternative's path (`accounts[]|1`).
 //
 // A struct that contains itself (a std::vector or std::map of itself, directly or through other
 // structs) is a named definition (Schema::named) under its unqualified type name, and each place
@@ -26,6 +28,7 @@
 
 #include "accord/schema.hpp"
 #include "accord/typed_types.hpp"
+#include "accord/typed_variant.hpp"
 
 namespace accord {
 
@@ -88,12 +91,30 @@ std::string common_tag() {
   return shared ? tags.front() : std::string();
 }
 
+// `build()`, with the paths of a SchemaError it throws starting at `segment`: a variant deep
+// inside a struct is named by where it sits.
+template <class Build>
+Schema built_under(const PathSegment& segment, const Build& build) {
+  try {
+    return build();
+  } catch (const SchemaError& error) {
+    auto problems = error.problems();
+    for (auto& problem : problems) problem.path = Path{segment} + problem.path;
+    throw SchemaError(std::move(problems));
+  }
+}
+
+// Without a common Tag, a value is read as the first alternative it is valid for, so each must
+// be the first for some value (typed_variant.hpp).
 template <class Seen, class... Alternatives>
 Schema variant_schema(std::variant<Alternatives...>* /*type*/) {
-  std::vector<Schema> options{schema_in<Alternatives, Seen>()...};
+  std::size_t index = 0;
+  std::vector<Schema> options{built_under("|" + std::to_string(index++),
+                                          [] { return schema_in<Alternatives, Seen>(); })...};
   auto tag = common_tag<Alternatives...>();
-  return tag.empty() ? union_(std::move(options))
-                     : discriminated_union(std::move(tag), std::move(options));
+  if (!tag.empty()) return discriminated_union(std::move(tag), std::move(options));
+  check_alternatives_differ(options);
+  return union_(std::move(options));
 }
 
 // The members of a described struct U as fields, built with U among the structs being built.
@@ -102,7 +123,9 @@ std::vector<Field> struct_fields() {
   using Inside = boost::mp11::mp_push_back<Seen, U>;
   std::vector<Field> fields;
   boost::mp11::mp_for_each<described_members<U>>([&](auto member) {
-    fields.push_back({member.name, field_schema<member_type_t<decltype(member)>, Inside>()});
+    fields.push_back({member.name, built_under(std::string(member.name), [] {
+                        return field_schema<member_type_t<decltype(member)>, Inside>();
+                      })});
   });
   return fields;
 }
@@ -140,12 +163,14 @@ Schema schema_in() {
     return enumeration(std::move(names));
   } else if constexpr (is_optional<U>::value) {
     return schema_in<typename U::value_type, Seen>().nullable();
-  } else if constexpr (is_vector<U>::value) {
-    return array(schema_in<typename U::value_type, Seen>());
-  } else if constexpr (is_std_array<U>::value) {
-    return array(schema_in<typename U::value_type, Seen>()).length(std::tuple_size_v<U>);
+  } else if constexpr (is_vector<U>::value || is_std_array<U>::value) {
+    auto items = array(
+        built_under(std::string("[]"), [] { return schema_in<typename U::value_type, Seen>(); }));
+    if constexpr (is_std_array<U>::value) return items.length(std::tuple_size_v<U>);
+    return items;
   } else if constexpr (is_string_map<U>::value) {
-    return record(schema_in<typename U::mapped_type, Seen>());
+    return record(
+        built_under(std::string("{}"), [] { return schema_in<typename U::mapped_type, Seen>(); }));
   } else if constexpr (is_variant<U>::value) {
     return variant_schema<Seen>(static_cast<U*>(nullptr));
   } else if constexpr (DescribedStruct<U>) {

@@ -13,7 +13,7 @@
 // handler runs (tools.hpp), so the handler only ever sees a valid value. The handler returns a
 // value the typed layer converts (sent back as its JSON) or a ToolOutput (to report a failure).
 // A valid input that does not fit the struct (typed_value.hpp) is not handed over: the model reads
-// why, as for a handler's failure.
+// why, as for a handler's failure, but the call is CallVerdict::unfit, not a handler run.
 
 #include <string>
 #include <type_traits>
@@ -36,9 +36,9 @@ template <class In, class F>
                 auto converted = from_json_value<In>(schema, raw);
                 if (!converted) {
                   const auto where = converted.error().path.to_string();
-                  return ToolOutput::failure("the input does not fit the tool's argument type: " +
-                                             converted.error().message +
-                                             (where.empty() ? "" : " (at " + where + ")"));
+                  return ToolOutput::unfit("the input does not fit the tool's argument type: " +
+                                           converted.error().message +
+                                           (where.empty() ? "" : " (at " + where + ")"));
                 }
                 if constexpr (std::is_same_v<Out, ToolOutput>) {
                   return handler(converted.value());

@@ -102,76 +102,64 @@ struct member_type<M C::*> {
 template <class Descriptor>
 using member_type_t = typename member_type<std::remove_cv_t<decltype(Descriptor::pointer)>>::type;
 
-template <class Target, class T, class Seen>
-constexpr bool reaches();
+template <class Test, class T, class Seen>
+constexpr bool some_part();
 
-template <class Target, class Seen, template <class...> class List, class... Ts>
-constexpr bool any_reaches(List<Ts...>* /*types*/) {
-  return (reaches<Target, Ts, Seen>() || ...);
+template <class Test, class Seen, template <class...> class List, class... Ts>
+constexpr bool any_part(List<Ts...>* /*types*/) {
+  return (some_part<Test, Ts, Seen>() || ...);
 }
 
-// Whether a value of T can hold a Target (through members, containers or alternatives); `Seen`
-// lists the structs already walked, so a cycle that misses Target ends.
-template <class Target, class T, class Seen>
-constexpr bool reaches() {
+// Whether T or a part of it (an item, a value, an alternative, a member, at any depth) is one
+// `Test::found<U, Seen>()` is true for; `Seen` lists the structs walked around U, so a cycle ends.
+template <class Test, class T, class Seen>
+constexpr bool some_part() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, Target>) {
+  if constexpr (Test::template found<U, Seen>()) {
     return true;
   } else if constexpr (is_optional<U>::value || is_vector<U>::value || is_std_array<U>::value) {
-    return reaches<Target, typename U::value_type, Seen>();
+    return some_part<Test, typename U::value_type, Seen>();
   } else if constexpr (is_string_map<U>::value) {
-    return reaches<Target, typename U::mapped_type, Seen>();
+    return some_part<Test, typename U::mapped_type, Seen>();
   } else if constexpr (is_variant<U>::value) {
-    return any_reaches<Target, Seen>(static_cast<U*>(nullptr));
-  } else if constexpr (DescribedStruct<U>) {
-    if constexpr (boost::mp11::mp_contains<Seen, U>::value) {
-      return false;
-    } else {
-      using Members = boost::mp11::mp_transform<member_type_t, described_members<U>>;
-      return any_reaches<Target, boost::mp11::mp_push_back<Seen, U>>(
-          static_cast<Members*>(nullptr));
-    }
+    return any_part<Test, Seen>(static_cast<U*>(nullptr));
+  } else if constexpr (DescribedStruct<U> && !boost::mp11::mp_contains<Seen, U>::value) {
+    using Members = boost::mp11::mp_transform<member_type_t, described_members<U>>;
+    return any_part<Test, boost::mp11::mp_push_back<Seen, U>>(static_cast<Members*>(nullptr));
   } else {
     return false;
   }
 }
+
+// A struct met again inside itself.
+struct RecurringStruct {
+  template <class U, class Seen>
+  static constexpr bool found() {
+    return DescribedStruct<U> && boost::mp11::mp_contains<Seen, U>::value;
+  }
+};
+
+template <class Target>
+struct SameAs {
+  template <class U, class Seen>
+  static constexpr bool found() {
+    return std::is_same_v<U, Target>;
+  }
+};
+
+struct Variant {
+  template <class U, class Seen>
+  static constexpr bool found() {
+    return is_variant<U>::value;
+  }
+};
 
 // A described struct one of whose members can hold the struct itself.
 template <class T>
 constexpr bool self_recursive() {
   if constexpr (DescribedStruct<T>) {
     using Members = boost::mp11::mp_transform<member_type_t, described_members<T>>;
-    return any_reaches<T, boost::mp11::mp_list<T>>(static_cast<Members*>(nullptr));
-  } else {
-    return false;
-  }
-}
-
-template <class T, class Seen>
-constexpr bool recursive();
-
-template <class Seen, template <class...> class List, class... Ts>
-constexpr bool any_recursive(List<Ts...>* /*types*/) {
-  return (recursive<Ts, Seen>() || ...);
-}
-
-// Whether T holds a struct that contains itself, T or one inside it.
-template <class T, class Seen>
-constexpr bool recursive() {
-  using U = std::remove_cv_t<T>;
-  if constexpr (is_optional<U>::value || is_vector<U>::value || is_std_array<U>::value) {
-    return recursive<typename U::value_type, Seen>();
-  } else if constexpr (is_string_map<U>::value) {
-    return recursive<typename U::mapped_type, Seen>();
-  } else if constexpr (is_variant<U>::value) {
-    return any_recursive<Seen>(static_cast<U*>(nullptr));
-  } else if constexpr (DescribedStruct<U>) {
-    if constexpr (boost::mp11::mp_contains<Seen, U>::value) {
-      return true;
-    } else {
-      using Members = boost::mp11::mp_transform<member_type_t, described_members<U>>;
-      return any_recursive<boost::mp11::mp_push_back<Seen, U>>(static_cast<Members*>(nullptr));
-    }
+    return any_part<SameAs<T>, boost::mp11::mp_list<T>>(static_cast<Members*>(nullptr));
   } else {
     return false;
   }
@@ -213,7 +201,13 @@ concept KnownType = typed_detail::known<T>();
 
 // T holds a struct that contains itself: its schema has named definitions and refs.
 template <class T>
-inline constexpr bool is_recursive_type = typed_detail::recursive<T, boost::mp11::mp_list<>>();
+inline constexpr bool is_recursive_type =
+    typed_detail::some_part<typed_detail::RecurringStruct, T, boost::mp11::mp_list<>>();
+
+// T holds a std::variant: reading it needs the schema's judgement of which alternative a value is.
+template <class T>
+inline constexpr bool holds_variant =
+    typed_detail::some_part<typed_detail::Variant, T, boost::mp11::mp_list<>>();
 
 // T is a struct that contains itself: its schema is a named definition (Schema::named).
 template <class T>

@@ -9,7 +9,9 @@
 // 1e39 in a float. Such a value is a ConversionError with the path of the part that did not fit.
 // An absent struct member is an error unless it is a std::optional (or the schema gives it a
 // default: from_json_value(schema, value) fills defaults in first); keys the struct does not name
-// are ignored.
+// are ignored. A std::variant without a Tag is read as the alternative the schema takes the value
+// for (the first option of its union the value is valid for), not the first that converts: a
+// value with a key only the second alternative names is the second, not the first without it.
 
 #include <cmath>
 #include <limits>
@@ -17,10 +19,14 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
+#include <vector>
 
 #include "accord/path.hpp"
 #include "accord/schema.hpp"
+#include "accord/typed_schema.hpp"
 #include "accord/typed_types.hpp"
+#include "accord/typed_variant.hpp"
 
 namespace accord {
 
@@ -87,8 +93,35 @@ Failure read_integer(const json& j, I& out) {
   return std::nullopt;
 }
 
+// Where the value being read sits in its schema, as the Report writes paths, and the schema's
+// union choices: how a std::variant is read as the alternative its value is valid for. Only a
+// type holding a variant keeps one; every other reading passes none and builds no path.
+struct UnionSite {
+  const UnionChoices& choices;
+  std::vector<PathSegment> segments;
+};
+
+// `site` (when there is one) one step further in, for the life of this object.
+class SiteStep {
+ public:
+  SiteStep(UnionSite* site, std::string_view key) : site_(site) {
+    if (site_ != nullptr) site_->segments.emplace_back(std::string(key));
+  }
+  SiteStep(UnionSite* site, std::size_t union_option) : site_(site) {
+    if (site_ != nullptr) site_->segments.emplace_back("|" + std::to_string(union_option));
+  }
+  SiteStep(const SiteStep&) = delete;
+  SiteStep& operator=(const SiteStep&) = delete;
+  ~SiteStep() {
+    if (site_ != nullptr) site_->segments.pop_back();
+  }
+
+ private:
+  UnionSite* site_;
+};
+
 template <class T>
-Failure read(const json& j, T& out);
+Failure read(const json& j, T& out, UnionSite* site);
 
 template <class T>
 void write(const T& value, json& out);
@@ -124,27 +157,39 @@ struct VariantFailure {
   }
 };
 
-template <class Alternative, class Variant>
-bool try_alternative(const json& j, Variant& out, VariantFailure& best) {
-  Alternative candidate{};
-  auto failure = read(j, candidate);
-  if (!failure) {
-    out = std::move(candidate);
-    return true;
-  }
-  best.offer(std::move(*failure), !tag_differs<Alternative>(j));
-  return false;
+template <std::size_t I, class Variant>
+Failure read_as(const json& j, Variant& out, UnionSite* site) {
+  std::variant_alternative_t<I, Variant> candidate{};
+  const SiteStep step(site, I);
+  if (auto failure = read(j, candidate, site)) return failure;
+  out.template emplace<I>(std::move(candidate));
+  return std::nullopt;
 }
 
-template <class... Alternatives>
-Failure read_variant(const json& j, std::variant<Alternatives...>& out) {
+// The alternative the schema takes the value for, when it knows; else the first that converts.
+template <class Variant, std::size_t... I>
+Failure read_variant(const json& j, Variant& out, UnionSite* site,
+                     std::index_sequence<I...> /*alternatives*/) {
+  const auto chosen =
+      site != nullptr ? site->choices.option(j, Path(site->segments)) : std::nullopt;
+  if (chosen && *chosen < sizeof...(I)) {
+    Failure failure;
+    ((I == *chosen ? (void)(failure = read_as<I>(j, out, site)) : void()), ...);
+    return failure;
+  }
   VariantFailure best;
-  if ((try_alternative<Alternatives>(j, out, best) || ...)) return std::nullopt;
+  const auto fits = [&]<std::size_t A>(std::integral_constant<std::size_t, A> /*alternative*/) {
+    auto failure = read_as<A>(j, out, site);
+    if (!failure) return true;
+    best.offer(std::move(*failure), !tag_differs<std::variant_alternative_t<A, Variant>>(j));
+    return false;
+  };
+  if ((fits(std::integral_constant<std::size_t, I>{}) || ...)) return std::nullopt;
   return best.failure;
 }
 
 template <class T>
-Failure read(const json& j, T& out) {
+Failure read(const json& j, T& out, UnionSite* site) {
   if constexpr (std::is_same_v<T, bool>) {
     if (!j.is_boolean()) return fail("expected a boolean, got " + std::string(j.type_name()));
     out = j.get<bool>();
@@ -176,7 +221,7 @@ Failure read(const json& j, T& out) {
       out.reset();
     } else {
       typename T::value_type inner{};
-      if (auto failure = read(j, inner)) return failure;
+      if (auto failure = read(j, inner, site)) return failure;
       out = std::move(inner);
     }
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
@@ -187,17 +232,19 @@ Failure read(const json& j, T& out) {
       return fail("expected " + std::to_string(out.size()) + " items, got " +
                   std::to_string(j.size()));
     }
+    const SiteStep items(site, "[]");
     for (std::size_t i = 0; i < j.size(); ++i) {
-      if (auto failure = read(j[i], out[i])) return under(i, std::move(failure));
+      if (auto failure = read(j[i], out[i], site)) return under(i, std::move(failure));
     }
   } else if constexpr (is_string_map<T>::value) {
     if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
     out.clear();
+    const SiteStep values(site, "{}");
     for (const auto& [key, item] : j.items()) {
-      if (auto failure = read(item, out[key])) return under(key, std::move(failure));
+      if (auto failure = read(item, out[key], site)) return under(key, std::move(failure));
     }
   } else if constexpr (is_variant<T>::value) {
-    return read_variant(j, out);
+    return read_variant(j, out, site, std::make_index_sequence<std::variant_size_v<T>>{});
   } else if constexpr (DescribedStruct<T>) {
     if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
     Failure failure;
@@ -206,7 +253,8 @@ Failure read(const json& j, T& out) {
       using M = member_type_t<decltype(member)>;
       const auto found = j.find(std::string_view(member.name));
       if (found != j.end()) {
-        if (auto inner = read(*found, out.*member.pointer)) {
+        const SiteStep step(site, member.name);
+        if (auto inner = read(*found, out.*member.pointer, site)) {
           failure = under(std::string(member.name), std::move(inner));
         }
       } else if constexpr (is_optional<M>::value) {
@@ -272,12 +320,33 @@ template <class T>
   return out;
 }
 
-// Requires T (and every struct inside it) to be default-constructible.
+namespace typed_detail {
+
+// `value` as a T, a variant in it read as the alternative `schema` (or, without one,
+// schema_of<T>()) takes its value for.
+template <class T>
+Converted<T> read_value(const Schema* schema, const nlohmann::json& value) {
+  T out{};
+  Failure failure;
+  if constexpr (holds_variant<T>) {
+    static const Schema derived = schema_of<T>();
+    UnionSite site{*union_choices(schema != nullptr ? *schema : derived), {}};
+    failure = read(value, out, &site);
+  } else {
+    failure = read(value, out, nullptr);
+  }
+  if (failure) return std::move(*failure);
+  return out;
+}
+
+}  // namespace typed_detail
+
+// Requires T (and every struct inside it) to be default-constructible. A std::variant is read as
+// the first alternative schema_of<T>() takes the value for (typed_variant.hpp); a T whose
+// variant's alternatives cannot be told apart has no schema, and throws SchemaError here.
 template <class T>
 [[nodiscard]] Converted<T> from_json_value(const nlohmann::json& value) {
-  T out{};
-  if (auto failure = typed_detail::read(value, out)) return std::move(*failure);
-  return out;
+  return typed_detail::read_value<T>(nullptr, value);
 }
 
 // `value` as a T the way its schema reads it: absent fields with defaults filled in
@@ -285,7 +354,7 @@ template <class T>
 // typed refinements share.
 template <class T>
 [[nodiscard]] Converted<T> from_json_value(const Schema& schema, const nlohmann::json& value) {
-  return from_json_value<T>(with_defaults(schema, value));
+  return typed_detail::read_value<T>(&schema, with_defaults(schema, value));
 }
 
 }  // namespace accord

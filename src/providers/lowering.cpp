@@ -1,6 +1,7 @@
 #include "lowering.hpp"
 #include "../string_formats.hpp"
 
+#include "../condition_words.hpp"
 #include "../ordered_object.hpp"
 #include "../rules_detail.hpp"
 #include "../schema_text.hpp"
@@ -312,6 +313,20 @@ std::string rejected_words(const std::string& key, const ojson& value) {
     return "Must have at most " + counted(value, "property", "properties") + ".";
   // Rare keywords emit() never writes: name the rule rather than lose it.
   return "Must also satisfy the JSON Schema rule " + key + " " + value.dump() + ".";
+}
+
+// An if/then/else states one condition, worded once at its `if` ("If ..., then ..."); its
+// `then` and `else` add no sentence of their own (nor do they without an `if`: then they assert
+// nothing). nullopt for any other keyword.
+std::optional<std::string> conditional_sentence(const ojson& node, const std::string& key) {
+  if (key != "if" && key != "then" && key != "else") return std::nullopt;
+  const auto if_branch = node.find("if");
+  if (key != "if" || if_branch == node.end()) return std::string();
+  const auto branch = [&](const char* name) -> const ojson* {
+    const auto found = node.find(name);
+    return found == node.end() ? nullptr : &*found;
+  };
+  return detail::conditional_words(*if_branch, branch("then"), branch("else"));
 }
 
 // Anchors, classes, * + ?, small {n,m}, groups: yes. Lookaround, backreferences, \b, big repeats:
@@ -787,7 +802,11 @@ class Lowerer {
         moved(path, key, value, family_ + " have no examples keyword; stated in the description");
       } else if (kRejected.count(key)) {
         if (key == "uniqueItems" && value == false) continue;  // says nothing
-        notes.sentences.push_back(rejected_words(key, value));
+        if (const auto words = conditional_sentence(in, key); words) {
+          if (!words->empty()) notes.sentences.push_back(*words);
+        } else {
+          notes.sentences.push_back(rejected_words(key, value));
+        }
         moved(path, key, value,
               family_ + " reject " + key + "; stated in the description, enforced locally");
       } else if (key == "$comment") {
