@@ -59,6 +59,15 @@ TEST_F(Cli, MissingSubcommandIsAUsageError) {
   EXPECT_NE(r.err.find("subcommand"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, UnknownCommandIsNamedWithTheKnownOnes) {
+  const auto r = run({"frobnicate", "x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown command frobnicate; the commands are schema, validate, extract, "
+                       "batch"),
+            std::string::npos)
+      << r.err;
+}
+
 // ---- schema ----
 
 TEST_F(Cli, SchemaJsonHasTheWireAndTheReport) {

@@ -777,6 +777,18 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // CLI11 says only "A subcommand is required" when the first word is not a command.
+    std::string commands;
+    bool known = false;
+    for (const auto* command : {schema, validate, extract, batch}) {
+      commands += (commands.empty() ? "" : ", ") + command->get_name();
+      known = known || (argc > 1 && command->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+      std::cerr << "accord: unknown command " << accord::printable(argv[1]) << "; the commands are "
+                << commands << "\n";
+      return kUsage;
+    }
     const int code = app.exit(e);
     return code == 0 ? 0 : kUsage;
   }
@@ -784,7 +796,8 @@ int main(int argc, char** argv) {
     if (schema->parsed()) return run_schema(schema_args);
     if (validate->parsed()) return run_validate(validate_args);
     if (batch->parsed()) return run_batch(batch_args);
-    return run_extract(extract_args);
+    if (extract->parsed()) return run_extract(extract_args);
+    throw Failure{kUsage, "no command was given"};  // require_subcommand(1) makes this unreachable
   } catch (const Failure& failure) {
     std::cerr << "accord: " << failure.message << "\n";
     return failure.code;
