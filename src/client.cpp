@@ -631,6 +631,11 @@ const Provider& Client::provider() const {
   return *impl_->provider;
 }
 
+std::optional<std::string> Client::unusable_reason() const {
+  if (impl_->unusable.empty()) return std::nullopt;
+  return impl_->unusable;
+}
+
 std::shared_ptr<const Contract> Client::contract(const Schema& schema,
                                                  const std::string& name) const {
   std::lock_guard lock(impl_->contracts_mutex);

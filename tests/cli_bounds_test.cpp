@@ -117,6 +117,21 @@ TEST_F(CliBounds, EmptyKeyForAHostedEndpointStopsBeforeAnyRequest) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "OPENAI_API_KEY is empty or unset")) << r.err;
   EXPECT_FALSE(contains(r.err, "attempt 1")) << r.err;
+  EXPECT_FALSE(contains(r.err, "extracting with")) << r.err;
+}
+
+TEST_F(CliBounds, BatchWithAnEmptyKeyForAHostedEndpointStopsBeforeItsStartLine) {
+  write("order.json", kOrderSchema);
+  write("mails.jsonl", "\"Two kettles for Ada Okafor.\"\n");
+  const auto r = run({"batch", file("order.json"), "--provider", "openai-chat", "--base-url",
+                      "https://api.example.invalid/v1", "--input", file("mails.jsonl"), "--output",
+                      file("orders.jsonl")},
+                     {"OPENAI_API_KEY="});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "OPENAI_API_KEY is empty or unset")) << r.err;
+  EXPECT_FALSE(contains(r.err, "as a batch job")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "orders.jsonl"));
+  EXPECT_FALSE(fs::exists(dir_ / "orders.jsonl.batch-state.json"));
 }
 
 }  // namespace

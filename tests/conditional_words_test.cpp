@@ -46,6 +46,41 @@ TEST(ConditionalWords, IfThenWithoutElseIsDescribedAsOneCondition) {
   EXPECT_EQ(words.find("Must also satisfy"), std::string::npos);
 }
 
+TEST(ConditionalWords, AnIfWithNeitherThenNorElseIsReportedAsAssertingNothing) {
+  ojson schema = kAccount;
+  schema.erase("then");
+  schema.erase("else");
+  for (const std::string provider : {"openai-chat", "anthropic"}) {
+    const auto wire = make_provider(provider)->lower(schema, Report{});
+    EXPECT_EQ(wire.schema.value("description", ""), "") << provider;
+    EXPECT_FALSE(wire.schema.contains("if")) << provider;
+    const auto* row = wire.report.find(RuleId("", "if"));
+    ASSERT_NE(row, nullptr) << provider;
+    EXPECT_EQ(row->fate, Fate::dropped) << provider;
+    EXPECT_EQ(row->why.find("stated in the description"), std::string::npos) << provider;
+    EXPECT_NE(row->why.find("asserts nothing"), std::string::npos) << provider;
+  }
+}
+
+TEST(ConditionalWords, AThenWithoutAnIfIsReportedAsAssertingNothing) {
+  ojson schema = kAccount;
+  schema.erase("if");
+  schema.erase("else");
+  const auto wire = make_provider("anthropic")->lower(schema, Report{});
+  EXPECT_EQ(wire.schema.value("description", ""), "");
+  const auto* row = wire.report.find(RuleId("", "then"));
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->fate, Fate::dropped);
+  EXPECT_NE(row->why.find("asserts nothing"), std::string::npos);
+}
+
+TEST(ConditionalWords, AThenUnderAnIfIsStatedInTheIfsSentence) {
+  const auto wire = make_provider("openai-chat")->lower(kAccount, Report{});
+  const auto* row = wire.report.find(RuleId("", "then"));
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->fate, Fate::description);
+}
+
 std::vector<Issue> issues_of(const ojson& schema, const char* value) {
   return Validator::from_json_schema(schema).validate(nlohmann::json::parse(value));
 }

@@ -165,6 +165,10 @@ class Client {
   Client& operator=(Client&&) noexcept;
 
   [[nodiscard]] const Provider& provider() const;
+  // Why every call would throw std::invalid_argument before sending (no API key for an endpoint
+  // off this machine: Provider::needs_api_key), or nullopt; lets a program refuse before it
+  // starts work of its own.
+  [[nodiscard]] std::optional<std::string> unusable_reason() const;
   // The contract for a schema under this client's provider, built once per schema and cached.
   [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
                                                          const std::string& name) const;

@@ -397,6 +397,8 @@ Extractor make_extractor(const ExtractArgs& args) {
   if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
   options.stream = args.stream;
   accord::Client client(std::move(options));
+  // Every request would be refused: stop before the command writes or says anything.
+  if (const auto why = client.unusable_reason()) throw Failure{kUsage, *why};
   auto contract = std::make_shared<const accord::Contract>(
       imported, std::move(validator), wire_name(imported.json), client.provider());
   return {std::move(client), std::move(contract), std::move(imported.json)};
@@ -405,8 +407,8 @@ Extractor make_extractor(const ExtractArgs& args) {
 int run_extract(const ExtractArgs& args) {
   (void)provider_named(args.provider);  // an unknown name fails before any file is read
   const std::string text = read_file(args.input);
-  check_writable(args.trace);
   const auto [client, contract, schema] = make_extractor(args);
+  check_writable(args.trace);
   std::cerr << "accord: extracting with " << args.provider
             << (args.model.empty() ? "" : " (model " + args.model + ")") << "\n";
 
@@ -575,11 +577,11 @@ int run_batch(const BatchArgs& args) {
                               "openai-responses and anthropic); use `accord extract` per document"};
   }
   const auto documents = read_documents(args.extract.input);
+  const auto [client, contract, schema] = make_extractor(args.extract);
   for (const auto& file : {args.extract.trace, args.output}) {
     if (const auto problem = accord_cli::unwritable(file)) throw Failure{kUsage, *problem};
   }
   const auto state = state_file(args);
-  const auto [client, contract, schema] = make_extractor(args.extract);
 
   std::vector<accord::ExtractRequest> requests;
   for (const auto& document : documents)

@@ -315,13 +315,19 @@ std::string rejected_words(const std::string& key, const ojson& value) {
   return "Must also satisfy the JSON Schema rule " + key + " " + value.dump() + ".";
 }
 
+// An `if` with neither `then` nor `else`, or a `then`/`else` without an `if`: JSON Schema
+// ignores it, so there is nothing to send, state or check.
+bool asserts_nothing(const ojson& node, const std::string& key) {
+  if (key == "if") return !node.contains("then") && !node.contains("else");
+  return (key == "then" || key == "else") && !node.contains("if");
+}
+
 // An if/then/else states one condition, worded once at its `if` ("If ..., then ..."); its
-// `then` and `else` add no sentence of their own (nor do they without an `if`: then they assert
-// nothing). nullopt for any other keyword.
+// `then` and `else` add no sentence of their own. nullopt for any other keyword.
 std::optional<std::string> conditional_sentence(const ojson& node, const std::string& key) {
   if (key != "if" && key != "then" && key != "else") return std::nullopt;
   const auto if_branch = node.find("if");
-  if (key != "if" || if_branch == node.end()) return std::string();
+  if (key != "if") return std::string();
   const auto branch = [&](const char* name) -> const ojson* {
     const auto found = node.find(name);
     return found == node.end() ? nullptr : &*found;
@@ -800,6 +806,11 @@ class Lowerer {
                                     join_words(shown) + ".");
         }
         moved(path, key, value, family_ + " have no examples keyword; stated in the description");
+      } else if (asserts_nothing(in, key)) {
+        record(path, key, key + " " + value.dump(), Fate::dropped,
+               (key == "if" ? std::string("an if with neither then nor else")
+                            : key + " without an if") +
+                   " asserts nothing; nothing to send, state in the description or check");
       } else if (kRejected.count(key)) {
         if (key == "uniqueItems" && value == false) continue;  // says nothing
         if (const auto words = conditional_sentence(in, key); words) {
