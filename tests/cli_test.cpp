@@ -344,7 +344,12 @@ TEST_F(Cli, BatchResultsThatCannotBeWrittenAreKeptInAFileTheErrorNames) {
   const std::string rescue =
       r.err.substr(at + marker.size(), r.err.find('\n', at) - at - marker.size());
   const std::string kept = slurp(rescue);
+  // Extracted data: a file only its owner reads, not one a planted symlink could redirect.
+  const auto rescued = fs::symlink_status(rescue);
   fs::remove(rescue);
+  EXPECT_EQ(rescued.type(), fs::file_type::regular);
+  EXPECT_EQ(rescued.permissions() & (fs::perms::group_all | fs::perms::others_all),
+            fs::perms::none);
   ASSERT_FALSE(kept.empty()) << rescue;
   EXPECT_EQ(json::parse(kept)["value"], ok) << kept;
 }

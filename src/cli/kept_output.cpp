@@ -33,6 +33,28 @@ bool write_whole(const std::string& path, const std::string& text, std::string& 
   return false;
 }
 
+// A new file in `dir` holding `text`, made by mkstemp: a name no one can guess and claim first (a
+// symlink planted in a shared /tmp), created only by us and readable only by us, since it holds
+// extracted data. The path, or nothing when it could not be written whole.
+std::optional<std::string> write_new_private(const fs::path& dir, const std::string& stem,
+                                             const std::string& text) {
+  std::string path = (dir / (stem + "-XXXXXX")).string();
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) return std::nullopt;
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) break;
+    done += static_cast<std::size_t>(wrote);
+  }
+  const bool whole = done == text.size() && ::close(fd) == 0;
+  if (whole) return path;
+  if (done != text.size()) ::close(fd);
+  ::unlink(path.c_str());
+  return std::nullopt;
+}
+
 bool is_regular_or_new(const std::string& path) {
   std::error_code error;
   const auto status = fs::status(path, error);
@@ -60,19 +82,21 @@ std::optional<std::string> unwritable(const std::string& path) {
 std::string write_or_rescue(const std::string& path, const std::string& text) {
   std::string why;
   if (write_whole(path, text, why)) return {};
-  const std::string name = "accord-unsaved-" + std::to_string(::getpid()) + "-" +
-                           fs::path(path == "-" ? "stdout" : path).filename().string();
-  std::vector<std::string> rescues;
-  if (path != "-" && is_regular_or_new(path))
-    rescues.push_back((fs::path(path).parent_path() / name).string());
+  const std::string stem =
+      "accord-unsaved-" + fs::path(path == "-" ? "stdout" : path).filename().string();
+  std::vector<fs::path> dirs;
+  if (path != "-" && is_regular_or_new(path)) {
+    const auto beside = fs::path(path).parent_path();
+    dirs.push_back(beside.empty() ? fs::path(".") : beside);
+  }
   std::error_code error;
   const auto temporary = fs::temp_directory_path(error);
-  if (!error) rescues.push_back((temporary / name).string());
+  if (!error) dirs.push_back(temporary);
   const std::string what =
       "cannot write " + (path == "-" ? "standard output" : path) + " (" + why + ")";
-  for (const auto& rescue : rescues) {
-    std::string ignored;
-    if (write_whole(rescue, text, ignored)) return what + "; what it should hold is in " + rescue;
+  for (const auto& dir : dirs) {
+    if (const auto rescue = write_new_private(dir, stem, text))
+      return what + "; what it should hold is in " + *rescue;
   }
   std::cerr << text;
   return what + "; what it should hold is above, on standard error";

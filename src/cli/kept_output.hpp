@@ -14,8 +14,8 @@ namespace accord_cli {
 [[nodiscard]] std::optional<std::string> unwritable(const std::string& path);
 
 // Writes `text` to `path` ("-": standard output). Returns "" when it is there; otherwise says why
-// not and where the text was kept instead: a file beside `path` when that is a regular file,
-// else one in the temporary directory, else standard error.
+// not and where the text was kept instead: a new file (mode 0600, a name mkstemp picks) beside
+// `path` when that is a regular file, else one in the temporary directory, else standard error.
 [[nodiscard]] std::string write_or_rescue(const std::string& path, const std::string& text);
 
 }  // namespace accord_cli
