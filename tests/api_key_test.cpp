@@ -17,10 +17,6 @@ namespace {
 using nlohmann::json;
 using namespace testing_documents;
 
-ExtractRequest refund_request() {
-  return {.schema = examples::refund_schema(), .prompt = "Extract the refund.", .name = "refund"};
-}
-
 std::string refusal(const Client& client) {
   try {
     (void)client.extract(refund_request());

@@ -30,10 +30,6 @@ ClientOptions options_for(const MockProcess& mock) {
   return options;
 }
 
-ExtractRequest refund_request() {
-  return {.schema = examples::refund_schema(), .prompt = "Extract the refund.", .name = "refund"};
-}
-
 std::size_t threads_of_this_process() {
   std::size_t count = 0;
   if (DIR* dir = opendir("/proc/self/task")) {

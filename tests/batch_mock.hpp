@@ -12,6 +12,9 @@
 
 namespace accord::testing_batches {
 
+// The key the batch tests give their clients; no trace or message may hold it.
+inline constexpr const char* kKey = "sk-test-SENTINEL-123";
+
 // `provider` against `mock`, with fast transport retries.
 inline Client batch_client(const std::string& provider, const MockProcess& mock,
                            const std::string& key) {

@@ -24,8 +24,6 @@ using namespace std::chrono_literals;
 using namespace testing_documents;
 using namespace testing_batches;
 
-constexpr const char* kKey = "sk-test-SENTINEL-456";
-
 std::vector<ExtractRequest> refund_requests(std::size_t count, const std::string& prompt) {
   std::vector<ExtractRequest> requests;
   for (std::size_t i = 0; i < count; ++i) {

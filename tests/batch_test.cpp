@@ -22,8 +22,6 @@ using namespace std::chrono_literals;
 using namespace testing_documents;
 using namespace testing_batches;
 
-constexpr const char* kKey = "sk-test-SENTINEL-123";
-
 std::string batch_scenario(const std::vector<json>& replies, int polls = 1) {
   return json{{"replies", replies}, {"batch_polls", polls}}.dump();
 }

@@ -7,7 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "accord/client.hpp"
+#include "schemas/refund.hpp"
+
 namespace accord::testing_documents {
+
+// An extraction of the example refund schema, for tests about the call rather than the text.
+inline ExtractRequest refund_request() {
+  return {.schema = examples::refund_schema(), .prompt = "Extract the refund.", .name = "refund"};
+}
 
 inline const nlohmann::json kValidRefund = {{"orderId", "ORD-482913"},
                                             {"amount", 42.5},
