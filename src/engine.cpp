@@ -1657,7 +1657,9 @@ class Run {
           for (const auto& other : needed) {
             if (object.find(other) != object.end()) continue;
             const Link field{at, &other, 0};
-            ok = missing_when(&field, [&] { return "when " + json(name).dump() + " is present"; });
+            const std::string& trigger = name;  // clang 14 cannot capture a structured binding
+            ok = missing_when(&field,
+                              [&] { return "when " + json(trigger).dump() + " is present"; });
             if (sink_ == nullptr) return false;
           }
         }
