@@ -18,8 +18,8 @@ using nlohmann::json;
 using namespace testing_documents;
 
 // A booking of 68 fields: 63 described strings, a guest count that must be positive, two plain
-// strings, a map of extras and a recursive thread of comments. The keys sort so that the mock (which writes keys
-// in order) streams `guests` late, with `h00`, `h01` and `zcomments` after it.
+// strings, a map of extras and a recursive thread of comments. The keys sort so that the mock
+// (which writes keys in order) streams `guests` late, with `h00`, `h01` and `zcomments` after it.
 Schema booking(bool with_map, bool with_recursion) {
   std::vector<Field> fields;
   for (int i = 0; i < 63; ++i) {
