@@ -12,6 +12,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
+#include "ascii.hpp"
 #include "extraction_loop.hpp"
 #include "loop.hpp"
 #include "providers/wire.hpp"
@@ -39,10 +40,11 @@ bool loopback_endpoint(std::string_view base_url) {
   } else {
     host = host.substr(0, host.find(':'));
   }
-  std::string lower(host);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "localhost" || lower.ends_with(".localhost") || lower.starts_with("127.") ||
-         lower == "::1";
+  const std::string lower = detail::ascii_lower(host);
+  // 127.0.0.0/8 only as an address: a name such as 127.example.com is a hosted endpoint.
+  const bool ipv4_loopback =
+      lower.starts_with("127.") && lower.find_first_not_of("0123456789.") == std::string::npos;
+  return lower == "localhost" || lower.ends_with(".localhost") || ipv4_loopback || lower == "::1";
 }
 
 Deadline deadline_after(std::chrono::milliseconds timeout) {

@@ -40,6 +40,12 @@ TEST(ApiKey, EmptyKeyVariableForAHostedEndpointThrowsBeforeSending) {
   }
 }
 
+TEST(ApiKey, HostNameThatStartsLikeALoopbackAddressNeedsAKey) {
+  const ScopedEnv empty("OPENAI_API_KEY", "");
+  const Client client({.provider = "openai-chat", .base_url = "https://127.example.com/v1"});
+  EXPECT_NE(refusal(client).find("OPENAI_API_KEY is empty or unset"), std::string::npos);
+}
+
 TEST(ApiKey, LoopbackEndpointGoesWithoutAKey) {
   const ScopedEnv empty("OPENAI_API_KEY", "");
   MockProcess mock(scenario({{{"json", kValidRefund}}}));

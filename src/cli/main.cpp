@@ -259,12 +259,10 @@ std::string wire_name(const ordered_json& schema) {
   return valid ? text : "result";
 }
 
-// Fails before any request when the trace file cannot be written, so a billed reply is never
-// lost to a bad path. Opening to append creates the file without emptying an existing one.
+// Fails before any request when an output file cannot be written, so a billed reply is never
+// lost to a bad path.
 void check_writable(const std::string& file) {
-  if (file.empty()) return;
-  std::ofstream probe(file, std::ios::binary | std::ios::app);
-  if (!probe) throw Failure{kUsage, "cannot write " + file};
+  if (const auto problem = accord_cli::unwritable(file)) throw Failure{kUsage, *problem};
 }
 
 void write_trace(const std::string& file, const accord::Trace& trace) {
@@ -578,9 +576,7 @@ int run_batch(const BatchArgs& args) {
   }
   const auto documents = read_documents(args.extract.input);
   const auto [client, contract, schema] = make_extractor(args.extract);
-  for (const auto& file : {args.extract.trace, args.output}) {
-    if (const auto problem = accord_cli::unwritable(file)) throw Failure{kUsage, *problem};
-  }
+  for (const auto& file : {args.extract.trace, args.output}) check_writable(file);
   const auto state = state_file(args);
 
   std::vector<accord::ExtractRequest> requests;
