@@ -280,10 +280,6 @@ std::string recorded_batch(const std::optional<BatchRecord>& resume, int number,
 
 }  // namespace
 
-bool has_batch_api(std::string_view provider) {
-  return provider == "openai-chat" || provider == "openai-responses" || provider == "anthropic";
-}
-
 nlohmann::ordered_json BatchRecord::to_json() const {
   auto batches_json = nlohmann::ordered_json::array();
   for (const auto& batch : batches) {

@@ -9,6 +9,7 @@
 #include <random>
 #include <utility>
 
+#include "accord/batch.hpp"
 #include "accord/redaction.hpp"
 #include "line_reader.hpp"
 #include "url_origin.hpp"
@@ -322,6 +323,19 @@ HttpResponse BatchProtocol::post(std::string url, std::string content_type,
   return send_(std::move(request));
 }
 
+namespace {
+
+enum class BatchApi { none, openai, anthropic };
+
+// The one list of providers with a batch API: has_batch_api and make_batch_protocol read it.
+BatchApi batch_api_of(std::string_view provider) {
+  if (provider == "openai-chat" || provider == "openai-responses") return BatchApi::openai;
+  if (provider == "anthropic") return BatchApi::anthropic;
+  return BatchApi::none;
+}
+
+}  // namespace
+
 std::unique_ptr<BatchProtocol> make_batch_protocol(std::string_view provider,
                                                    const std::string& base_url,
                                                    const HttpRequest& call, BatchSend send,
@@ -330,15 +344,26 @@ std::unique_ptr<BatchProtocol> make_batch_protocol(std::string_view provider,
   for (const auto& header : call.headers) {
     if (header.first != "content-type") headers.push_back(header);
   }
-  if (provider == "openai-chat" || provider == "openai-responses") {
-    return std::make_unique<OpenAiBatches>(base_url, std::move(headers), std::move(send),
-                                           std::move(redact));
+  switch (batch_api_of(provider)) {
+    case BatchApi::openai:
+      return std::make_unique<OpenAiBatches>(base_url, std::move(headers), std::move(send),
+                                             std::move(redact));
+    case BatchApi::anthropic:
+      // Anthropic's batches live under the Messages URL, wherever the direct call goes.
+      return std::make_unique<AnthropicBatches>(call.url, std::move(headers), std::move(send),
+                                                std::move(redact));
+    case BatchApi::none:
+      break;
   }
-  // Anthropic's batches live under the Messages URL, wherever the direct call goes.
-  if (provider == "anthropic")
-    return std::make_unique<AnthropicBatches>(call.url, std::move(headers), std::move(send),
-                                              std::move(redact));
   return nullptr;
 }
 
 }  // namespace accord::detail
+
+namespace accord {
+
+bool has_batch_api(std::string_view provider) {
+  return detail::batch_api_of(provider) != detail::BatchApi::none;
+}
+
+}  // namespace accord
