@@ -1,8 +1,8 @@
 #include "batch_state.hpp"
 
+#include <accord/bounded_file.hpp>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
 
 namespace accord_cli {
@@ -24,10 +24,8 @@ bool BatchStateFile::exists() const {
 }
 
 accord::BatchRecord BatchStateFile::read() const {
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path_);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  const auto document = nlohmann::json::parse(text, nullptr, false);
+  // A regular file within the schema files' bound: a record is a few KiB.
+  const auto document = nlohmann::json::parse(accord::read_bounded_file(path_, {}), nullptr, false);
   try {
     return accord::BatchRecord::from_json(document);
   } catch (const std::invalid_argument& e) {

@@ -506,9 +506,10 @@ accord_cli::BatchStateFile state_file(const BatchArgs& args) {
                   "state (its batch ids, to resume it): give --output or --state"};
   }
   accord_cli::BatchStateFile file(path);
-  if (args.resume && !file.exists())
+  const bool exists = file.exists();
+  if (args.resume && !exists)
     throw Failure{kUsage, "--resume: no state file " + path + " (nothing to resume)"};
-  if (!args.resume && !args.fresh && file.exists()) {
+  if (!args.resume && !args.fresh && exists) {
     throw Failure{kUsage, path +
                               " holds the state of an earlier run of this job, whose batch may "
                               "still be running and is paid for: run the same command with "
