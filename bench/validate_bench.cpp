@@ -15,7 +15,7 @@
 #include "schemas/refund.hpp"
 #include "schemas/transfer.hpp"
 // The engine's worded pass by itself, for comparison only; the library never exposes it.
-#include "../src/validator_impl.hpp"
+#include "validate/validator_impl.hpp"
 
 namespace accord::bench {
 namespace {

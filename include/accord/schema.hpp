@@ -202,7 +202,7 @@ class Schema {
   explicit Schema(std::shared_ptr<const SchemaNode> node) : node_(std::move(node)) {}
   [[nodiscard]] Schema with(const std::function<void(SchemaNode&)>& change) const;
   [[nodiscard]] Schema with_rule(Rule rule) const;
-  friend struct detail::SchemaAccess;  // src/schema.cpp
+  friend struct detail::SchemaAccess;  // src/schema/schema.cpp
 
   std::shared_ptr<const SchemaNode> node_;
 };

@@ -227,7 +227,7 @@ namespace typed_detail {
 
 // `whole` with its part at `at` (from `depth` on; `[]` items, `{}` record values) replaced by
 // `part`, which keeps what the replaced node's place said: optional, nullable, its default and
-// description (src/schema.cpp).
+// description (src/schema/schema.cpp).
 [[nodiscard]] Schema with_part(const Schema& whole, const std::vector<PathSegment>& at,
                                const Schema& part, std::size_t depth = 0);
 

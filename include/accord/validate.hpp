@@ -51,7 +51,7 @@ struct ValidatorOptions {
 };
 
 namespace detail {
-struct ValidatorImpl;  // src/validator_impl.hpp
+struct ValidatorImpl;  // src/validate/validator_impl.hpp
 }  // namespace detail
 
 class Validator {

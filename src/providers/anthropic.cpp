@@ -3,8 +3,8 @@
 
 #include <array>
 
-#include "lowering.hpp"
-#include "wire.hpp"
+#include "providers/lowering.hpp"
+#include "providers/wire.hpp"
 
 namespace accord::detail {
 

@@ -1,8 +1,8 @@
 // OpenAI-compatible local servers (llama.cpp, vLLM, Ollama): Chat Completions with the full
 // JSON Schema; `strict` is sent but is only a hint there (providers.md §6).
 
-#include "lowering.hpp"
-#include "openai_common.hpp"
+#include "providers/lowering.hpp"
+#include "providers/openai_common.hpp"
 
 namespace accord::detail {
 

@@ -1,11 +1,11 @@
-#include "lowering.hpp"
-#include "../string_formats.hpp"
+#include "providers/lowering.hpp"
+#include "text/string_formats.hpp"
 
-#include "../condition_words.hpp"
-#include "../ordered_object.hpp"
-#include "../rules_detail.hpp"
-#include "../schema_text.hpp"
-#include "rule_lowering.hpp"
+#include "text/condition_words.hpp"
+#include "core/ordered_object.hpp"
+#include "schema/rules_detail.hpp"
+#include "schema/schema_text.hpp"
+#include "providers/rule_lowering.hpp"
 
 #include <algorithm>
 #include <iterator>

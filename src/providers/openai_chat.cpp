@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "openai_common.hpp"
+#include "providers/openai_common.hpp"
 
 namespace accord::detail {
 

@@ -1,6 +1,6 @@
-#include "openai_common.hpp"
+#include "providers/openai_common.hpp"
 
-#include "lowering.hpp"
+#include "providers/lowering.hpp"
 
 namespace accord::detail {
 

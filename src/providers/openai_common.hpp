@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "wire.hpp"
+#include "providers/wire.hpp"
 
 namespace accord::detail {
 

@@ -1,4 +1,4 @@
-#include "wire.hpp"
+#include "providers/wire.hpp"
 
 namespace accord {
 

@@ -1,11 +1,11 @@
-#include "rule_lowering.hpp"
+#include "providers/rule_lowering.hpp"
 
 #include <optional>
 #include <vector>
 
-#include "../rules_detail.hpp"
+#include "schema/rules_detail.hpp"
 #include "accord/rules.hpp"
-#include "lowering.hpp"
+#include "providers/lowering.hpp"
 
 namespace accord::detail {
 namespace {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../report_writer.hpp"
+#include "schema/report_writer.hpp"
 
 namespace accord::detail {
 

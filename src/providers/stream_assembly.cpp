@@ -1,9 +1,9 @@
-#include "stream_assembly.hpp"
+#include "providers/stream_assembly.hpp"
 
 #include <map>
 
 #include "accord/json_text.hpp"
-#include "wire.hpp"
+#include "providers/wire.hpp"
 
 namespace accord::detail {
 namespace {

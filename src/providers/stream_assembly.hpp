@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "../sse.hpp"
+#include "core/sse.hpp"
 #include "accord/providers/provider.hpp"
 
 namespace accord::detail {

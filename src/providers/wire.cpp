@@ -1,9 +1,9 @@
-#include "wire.hpp"
+#include "providers/wire.hpp"
 
 #include <algorithm>
 
-#include "../fast_json.hpp"
-#include "../utf8.hpp"
+#include "core/fast_json.hpp"
+#include "core/utf8.hpp"
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
 

@@ -1,0 +1,105 @@
+// Client::extract_async: the extraction loop driven by Transport::post_async callbacks instead of
+// a blocked thread. Each step (a transport try, its retry wait, a corrective turn) is one
+// callback; the loop's rules are ExtractionLoop's and DeliverySteps', shared with extract().
+
+#include <memory>
+#include <optional>
+
+#include "accord/client.hpp"
+#include "transport/delivery_steps.hpp"
+#include "loop/extraction_loop.hpp"
+
+namespace accord {
+namespace {
+
+using detail::ClientInternals;
+
+class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
+ public:
+  using Done = std::function<void(Result<nlohmann::json>)>;
+
+  AsyncExtraction(const Client& client, const ExtractRequest& request, Done done)
+      : client_(ClientInternals::share(client)),
+        loop_(client_, request),
+        done_(std::move(done)),
+        cancelled_(std::make_shared<std::atomic<bool>>(false)) {}
+
+  [[nodiscard]] CallHandle handle() const { return CallHandle(cancelled_); }
+
+  void send_attempt() {
+    const auto stream = loop_.stream();
+    prepared_ = ClientInternals::prepare(client_, loop_.call(), stream ? &*stream : nullptr);
+    steps_.emplace(prepared_->request, ClientInternals::options(client_).retry, loop_.deadline());
+    send_try(std::chrono::milliseconds{0});
+  }
+
+ private:
+  void send_try(std::chrono::milliseconds wait) {
+    auto request = steps_->next_try(wait);
+    if (!request) return end_attempt();  // the deadline leaves no room: recorded as a timeout
+    ClientInternals::transport(client_).post_async(
+        AsyncPost{.request = *std::move(request),
+                  .delay = wait,
+                  .cancelled = cancelled_,
+                  .done = [self = shared_from_this()](TransportResult result) {
+                    self->on_try(std::move(result));
+                  }});
+  }
+
+  void on_try(TransportResult result) {
+    const RetryDecision& decision = steps_->record(std::move(result));
+    if (decision.retry && !cancelled_->load()) return send_try(decision.wait);
+    end_attempt();
+  }
+
+  void end_attempt() {
+    auto exchanged = ClientInternals::finish(client_, *std::move(prepared_), steps_->take());
+    auto result = loop_.on_exchange(std::move(exchanged));
+    if (!result && cancelled_->load()) {
+      // Cancelled between attempts: no corrective turn is sent.
+      return deliver(
+          loop_.end_with(Error{ErrorKind::cancelled, "cancelled before the corrective turn", {}}));
+    }
+    if (!result) return send_attempt();
+    if (!result->ok() && cancelled_->load()) {
+      Error error = result->error();
+      error.kind = ErrorKind::cancelled;
+      error.message = "cancelled: " + error.message;
+      return deliver(std::move(error));
+    }
+    deliver(*std::move(result));
+  }
+
+  // A callback that throws on the transport's thread would end the process and every call in
+  // flight with it: the exception goes to the client's hook instead.
+  void deliver(Result<nlohmann::json> result) {
+    try {
+      done_(std::move(result));
+    } catch (...) {
+      ClientInternals::callback_threw(client_, std::current_exception());
+    }
+  }
+
+  Client client_;  // shares the caller's client, which may be gone before this call ends
+  detail::ExtractionLoop loop_;
+  Done done_;
+  std::shared_ptr<std::atomic<bool>> cancelled_;
+  std::optional<detail::PreparedExchange> prepared_;
+  std::optional<DeliverySteps> steps_;
+};
+
+}  // namespace
+
+CallHandle Client::extract_async(const ExtractRequest& request,
+                                 std::function<void(Result<nlohmann::json>)> done) const {
+  auto call = std::make_shared<AsyncExtraction>(*this, request, std::move(done));
+  call->send_attempt();
+  return call->handle();
+}
+
+std::future<Result<nlohmann::json>> Client::extract_async(const ExtractRequest& request) const {
+  return detail::as_future<Result<nlohmann::json>>(
+      [&](auto done) { return extract_async(request, std::move(done)); });
+}
+
+}  // namespace accord

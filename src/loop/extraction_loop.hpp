@@ -1,0 +1,127 @@
+#pragma once
+// The extraction loop as steps, so the blocking Client::extract and the asynchronous
+// extract_async run one loop: send call(), hand the answer to on_exchange(), repeat until it
+// returns the Result. Also the two halves of Client::exchange around the transport.
+
+#include <memory>
+#include <optional>
+
+#include "accord/client.hpp"
+#include "loop/loop.hpp"
+#include "loop/scoped_correction.hpp"
+#include "loop/stream_session.hpp"
+
+namespace accord::detail {
+
+// An exchange before its delivery: the HTTP request and the attempt's record so far.
+struct PreparedExchange {
+  HttpRequest request;
+  Attempt attempt;
+  OutputMode mode = OutputMode::response_format;
+  std::shared_ptr<StreamSession> stream;  // a streamed attempt's reader; null otherwise
+};
+
+struct ClientInternals {
+  // Encodes `call` with the client's base URL, key, model and max_tokens; asks for a streamed
+  // reply when `stream` is given.
+  [[nodiscard]] static PreparedExchange prepare(const Client& client, CallSpec call,
+                                                const StreamSetup* stream = nullptr);
+  // Records the tries and decodes the last one's reply (redacted whole first).
+  [[nodiscard]] static Exchange finish(const Client& client, PreparedExchange prepared,
+                                       Delivery delivery);
+  [[nodiscard]] static const ClientOptions& options(const Client& client);
+  [[nodiscard]] static Transport& transport(const Client& client);
+  // Another handle on the same client: an asynchronous call keeps it alive until it ends.
+  [[nodiscard]] static Client share(const Client& client);
+  // Counts what a caller's callback threw and hands it to ClientOptions::on_callback_exception.
+  static void callback_threw(const Client& client, std::exception_ptr thrown) noexcept;
+  // Where the client's key occurs in `text` (see secret_spans).
+  [[nodiscard]] static std::vector<std::pair<std::size_t, std::size_t>> key_spans(
+      const Client& client, std::string_view text);
+  // The API base URL the client sends to (no trailing slash).
+  [[nodiscard]] static const std::string& base_url(const Client& client);
+};
+
+class ExtractionLoop {
+ public:
+  // Throws std::invalid_argument for a null Contract, one made for another provider, or
+  // corrections outside 0..kMaxCorrections. `client` must outlive the loop.
+  ExtractionLoop(const Client& client, const ExtractRequest& request);
+
+  // The next attempt to send.
+  [[nodiscard]] const CallSpec& call() const { return call_; }
+  // How the next attempt is streamed; nullopt when it is not.
+  [[nodiscard]] std::optional<StreamSetup> stream() const;
+  // When the whole call must be over (ClientOptions::call_timeout from the start).
+  [[nodiscard]] Deadline deadline() const { return deadline_; }
+  // The call's Result once it is decided; nullopt when call() now carries the corrective turn.
+  [[nodiscard]] std::optional<Result<nlohmann::json>> on_exchange(Exchange exchanged);
+  // Ends the call early with `error`, carrying the attempts so far.
+  [[nodiscard]] Result<nlohmann::json> end_with(Error error);
+  // The same after an attempt that was sent but never answered (a batch item the provider let
+  // expire): the attempt is kept in the trace.
+  [[nodiscard]] Result<nlohmann::json> end_with(Error error, Attempt unanswered);
+
+ private:
+  // The last whole object judged: what a whole-object correction echoes and a scoped one merges
+  // into.
+  struct Judgement {
+    Reply reply;
+    Judged judged;
+    // A stream stopped at the part there: judged.wire_value is what was read up to it.
+    std::optional<Path> stopped_at;
+  };
+
+  // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
+  std::optional<Result<nlohmann::json>> on_truncated(Attempt attempt, const Reply& reply);
+  // The raised-cap retry answered 400/422 (a cap above the model's own limit).
+  std::optional<Result<nlohmann::json>> on_raised_cap_refused(Attempt attempt, const Reply& reply);
+  std::optional<Result<nlohmann::json>> on_whole_object(Attempt attempt, Reply reply);
+  std::optional<Result<nlohmann::json>> on_scoped_reply(Attempt attempt, const std::string& text);
+  std::optional<Result<nlohmann::json>> succeed(Attempt attempt, nlohmann::json value);
+  // Sets call() to the correction of last_whole_: scoped when the policy and the issues allow.
+  // Returns the note for the attempt that needs correcting.
+  std::string prepare_correction(bool allow_scoped);
+  // Counts the corrective request about to be sent; false when none is left.
+  bool take_correction();
+  void send_whole_correction();
+  // Sets call() for the next request; the call's end when the token budget leaves no room.
+  std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
+  // A key split between the pieces of a continued output is whole only where they join: each
+  // piece's share of it is taken out of the records of the attempts that carry it (their
+  // content, raw reply, and the prefill sent back). `current` is the latest piece's attempt.
+  void redact_across_continuations(Attempt& current);
+
+  const Client& client_;
+  std::shared_ptr<const Contract> contract_;
+  OutputMode mode_;
+  int corrections_ = 0;
+  int corrections_sent_ = 0;
+  CorrectionPolicy correction_;
+  TokenBudget budget_;
+  TruncationRecovery truncation_;
+  Deadline deadline_;
+  CallSpec call_;
+  AttemptRole role_ = AttemptRole::first;  // of the request call() holds
+  // The turns of the last whole-object request, without a continuation's prefill: where a
+  // whole-object correction, a continuation or a raised-cap retry starts from.
+  std::vector<Turn> whole_turns_;
+  std::vector<Turn> request_turns_;  // the same for the request in flight (scoped or whole)
+  std::optional<Judgement> last_whole_;
+  // The scoped correction in flight; shared so call().output stays valid when the loop moves.
+  std::shared_ptr<const ScopedCorrection> scoped_;
+  // A scoped correction is tried once per call: after one that failed, the model gets the
+  // whole object again. Each corrective request, scoped or whole, is one of `corrections_`, so a
+  // call makes at most corrections + 1 requests (and truncation recovery's).
+  bool scoped_tried_ = false;
+  std::string partial_;  // a continued output so far
+  int continuations_ = 0;
+  int output_cap_ = 0;            // raised after a truncation; 0: the client's max_tokens
+  std::string truncated_at_;      // the detail of the truncation the raised cap answers
+  bool cap_from_budget_ = false;  // the request in flight has its output cut to the budget's rest
+  Trace trace_;
+  StreamOptions stream_;
+  PartialValueCallback on_partial_;
+};
+
+}  // namespace accord::detail

@@ -1,0 +1,153 @@
+#include "loop/loop.hpp"
+
+#include <fmt/format.h>
+
+#include "accord/json_text.hpp"
+#include "core/utf8.hpp"
+
+namespace accord::detail {
+
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+namespace {
+
+std::optional<Error> status_error(const Reply& reply, OutputMode mode) {
+  switch (reply.status) {
+    case ReplyStatus::ok:
+      return std::nullopt;
+    case ReplyStatus::refusal:
+      return Error{ErrorKind::refused, "the model refused: " + one_line(reply.text), {}};
+    case ReplyStatus::truncated:
+      return Error{ErrorKind::truncated,
+                   "the output was cut off at the token limit (" + reply.detail + ")",
+                   {}};
+    case ReplyStatus::content_filtered:
+      return Error{
+          ErrorKind::content_filtered, "the provider's content filter stopped the output", {}};
+    case ReplyStatus::empty:
+      return Error{ErrorKind::bad_reply, "the reply had no output", {}};
+    case ReplyStatus::tool_calls:
+      return Error{ErrorKind::bad_reply,
+                   mode == OutputMode::forced_tool
+                       ? "the model called a tool other than the forced one"
+                       : "the model called a tool instead of answering",
+                   {}};
+    case ReplyStatus::http_error:
+      return Error{ErrorKind::http, one_line(reply.detail), {}};
+    case ReplyStatus::bad_reply:
+      return Error{ErrorKind::bad_reply,
+                   "the reply is not the provider's shape: " + one_line(reply.detail),
+                   {}};
+  }
+  return Error{ErrorKind::bad_reply, "unknown reply status", {}};
+}
+
+}  // namespace
+
+std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
+  auto error = status_error(exchange.reply, mode);
+  if (error && exchange.attempt.http_status == 0) {
+    // No reply arrived: the transport's own words, not a remark on a reply's shape.
+    error->kind = ErrorKind::transport;
+    error->message = one_line(exchange.reply.detail);
+  }
+  return error;
+}
+
+Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator) {
+  // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
+  // only then can an early stop never differ from the whole reply's verdict.
+  auto parsed = parse_json(text, ParseLimits{.refuse_repeated_keys = true});
+  if (!parsed.value) return {nullptr, std::move(parsed.issues)};
+  Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
+  judged.issues = validator.validate(judged.value);
+  return judged;
+}
+
+void redact(Attempt& attempt, const Client& client) {
+  attempt.content = client.redacted(std::move(attempt.content));
+  attempt.note = client.redacted(std::move(attempt.note));  // may quote a key the model sent
+  redact(attempt.issues, client);
+}
+
+void redact(Issues& issues, const Client& client) {
+  for (auto& issue : issues) {
+    issue.message = client.redacted(std::move(issue.message));
+    std::vector<PathSegment> segments = issue.path.segments();
+    for (auto& segment : segments) {
+      if (auto* key = std::get_if<std::string>(&segment)) *key = client.redacted(std::move(*key));
+    }
+    issue.path = Path(std::move(segments));
+  }
+}
+
+void redact(Trace& trace, const Client& client) {
+  for (auto& attempt : trace.attempts) redact(attempt, client);
+}
+
+void redact(Error& error, const Client& client) {
+  error.message = valid_utf8(client.redacted(std::move(error.message)));
+  redact(error.trace, client);
+}
+
+Error invalid_after(std::size_t attempts, const Issues& issues, Trace trace) {
+  return Error{ErrorKind::invalid_after_retries,
+               fmt::format("still invalid after {} attempt{}: {}", attempts,
+                           attempts == 1 ? "" : "s", prettify_one_line(issues)),
+               std::move(trace)};
+}
+
+bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what) {
+  if (text.size() <= limit) return false;
+  const std::size_t left_out = text.size() - limit;
+  text = valid_utf8(std::string_view(text).substr(0, limit)) +
+         fmt::format("...[{} more bytes of {} not repeated]", left_out, what);
+  return true;
+}
+
+std::string echoed_issues(const Issues& issues) {
+  std::string listed = prettify(issues);
+  cut_with_marker(listed, kEchoedIssuesBytes, "the issues");
+  return listed;
+}
+
+namespace {
+
+// The model's reply as echoed back: each corrective request resends the whole conversation, so
+// an echo of a huge reply is cut (the issues say what to fix; the model does not need its whole
+// output again) and the provider's own copy of the message, which would repeat it, is dropped.
+Turn echoed(const Turn& assistant) {
+  Turn turn = assistant;
+  bool cut = cut_with_marker(turn.text, kEchoedReplyBytes, "the reply");
+  for (auto& call : turn.tool_calls) {
+    cut = cut_with_marker(call.arguments_text, kEchoedReplyBytes, "the arguments") || cut;
+  }
+  if (cut || (!turn.raw.is_null() && turn.raw.dump().size() > 2 * kEchoedReplyBytes)) {
+    turn.raw = nullptr;
+  }
+  return turn;
+}
+
+}  // namespace
+
+void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
+                       OutputMode mode, const std::string& output_name) {
+  const std::string text = "That JSON failed validation:\n" + echoed_issues(issues) +
+                           "\nReturn the corrected JSON only.";
+  turns.push_back(echoed(reply.assistant));
+  if (mode == OutputMode::forced_tool && !reply.assistant.tool_calls.empty()) {
+    Turn results{.role = Turn::Role::tool_results};
+    const auto& call = reply.assistant.tool_calls.front();
+    results.results.push_back({call.id, call.name.empty() ? output_name : call.name, text, true});
+    turns.push_back(std::move(results));
+  } else {
+    turns.push_back(Turn{.role = Turn::Role::user, .text = text});
+  }
+}
+
+}  // namespace accord::detail

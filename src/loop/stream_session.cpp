@@ -1,0 +1,211 @@
+#include "loop/stream_session.hpp"
+
+#include <fmt/format.h>
+
+#include "core/ascii.hpp"
+#include "providers/wire.hpp"
+
+namespace accord::detail {
+namespace {
+
+// The most of a failure's text kept (it may quote a hostile event), cut after redaction.
+constexpr std::size_t kProblemBytes = 240;
+
+bool is_option(const PathSegment& segment) {
+  const auto* key = std::get_if<std::string>(&segment);
+  return key != nullptr && key->size() > 1 && (*key)[0] == '|';
+}
+
+bool segment_matches(const PathSegment& pattern, const PathSegment& at) {
+  if (const auto* key = std::get_if<std::string>(&pattern)) {
+    if (*key == "[]") return std::holds_alternative<std::size_t>(at);
+    if (*key == "{}") return std::holds_alternative<std::string>(at);
+  }
+  return pattern == at;
+}
+
+// Where a lowering path (with "[]", "{}" and union-option segments) lies relative to a concrete
+// path: apart, above it (the part is inside what it names), or at or below it (`rest` is what is
+// left of it from the part on).
+struct Relation {
+  enum { apart, above, at_or_below } where = apart;
+  Path rest;
+};
+
+Relation relate(const Path& lowered, const Path& part) {
+  const auto& l = lowered.segments();
+  const auto& p = part.segments();
+  std::size_t i = 0;
+  for (const auto& segment : p) {
+    while (i < l.size() && is_option(l[i])) ++i;
+    if (i == l.size()) return {Relation::above, {}};
+    if (!segment_matches(l[i], segment)) return {};
+    ++i;
+  }
+  return {Relation::at_or_below,
+          Path(std::vector<PathSegment>(l.begin() + static_cast<std::ptrdiff_t>(i), l.end()))};
+}
+
+// A path of the output as written, without the "value" a wrapped root adds; nullopt for the
+// wrapper itself or a path outside it.
+std::optional<Path> unwrapped(const Lowering& lowering, const Path& wire_path) {
+  if (!lowering.wrapped_root) return wire_path;
+  const auto& segments = wire_path.segments();
+  if (segments.empty() || segments.front() != PathSegment(std::string("value")))
+    return std::nullopt;
+  return Path(std::vector<PathSegment>(segments.begin() + 1, segments.end()));
+}
+
+}  // namespace
+
+std::optional<Issues> judge_part(const Contract& contract, const Path& wire_path,
+                                 const nlohmann::json& part) {
+  const Lowering& lowering = contract.wire().lowering;
+  const auto unwrapped_path = unwrapped(lowering, wire_path);
+  // The whole value is judged whole at the end.
+  if (!unwrapped_path || unwrapped_path->empty()) return std::nullopt;
+  const Path& path = *unwrapped_path;
+  // The part's own share of the lowering, to undo on the part alone.
+  Lowering own;
+  for (const auto& list : lowering.pair_lists) {
+    const auto relation = relate(list, path);
+    if (relation.where == Relation::above) return std::nullopt;  // inside a list of entries
+    if (relation.where == Relation::at_or_below) own.pair_lists.push_back(relation.rest);
+  }
+  for (const auto& optional : lowering.nulled_optionals) {
+    const auto relation = relate(optional, path);
+    if (relation.where != Relation::at_or_below) continue;
+    if (relation.rest.empty() && part.is_null()) return std::nullopt;  // absent, not null
+    own.nulled_optionals.push_back(relation.rest);
+  }
+  for (const auto& reference : lowering.references) {
+    if (relate(reference.first, path).where != Relation::apart) return std::nullopt;
+  }
+  return contract.validator().validate_part(path, unlower(part, own));
+}
+
+StreamSession::StreamSession(std::string_view provider, OutputMode mode, StreamSetup setup,
+                             Redactor redact)
+    : provider_(provider), mode_(mode), setup_(std::move(setup)), redact_(std::move(redact)) {
+  begin();
+  record_.streamed = true;
+}
+
+void StreamSession::begin() {
+  sse_ = SseReader();
+  assembler_ = make_stream_assembler(provider_, mode_);
+  json_ = std::make_unique<JsonStreamReader>(
+      [this](const Path& path, const nlohmann::json& part) { return on_close(path, part); },
+      redact_);
+  output_.clear();
+  unframed_.clear();
+  body_.clear();
+  problem_.clear();
+  record_ = StreamRecord{.streamed = true};
+  early_issues_.clear();
+}
+
+void StreamSession::fail(std::string why) {
+  problem_ = redact_(std::move(why));
+  if (problem_.size() > kProblemBytes) problem_ = problem_.substr(0, kProblemBytes) + "...";
+}
+
+bool StreamSession::read(std::string_view bytes) {
+  // Called from inside curl: nothing may escape, whatever a hostile event holds.
+  try {
+    return read_events(bytes);
+  } catch (const std::exception& e) {
+    fail(std::string("a malformed server-sent event: ") + e.what());
+    return false;
+  }
+}
+
+bool StreamSession::read_events(std::string_view bytes) {
+  record_.bytes += bytes.size();
+  if (record_.bytes > setup_.options.max_stream_bytes) {
+    fail(fmt::format("the event stream is over {} bytes (StreamOptions::max_stream_bytes)",
+                     setup_.options.max_stream_bytes));
+    return false;
+  }
+  if (record_.events == 0) {
+    if (unframed_.size() + bytes.size() > setup_.max_output_bytes) {
+      fail(fmt::format("the reply is over {} bytes with no server-sent event in it",
+                       setup_.max_output_bytes));
+      return false;
+    }
+    unframed_ += bytes;
+  }
+  for (const auto& event : sse_.feed(bytes)) {
+    // After the provider's last event nothing belongs to the reply: no text, no stop reason.
+    if (assembler_->ended()) {
+      ++record_.ignored_after_end;
+      continue;
+    }
+    if (record_.events++ == 0) std::string().swap(unframed_);
+    auto taken = assembler_->take(event);
+    if (!taken.problem.empty()) {
+      fail(std::move(taken.problem));
+      return false;
+    }
+    if (taken.output.empty()) continue;
+    output_ += taken.output;
+    if (output_.size() > setup_.max_output_bytes) {
+      fail(fmt::format("the output is over {} bytes (TransportOptions::max_response_bytes)",
+                       setup_.max_output_bytes));
+      return false;
+    }
+    json_->feed(taken.output);
+    if (!problem_.empty() || record_.stopped_at) return false;
+  }
+  return true;
+}
+
+bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
+  if (setup_.on_partial) {
+    try {
+      setup_.on_partial(PartialValue{path, part, json_->value(), setup_.attempt});
+    } catch (const std::exception& e) {
+      fail(std::string("the partial-value callback threw: ") + e.what());
+      return false;
+    } catch (...) {
+      fail("the partial-value callback threw");
+      return false;
+    }
+  }
+  if (!setup_.options.stop_at_first_issue || !setup_.contract) return true;
+  auto issues = judge_part(*setup_.contract, path, part);
+  if (!issues || issues->empty()) return true;
+  early_issues_ = *std::move(issues);
+  record_.stopped_at = unwrapped(setup_.contract->wire().lowering, path);
+  return false;
+}
+
+Reply StreamSession::reply(const Provider& provider, const HttpResponse& response) {
+  if (problem_.empty() && record_.events == 0 && !unframed_.empty() &&
+      !ascii_lower(response.header("content-type").value_or("")).starts_with("text/event-stream")) {
+    // Asked to stream, the server answered with its reply whole: read it as such.
+    record_.read_whole = true;
+    body_ = redact_(std::move(unframed_));
+    return provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
+  }
+  body_ = redact_(serialize(assembler_->body(&json_->value())));
+  if (!problem_.empty()) {
+    Reply failed = bad_reply(problem_);
+    failed.text = redact_(output_);
+    return failed;
+  }
+  Reply reply = provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
+  if (record_.stopped_at) {
+    // Stopped on purpose: the output so far stands for the reply; its issues are early_issues().
+    reply.status = ReplyStatus::ok;
+    reply.text = redact_(output_);
+  } else if (!assembler_->ended() && reply.status != ReplyStatus::bad_reply) {
+    Reply cut = bad_reply("the event stream ended before its last event");
+    cut.text = redact_(output_);
+    cut.usage = reply.usage;
+    return cut;
+  }
+  return reply;
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,364 @@
+#include "accord/tools.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "accord/json_schema.hpp"
+#include "loop/loop.hpp"
+
+namespace accord {
+namespace {
+
+constexpr const char* kFinalName = "final_answer";
+
+// What OpenAI and Anthropic both accept as a function name.
+bool valid_tool_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+}
+
+// The tool's description followed by the input's object-level rules: clients and models read a
+// tool's description first, and a rule JSON Schema cannot express lives only in words.
+std::string tool_description(const Tool& tool) {
+  SchemaNode root = tool.input().node();
+  root.description = tool.description();
+  return model_description(root);
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+std::string result_text(const nlohmann::json& result) {
+  return result.is_string() ? result.get<std::string>() : result.dump();
+}
+
+// Decides a call's fate from its input alone; the handler runs later, once every call of the
+// reply has been judged.
+class CallJudge {
+ public:
+  CallJudge(const Toolset& toolset, const std::vector<ToolSpec>& specs, int corrections)
+      : toolset_(toolset), specs_(specs), corrections_(corrections) {}
+
+  ToolCallRecord judge(std::size_t step, const ToolCall& call) {
+    ToolCallRecord record{.step = step, .call = call};
+    const Tool* tool = toolset_.find(call.name);
+    if (tool == nullptr) {
+      record.verdict = CallVerdict::unknown_tool;
+      record.sent_back = fmt::format("There is no tool named \"{}\". The tools that exist: {}.",
+                                     call.name, join(toolset_.names()));
+      return record;
+    }
+    const auto& wire = specs_[static_cast<std::size_t>(tool - toolset_.tools().data())].input;
+    auto judged = detail::judge_text(call.arguments_text, wire.lowering, tool->validator());
+    record.input = std::move(judged.value);
+    record.issues = std::move(judged.issues);
+    int& rejections = rejections_[tool->name()];
+    if (record.issues.empty()) {
+      rejections = 0;
+      record.verdict = CallVerdict::ran;  // provisional: the handler has not run yet
+      return record;
+    }
+    if (++rejections > corrections_) {
+      record.verdict = CallVerdict::exhausted;  // the run stops; nothing goes back
+      return record;
+    }
+    record.verdict = CallVerdict::rejected;
+    record.sent_back = "That input failed validation:\n" + prettify(record.issues) +
+                       "\nCall the tool again with corrected input.";
+    return record;
+  }
+
+ private:
+  const Toolset& toolset_;
+  const std::vector<ToolSpec>& specs_;
+  int corrections_;
+  std::map<std::string, int, std::less<>> rejections_;
+};
+
+// Runs the handler of a call judged valid; an exception is the tool's failure, not the loop's.
+void run_handler(const Toolset& toolset, ToolCallRecord& record) {
+  ToolOutput output;
+  try {
+    output = toolset.find(record.call.name)->run(record.input);
+  } catch (const std::exception& e) {
+    output = ToolOutput::failure(std::string("the tool failed: ") + e.what());
+  } catch (...) {
+    output = ToolOutput::failure("the tool failed");
+  }
+  if (output.error) {
+    record.verdict = output.handler_ran ? CallVerdict::handler_error : CallVerdict::unfit;
+    record.sent_back = *output.error;
+  } else {
+    record.result = std::move(output.result);
+    record.sent_back = result_text(record.result);
+  }
+}
+
+bool is_error(CallVerdict verdict) {
+  return verdict != CallVerdict::ran;
+}
+
+// Judges every call of one tool-call reply, runs the handlers of the valid ones, and appends the
+// reply and all its results (in order, one turn) to the conversation. Returns the error that
+// ends the run instead: the last allowed turn, or a tool whose corrections ran out.
+std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const ToolRequest& request,
+                                  const Toolset& toolset, CallJudge& judge, ToolRun& run,
+                                  std::vector<Turn>& turns) {
+  const std::size_t step = run.steps.size() - 1;
+  auto& attempt = run.steps.back().attempt;
+  std::vector<ToolCallRecord> records;
+  for (const auto& tool_call : reply.tool_calls) {
+    if (last_turn) {
+      // No turn is left to hear the results, so nothing runs for a result nobody reads.
+      records.push_back({.step = step, .call = tool_call, .verdict = CallVerdict::skipped});
+      continue;
+    }
+    records.push_back(judge.judge(step, tool_call));
+    const auto& issues = records.back().issues;
+    attempt.issues.insert(attempt.issues.end(), issues.begin(), issues.end());
+  }
+  std::optional<Error> stop;
+  if (last_turn) {
+    stop = Error{ErrorKind::step_limit,
+                 fmt::format("no final answer within {} model turns; the last reply's {} tool "
+                             "call(s) were not run",
+                             request.max_steps, reply.tool_calls.size()),
+                 {}};
+  }
+  for (const auto& record : records) {
+    if (record.verdict != CallVerdict::exhausted) continue;
+    stop = Error{
+        ErrorKind::invalid_after_retries,
+        fmt::format("tool \"{}\" input still invalid after {} correction(s): {}", record.call.name,
+                    request.corrections_per_tool, prettify_one_line(record.issues)),
+        {}};
+    break;
+  }
+  Turn results{.role = Turn::Role::tool_results};
+  for (auto& record : records) {
+    if (record.verdict == CallVerdict::ran) {
+      // When the run stops at this reply, no handler of it runs either.
+      if (stop) {
+        record.verdict = CallVerdict::skipped;
+      } else {
+        run_handler(toolset, record);
+      }
+    }
+    results.results.push_back(
+        {record.call.id, record.call.name, record.sent_back, is_error(record.verdict)});
+    run.steps.back().calls.push_back(run.calls.size());
+    run.calls.push_back(std::move(record));
+  }
+  if (stop) {
+    stop->trace = run.trace();
+    return stop;
+  }
+  turns.push_back(reply.assistant);
+  turns.push_back(std::move(results));
+  return std::nullopt;
+}
+
+}  // namespace
+
+Tool::Tool(std::string name, std::string description, Schema input, ToolHandler handler)
+    : name_(std::move(name)),
+      description_(std::move(description)),
+      input_(std::move(input)),
+      validator_(input_),
+      handler_(std::move(handler)) {
+  // Providers and MCP take only object inputs.
+  if (input_.kind() != Kind::object) {
+    throw SchemaError({{Path{}, fmt::format("tool \"{}\": the input must be an object, not {}",
+                                            name_, to_string(input_.kind()))}});
+  }
+  if (!handler_) throw std::invalid_argument("tool \"" + name_ + "\" has no handler");
+}
+
+Toolset::Toolset(std::initializer_list<Tool> tools) {
+  for (const auto& tool : tools) add(tool);
+}
+
+Toolset& Toolset::add(Tool tool) {
+  if (!valid_tool_name(tool.name())) {
+    throw std::invalid_argument(fmt::format(
+        "invalid tool name \"{}\": use 1 to 64 of A-Z, a-z, 0-9, _ and -", tool.name()));
+  }
+  if (find(tool.name()) != nullptr) {
+    throw std::invalid_argument("duplicate tool name \"" + tool.name() + "\"");
+  }
+  tools_.push_back(std::move(tool));
+  return *this;
+}
+
+const Tool* Toolset::find(std::string_view name) const {
+  for (const auto& tool : tools_) {
+    if (tool.name() == name) return &tool;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Toolset::names() const {
+  std::vector<std::string> out;
+  for (const auto& tool : tools_) out.push_back(tool.name());
+  return out;
+}
+
+std::vector<ToolSpec> Toolset::specs(const Provider& provider) const {
+  std::vector<ToolSpec> out;
+  for (const auto& tool : tools_) {
+    auto emitted = emit(tool.input());
+    out.push_back({tool.name(), tool_description(tool),
+                   provider.lower(emitted.json, std::move(emitted.report))});
+  }
+  return out;
+}
+
+nlohmann::ordered_json Toolset::mcp_tools_list() const {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& tool : tools_) {
+    out.push_back({{"name", tool.name()},
+                   {"description", tool_description(tool)},
+                   {"inputSchema", emit(tool.input()).json}});
+  }
+  return out;
+}
+
+std::string_view to_string(CallVerdict verdict) {
+  switch (verdict) {
+    case CallVerdict::ran:
+      return "ran";
+    case CallVerdict::handler_error:
+      return "handler_error";
+    case CallVerdict::unfit:
+      return "unfit";
+    case CallVerdict::rejected:
+      return "rejected";
+    case CallVerdict::unknown_tool:
+      return "unknown_tool";
+    case CallVerdict::exhausted:
+      return "exhausted";
+    case CallVerdict::skipped:
+      return "skipped";
+  }
+  return "unknown";
+}
+
+std::size_t ToolRun::handler_runs() const {
+  return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [](const auto& c) {
+    return c.verdict == CallVerdict::ran || c.verdict == CallVerdict::handler_error;
+  }));
+}
+
+std::vector<const ToolCallRecord*> ToolRun::rejected() const {
+  std::vector<const ToolCallRecord*> out;
+  for (const auto& call : calls) {
+    if (call.verdict != CallVerdict::ran && call.verdict != CallVerdict::handler_error)
+      out.push_back(&call);
+  }
+  return out;
+}
+
+Trace ToolRun::trace() const {
+  Trace trace;
+  for (const auto& step : steps) {
+    trace.attempts.push_back(step.attempt);
+    trace.usage += step.attempt.usage;
+  }
+  return trace;
+}
+
+namespace {
+
+Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
+                               const Toolset& toolset) {
+  const auto specs = toolset.specs(client.provider());
+  CallSpec call{.tools = specs};
+  std::shared_ptr<const Contract> final_contract;
+  if (request.final_schema) {
+    final_contract = client.contract(*request.final_schema, kFinalName);
+    call.output_name = kFinalName;
+    call.output = &final_contract->wire();
+    call.output_text = &final_contract->wire_text();
+  }
+  if (!request.system.empty())
+    call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
+  call.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+
+  ToolRun run;
+  CallJudge judge(toolset, specs, request.corrections_per_tool);
+  int final_attempts = 0;
+  for (int step = 0; step < request.max_steps; ++step) {
+    auto exchanged = client.exchange(call);
+    const Reply& reply = exchanged.reply;
+    run.usage += exchanged.attempt.usage;
+    run.steps.push_back(ToolStep{exchanged.attempt, {}});
+
+    if (reply.status == ReplyStatus::tool_calls) {
+      if (auto error = answer_calls(reply, step + 1 >= request.max_steps, request, toolset, judge,
+                                    run, call.turns)) {
+        return *std::move(error);
+      }
+      continue;
+    }
+
+    if (auto error = detail::reply_error(exchanged, call.mode)) {
+      error->trace = run.trace();
+      return *std::move(error);
+    }
+    run.final_text = reply.text;
+    if (!final_contract) return Extraction<ToolRun>{run, run.trace()};
+    ++final_attempts;
+    auto judged = detail::judge_text(reply.text, final_contract->wire().lowering,
+                                     final_contract->validator());
+    run.steps.back().attempt.issues = judged.issues;
+    if (judged.issues.empty()) {
+      run.final_value = std::move(judged.value);
+      return Extraction<ToolRun>{run, run.trace()};
+    }
+    if (final_attempts > request.final_corrections) {
+      return detail::invalid_after(static_cast<std::size_t>(final_attempts), judged.issues,
+                                   run.trace());
+    }
+    detail::append_correction(call.turns, reply, judged.issues, call.mode, kFinalName);
+  }
+  // Reached only when the last allowed turn was a corrected final answer, or max_steps < 1.
+  return Error{ErrorKind::step_limit,
+               fmt::format("no final answer within {} model turns", request.max_steps),
+               run.trace()};
+}
+
+}  // namespace
+
+Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
+                          const Toolset& toolset) {
+  auto result = run_unredacted(client, request, toolset);
+  if (!result.ok()) {
+    Error error = result.error();
+    detail::redact(error, client);
+    return error;
+  }
+  // The tool results stay as the handlers made them; the records of the model's turns do not
+  // keep the key.
+  ToolRun run = result.value();
+  for (auto& step : run.steps) detail::redact(step.attempt, client);
+  // The call records are what callers print (transfer_tool does): the tool name, the model's
+  // arguments and what went back keep no key either, whatever a handler did with its input.
+  for (auto& record : run.calls) {
+    record.call.name = client.redacted(std::move(record.call.name));
+    record.call.arguments_text = client.redacted(std::move(record.call.arguments_text));
+    record.sent_back = client.redacted(std::move(record.sent_back));
+    detail::redact(record.issues, client);
+  }
+  Trace trace = run.trace();
+  return Extraction<ToolRun>{std::move(run), std::move(trace)};
+}
+
+}  // namespace accord

@@ -1,0 +1,351 @@
+#include "text/string_formats.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/ascii.hpp"
+#include "text/ecma_regex.hpp"
+
+namespace accord::detail {
+namespace {
+
+// Reads `count` digits at `at` as a number; -1 when any is not a digit.
+int number_at(std::string_view text, std::size_t at, std::size_t count) {
+  if (at + count > text.size()) return -1;
+  int value = 0;
+  for (std::size_t i = at; i < at + count; ++i) {
+    if (!ascii_digit(text[i])) return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+bool leap(int year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+
+int days_in_month(int year, int month) {
+  static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && leap(year) ? 29 : days[month - 1];
+}
+
+// HH:MM[:SS[.fraction]] at the start of `text`; returns the length read, 0 when absent.
+std::size_t partial_time(std::string_view text, bool seconds_required) {
+  const int hour = number_at(text, 0, 2);
+  const int minute = number_at(text, 3, 2);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || text.size() < 5 || text[2] != ':') {
+    return 0;
+  }
+  std::size_t at = 5;
+  if (at < text.size() && text[at] == ':') {
+    const int second = number_at(text, at + 1, 2);
+    if (second < 0 || second > 59) return 0;
+    at += 3;
+    if (at < text.size() && text[at] == '.') {
+      std::size_t digits = 0;
+      ++at;
+      while (at < text.size() && ascii_digit(text[at])) ++at, ++digits;
+      if (digits == 0) return 0;
+    }
+  } else if (seconds_required) {
+    return 0;
+  }
+  return at;
+}
+
+// Z, z or +HH:MM / -HH:MM, exactly filling `text`.
+bool offset(std::string_view text) {
+  if (text == "Z" || text == "z") return true;
+  if (text.size() != 6 || (text[0] != '+' && text[0] != '-') || text[3] != ':') return false;
+  const int hour = number_at(text, 1, 2);
+  const int minute = number_at(text, 4, 2);
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59;
+}
+
+// RFC 3339 time-secfrac and time-offset after HH:MM:SS; `second` 60 only when the time is
+// 23:59 in UTC (a leap second).
+bool rfc3339_time(std::string_view text) {
+  if (text.size() < 9 || text[2] != ':' || text[5] != ':') return false;
+  const int hour = number_at(text, 0, 2);
+  const int minute = number_at(text, 3, 2);
+  const int second = number_at(text, 6, 2);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) {
+    return false;
+  }
+  std::size_t at = 8;
+  if (text[at] == '.') {
+    const std::size_t start = ++at;
+    while (at < text.size() && ascii_digit(text[at])) ++at;
+    if (at == start) return false;
+  }
+  const std::string_view zone = text.substr(at);
+  if (!offset(zone)) return false;
+  if (second < 60) return true;
+  int utc = hour * 60 + minute;
+  if (zone.size() == 6) {
+    const int shift = number_at(zone, 1, 2) * 60 + number_at(zone, 4, 2);
+    utc += zone[0] == '+' ? -shift : shift;
+  }
+  return (utc % 1440 + 1440) % 1440 == 23 * 60 + 59;
+}
+
+// 1*DIGIT then one of `units`, each unit only after the one before it in `units`: reads
+// "1Y2M" from "YMD". Returns false on a gap ("1Y2D"), a repeat or a bare number.
+bool duration_units(std::string_view text, std::string_view units) {
+  if (text.empty()) return false;
+  std::size_t next_unit = 0;
+  bool first = true;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t start = at;
+    while (at < text.size() && ascii_digit(text[at])) ++at;
+    if (at == start || at == text.size()) return false;
+    const auto unit = units.find(text[at], next_unit);
+    if (unit == std::string_view::npos || (!first && unit != next_unit)) return false;
+    first = false;
+    next_unit = unit + 1;
+    ++at;
+  }
+  return true;
+}
+
+bool web_scheme(std::string_view scheme) {
+  std::string lower;
+  for (char c : scheme) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return lower == "http" || lower == "https" || lower == "ftp" || lower == "ws" || lower == "wss";
+}
+
+}  // namespace
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  const int year = number_at(text, 0, 4);
+  const int month = number_at(text, 5, 2);
+  const int day = number_at(text, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1) return false;
+  return day <= days_in_month(year, month);
+}
+
+bool is_iso_time(std::string_view text) {
+  const std::size_t length = partial_time(text, false);
+  if (length == 0) return false;
+  return length == text.size() || offset(text.substr(length));
+}
+
+bool is_iso_date_time(std::string_view text) {
+  if (text.size() < 11 || !is_iso_date(text.substr(0, 10))) return false;
+  if (text[10] != 'T' && text[10] != 't') return false;
+  const std::string_view time = text.substr(11);
+  const std::size_t length = partial_time(time, false);
+  return length > 0 && offset(time.substr(length));
+}
+
+bool is_email(std::string_view text) {
+  const auto at = text.find('@');
+  if (at == std::string_view::npos || at == 0) return false;
+  if (text.find("..") != std::string_view::npos) return false;
+  const std::string_view local = text.substr(0, at);
+  const std::string_view domain = text.substr(at + 1);
+  if (local.front() == '.') return false;
+  for (char c : local) {
+    if (!ascii_alnum(c) && c != '_' && c != '\'' && c != '+' && c != '-' && c != '.') return false;
+  }
+  const char last = local.back();
+  if (last == '.' || last == '\'') return false;
+  // One or more labels each ending in '.', then a top-level domain of two or more letters.
+  const auto tld_dot = domain.rfind('.');
+  if (tld_dot == std::string_view::npos) return false;
+  const std::string_view tld = domain.substr(tld_dot + 1);
+  if (tld.size() < 2) return false;
+  for (char c : tld) {
+    if (!ascii_alpha(c)) return false;
+  }
+  std::size_t start = 0;
+  while (start < tld_dot) {
+    const auto end = domain.find('.', start);
+    const std::string_view label = domain.substr(start, end - start);
+    if (label.empty() || !ascii_alnum(label.front())) return false;
+    for (char c : label) {
+      if (!ascii_alnum(c) && c != '-') return false;
+    }
+    start = end + 1;
+  }
+  return tld_dot > 0;
+}
+
+bool is_uri(std::string_view text) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos || colon == 0 || !ascii_alpha(text[0])) return false;
+  const std::string_view scheme = text.substr(0, colon);
+  for (char c : scheme) {
+    if (!ascii_alnum(c) && c != '+' && c != '-' && c != '.') return false;
+  }
+  const std::string_view rest = text.substr(colon + 1);
+  if (rest.empty()) return false;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const auto c = static_cast<unsigned char>(rest[i]);
+    if (c <= 0x20 || c == 0x7F) return false;
+    if (c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '\\' ||
+        c == '^' || c == '`') {
+      return false;
+    }
+    if (c == '%' && (i + 2 >= rest.size() || !ascii_hex(rest[i + 1]) || !ascii_hex(rest[i + 2])))
+      return false;
+  }
+  if (web_scheme(scheme)) {
+    if (!rest.starts_with("//")) return false;
+    const std::string_view authority = rest.substr(2, rest.find_first_of("/?#", 2) - 2);
+    const auto user_end = authority.rfind('@');
+    std::string_view host =
+        user_end == std::string_view::npos ? authority : authority.substr(user_end + 1);
+    // What the WHATWG URL parser behind z.url() refuses too: a bracketed host that is not IPv6,
+    // a port that is not a number.
+    std::string_view port;
+    if (host.starts_with("[")) {
+      const auto close = host.find(']');
+      if (close == std::string_view::npos || !is_ipv6(host.substr(1, close - 1))) return false;
+      port = host.substr(close + 1);
+      if (!port.empty() && port[0] != ':') return false;
+    } else {
+      port = host.substr(std::min(host.find(':'), host.size()));
+      host = host.substr(0, host.find(':'));
+      if (host.empty()) return false;
+    }
+    for (char c : port.substr(port.empty() ? 0 : 1)) {
+      if (!ascii_digit(c)) return false;
+    }
+  }
+  return true;
+}
+
+bool is_uuid(std::string_view text) {
+  if (text == "00000000-0000-0000-0000-000000000000") return true;
+  if (text == "ffffffff-ffff-ffff-ffff-ffffffffffff" ||
+      text == "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF") {
+    return true;
+  }
+  if (text.size() != 36) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (text[i] != '-') return false;
+    } else if (!ascii_hex(text[i])) {
+      return false;
+    }
+  }
+  const char version = text[14];
+  const char variant = text[19];
+  return version >= '1' && version <= '8' &&
+         (variant == '8' || variant == '9' || variant == 'a' || variant == 'b' || variant == 'A' ||
+          variant == 'B');
+}
+
+bool is_rfc3339_time(std::string_view text) {
+  return rfc3339_time(text);
+}
+
+bool is_rfc3339_date_time(std::string_view text) {
+  if (text.size() < 11 || !is_iso_date(text.substr(0, 10))) return false;
+  return (text[10] == 'T' || text[10] == 't') && rfc3339_time(text.substr(11));
+}
+
+bool is_iso_duration(std::string_view text) {
+  if (text.size() < 2 || text[0] != 'P') return false;
+  const std::string_view body = text.substr(1);
+  if (body.back() == 'W') return duration_units(body, "W");
+  const auto t = body.find('T');
+  const std::string_view date = body.substr(0, t);
+  if (!date.empty() && !duration_units(date, "YMD")) return false;
+  if (t == std::string_view::npos) return !date.empty();
+  return duration_units(body.substr(t + 1), "HMS");
+}
+
+bool is_uuid_text(std::string_view text) {
+  if (text.size() != 36) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? text[i] != '-' : !ascii_hex(text[i])) return false;
+  }
+  return true;
+}
+
+bool is_json_pointer(std::string_view text) {
+  if (!text.empty() && text[0] != '/') return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '~' && (i + 1 == text.size() || (text[i + 1] != '0' && text[i + 1] != '1'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool is_relative_json_pointer(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && ascii_digit(text[digits])) ++digits;
+  if (digits == 0 || (text[0] == '0' && digits > 1)) return false;
+  const std::string_view rest = text.substr(digits);
+  return rest == "#" || is_json_pointer(rest);
+}
+
+std::optional<bool> check_format(std::string_view format, std::string_view text) {
+  return check_format(format, text, FormatRules::zod);
+}
+
+FormatCheck format_check(std::string_view format, FormatRules rules) {
+  const bool zod = rules == FormatRules::zod;
+  if (format == "date") return is_iso_date;
+  if (format == "time") return zod ? is_iso_time : is_rfc3339_time;
+  if (format == "date-time") return zod ? is_iso_date_time : is_rfc3339_date_time;
+  if (format == "duration") return is_iso_duration;
+  if (format == "email") return zod ? is_email : is_rfc5321_email;
+  if (format == "idn-email") return is_idn_email;
+  if (format == "hostname") return is_hostname;
+  if (format == "idn-hostname") return is_idn_hostname;
+  if (format == "ipv4") return is_ipv4;
+  if (format == "ipv6") return is_ipv6;
+  if (format == "uri") {
+    if (zod) return is_uri;
+    return [](std::string_view text) { return is_rfc3986_uri(text, false); };
+  }
+  if (format == "url") return is_uri;  // not a JSON Schema format: Zod's z.url() only
+  if (format == "uri-reference") {
+    return [](std::string_view text) { return is_uri_reference(text, false); };
+  }
+  if (format == "iri") return [](std::string_view text) { return is_rfc3986_uri(text, true); };
+  if (format == "iri-reference") {
+    return [](std::string_view text) { return is_uri_reference(text, true); };
+  }
+  if (format == "uri-template") return is_uri_template;
+  if (format == "uuid") return zod ? is_uuid : is_uuid_text;
+  if (format == "json-pointer") return is_json_pointer;
+  if (format == "relative-json-pointer") return is_relative_json_pointer;
+  if (format == "regex") return is_ecma_regex;
+  return nullptr;
+}
+
+std::optional<bool> check_format(std::string_view format, std::string_view text,
+                                 FormatRules rules) {
+  const FormatCheck check = format_check(format, rules);
+  if (check == nullptr) return std::nullopt;
+  return check(text);
+}
+
+std::string_view format_message(std::string_view format) {
+  if (format == "date") return "Invalid ISO date";
+  if (format == "time") return "Invalid ISO time";
+  if (format == "date-time") return "Invalid ISO datetime";
+  if (format == "duration") return "Invalid ISO duration";
+  if (format == "email" || format == "idn-email") return "Invalid email address";
+  if (format == "hostname" || format == "idn-hostname") return "Invalid hostname";
+  if (format == "ipv4") return "Invalid IPv4 address";
+  if (format == "ipv6") return "Invalid IPv6 address";
+  if (format == "uri" || format == "url" || format == "iri") return "Invalid URL";
+  if (format == "uri-reference" || format == "iri-reference") return "Invalid URI reference";
+  if (format == "uri-template") return "Invalid URI template";
+  if (format == "uuid") return "Invalid UUID";
+  if (format == "json-pointer") return "Invalid JSON Pointer";
+  if (format == "relative-json-pointer") return "Invalid relative JSON Pointer";
+  if (format == "regex") return "Invalid regex";
+  return {};
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,91 @@
+#include "transport/redaction.hpp"
+#include "core/ascii.hpp"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+namespace accord::detail {
+namespace {
+
+// Where one character `wanted` written at `at` ends (plain, or backslashes + uXXXX), or npos.
+std::size_t char_end(std::string_view text, std::size_t at, char wanted) {
+  if (at >= text.size()) return std::string_view::npos;
+  if (text[at] == wanted) return at + 1;
+  if (text[at] != '\\') return std::string_view::npos;
+  std::size_t u = at;
+  while (u < text.size() && text[u] == '\\') ++u;
+  if (u + 5 > text.size() || text[u] != 'u') return std::string_view::npos;
+  int code = 0;
+  for (std::size_t k = u + 1; k < u + 5; ++k) {
+    const int digit = hex_value(text[k]);
+    if (digit < 0) return std::string_view::npos;
+    code = code * 16 + digit;
+  }
+  return code == static_cast<unsigned char>(wanted) ? u + 5 : std::string_view::npos;
+}
+
+// Where an occurrence of `secret` starting at `at` ends, or npos.
+std::size_t match_end(std::string_view text, std::size_t at, std::string_view secret) {
+  for (const char c : secret) {
+    at = char_end(text, at, c);
+    if (at == std::string_view::npos) return at;
+  }
+  return at;
+}
+
+// The next occurrence of `secret` at or after `from`, as {start, end}; start is npos when there
+// is none. Candidates are the secret's first character and backslashes (which may begin an
+// escape of it), each found with a memchr-speed search rather than a look at every byte.
+std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_t from,
+                                               std::string_view secret) {
+  constexpr auto npos = std::string_view::npos;
+  std::size_t plain = text.find(secret.front(), from);
+  std::size_t escape = text.find('\\', from);
+  while (plain != npos || escape != npos) {
+    const std::size_t at = std::min(plain, escape);
+    if (const auto end = match_end(text, at, secret); end != npos) return {at, end};
+    std::size_t next = at + 1;
+    if (text[at] == '\\') {
+      // A match from a later backslash of this run would fail the same way: skip the run, so a
+      // body of backslashes stays linear.
+      next = std::min(text.find_first_not_of('\\', at), text.size());
+    }
+    if (plain < next) plain = text.find(secret.front(), next);
+    if (escape < next) escape = text.find('\\', next);
+  }
+  return {npos, npos};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> secret_spans(std::string_view text,
+                                                              std::string_view secret) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  if (secret.size() < 4 || text.size() < secret.size()) return spans;
+  for (auto span = find_match(text, 0, secret); span.first != std::string_view::npos;
+       span = find_match(text, span.second, secret)) {
+    spans.push_back(span);
+  }
+  return spans;
+}
+
+std::string redact_secret(std::string text, std::string_view secret) {
+  if (secret.size() < 4 || text.size() < secret.size()) return text;
+  auto [start, end] = find_match(text, 0, secret);
+  if (start == std::string_view::npos) return text;  // the usual case: nothing copied
+  const std::string_view view(text);
+  std::string out;
+  out.reserve(text.size());
+  std::size_t copied = 0;
+  while (start != std::string_view::npos) {
+    out.append(view.substr(copied, start - copied));
+    out += kRedacted;
+    copied = end;
+    std::tie(start, end) = find_match(view, copied, secret);
+  }
+  out.append(view.substr(copied));
+  return out;
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,62 @@
+#include "accord/validate.hpp"
+
+#include "validate/validator_impl.hpp"
+
+namespace accord {
+
+namespace detail {
+
+std::shared_ptr<const ValidatorImpl> make_validator_impl(const ojson& json_schema,
+                                                         const Schema* dsl,
+                                                         const EngineOptions& options) {
+  auto impl = std::make_shared<ValidatorImpl>();
+  if (dsl != nullptr) impl->dsl = *dsl;
+  impl->engine = std::make_unique<const Engine>(json_schema,
+                                                impl->dsl ? &impl->dsl->node() : nullptr, options);
+  return impl;
+}
+
+}  // namespace detail
+
+Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema,
+                                      const ValidatorOptions& options) {
+  detail::EngineOptions engine;
+  engine.default_draft =
+      options.dialect == Dialect::draft07 ? detail::Draft::draft7 : detail::Draft::draft2020_12;
+  engine.formats = options.formats;
+  engine.registry = options.registry;
+  return Validator(detail::make_validator_impl(json_schema, nullptr, engine));
+}
+
+Issues Validator::validate(const nlohmann::json& value) const {
+  // validate() takes values built by code too; walking a value much deeper than this would
+  // overflow the stack, so it is refused before anything recurses into it.
+  if (detail::too_deep(value)) {
+    return {Issue{
+        IssueCode::invalid_json, Path{},
+        "Invalid JSON: nested deeper than " + std::to_string(detail::kMaxValueDepth) + " levels"}};
+  }
+  return impl_->engine->issues(value);
+}
+
+std::optional<Issues> Validator::validate_part(const Path& path,
+                                               const nlohmann::json& value) const {
+  if (detail::too_deep(value)) return std::nullopt;
+  return impl_->engine->issues_at(path, value);
+}
+
+ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimits limits) const {
+  ValidationResult result;
+  auto parsed = parse_json(text, limits);
+  if (!parsed.value) {
+    result.issues = std::move(parsed.issues);
+    return result;
+  }
+  // The parser's own depth limit already bounds the value unless the caller raised it.
+  result.issues = limits.max_depth <= detail::kMaxValueDepth ? impl_->engine->issues(*parsed.value)
+                                                             : validate(*parsed.value);
+  result.value = std::move(parsed.value);
+  return result;
+}
+
+}  // namespace accord

@@ -1,0 +1,22 @@
+#pragma once
+// What a Validator holds: the engine and, when built from the DSL, the Schema whose refinements
+// run inside it. Immutable once built, so validate() may run on many threads.
+
+#include <memory>
+#include <optional>
+
+#include "accord/validate.hpp"
+#include "validate/engine.hpp"
+
+namespace accord::detail {
+
+struct ValidatorImpl {
+  std::optional<Schema> dsl;  // kept alive for the engine's refinements
+  std::unique_ptr<const Engine> engine;
+};
+
+// Throws SchemaError.
+[[nodiscard]] std::shared_ptr<const ValidatorImpl> make_validator_impl(
+    const ojson& json_schema, const Schema* dsl, const EngineOptions& options);
+
+}  // namespace accord::detail

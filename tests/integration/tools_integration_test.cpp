@@ -1,0 +1,432 @@
+// Validated tool calling over real HTTP against accord-mock, for every provider profile.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "accord/tools.hpp"
+#include "fixtures/mock_process.hpp"
+#include "fixtures/provider_params.hpp"
+#include "schemas/transfer.hpp"
+
+namespace accord {
+namespace {
+
+using nlohmann::json;
+
+const json kValid = {{"accountId", "acct_9f3k2"},
+                     {"email", "ops@example.com"},
+                     {"amount", 450},
+                     {"currency", "eur"}};
+
+json over_cap() {
+  json doc = kValid;
+  doc["amount"] = 900;
+  return doc;
+}
+
+json call(const std::string& id, const json& arguments, const std::string& name = "transfer") {
+  return {{"id", id}, {"name", name}, {"arguments", arguments}};
+}
+
+json calls(std::vector<json> list) {
+  return {{"tool_calls", std::move(list)}};
+}
+
+json final_text(const std::string& text) {
+  return {{"text", text}};
+}
+
+// The transfer case: 900 eur (over the cap), then 450 eur, then the answer.
+std::vector<json> rejected_then_valid() {
+  return {calls({call("call_a", over_cap())}), calls({call("call_b", kValid)}),
+          final_text("Sent 450 eur instead.")};
+}
+
+// One tool result as a request carried it, whatever the provider's shape.
+struct SentResult {
+  std::string id;
+  std::string content;
+  bool is_error = false;
+};
+
+class ToolLoop : public ::testing::TestWithParam<std::string> {
+ protected:
+  Result<ToolRun> run(const std::vector<json>& replies, ToolRequest request = {},
+                      const std::string& api_key = "") {
+    mock_ = std::make_unique<MockProcess>(json{{"replies", replies}}.dump());
+    auto options = testing_support::mock_client_options(GetParam(), mock_->base_url());
+    if (!api_key.empty()) options.api_key = api_key;
+    const Client client(options);
+    if (request.prompt.empty()) request.prompt = "Send 450 eur to acct_9f3k2.";
+    return run_tools(client, request, toolset());
+  }
+
+  Toolset toolset() {
+    return Toolset{
+        Tool("transfer", "Moves money to an account.", examples::transfer_schema(),
+             [this](const json& input) {
+               ++handler_runs_;
+               inputs_.push_back(input);
+               if (fail_handler_) return ToolOutput::failure("the bank is closed");
+               return ToolOutput::ok(
+                   {{"transferId", "tr_" + std::to_string(handler_runs_)}, {"status", "sent"}});
+             }),
+        Tool("balance", "Reads an account's balance.",
+             object({{"accountId", string().regex("^acct_[a-z0-9]+$")}}),
+             [](const json&) {
+               return ToolOutput::ok({{"balance", 1200}});
+             }),
+    };
+  }
+
+  // The JSON bodies accord-mock received, in order.
+  json bodies() const {
+    json out = json::array();
+    for (const auto& entry : mock_->requests()) out.push_back(entry["body"]);
+    return out;
+  }
+
+  // Every tool result a request body carries, in order.
+  static std::vector<SentResult> results_in(const json& body) {
+    std::vector<SentResult> out;
+    const std::string provider = GetParam();
+    if (provider == "openai-responses") {
+      for (const auto& item : body["input"]) {
+        if (item.value("type", "") == "function_call_output")
+          out.push_back({item["call_id"], item["output"], false});
+      }
+    } else if (provider == "anthropic") {
+      for (const auto& message : body["messages"]) {
+        if (message["role"] != "user" || !message["content"].is_array()) continue;
+        for (const auto& block : message["content"]) {
+          if (block.value("type", "") == "tool_result")
+            out.push_back({block["tool_use_id"], block["content"], block.value("is_error", false)});
+        }
+      }
+    } else {
+      for (const auto& message : body["messages"]) {
+        if (message["role"] == "tool")
+          out.push_back({message["tool_call_id"], message["content"], false});
+      }
+    }
+    return out;
+  }
+
+  // The transfer tool's input schema and description as the first request sent them.
+  json sent_tool(const json& body) const {
+    const std::string provider = GetParam();
+    for (const auto& tool : body["tools"]) {
+      if (provider == "openai-chat" || provider == "generic") {
+        if (tool["function"]["name"] == "transfer")
+          return {{"description", tool["function"]["description"]},
+                  {"schema", tool["function"]["parameters"]}};
+      } else if (provider == "openai-responses") {
+        if (tool["name"] == "transfer")
+          return {{"description", tool["description"]}, {"schema", tool["parameters"]}};
+      } else if (tool["name"] == "transfer") {
+        return {{"description", tool["description"]}, {"schema", tool["input_schema"]}};
+      }
+    }
+    return nullptr;
+  }
+
+  // Only Anthropic has an error flag on a tool result; the others carry the text alone.
+  static bool has_error_flag() { return GetParam() == "anthropic"; }
+
+  std::unique_ptr<MockProcess> mock_;
+  int handler_runs_ = 0;
+  std::vector<json> inputs_;
+  bool fail_handler_ = false;
+};
+
+TEST_P(ToolLoop, ValidCallRunsTheHandlerOnceAndReturnsTheFinalText) {
+  auto result = run({calls({call("call_a", kValid)}), final_text("Sent 450 eur.")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(handler_runs_, 1);
+  EXPECT_EQ(result.value().handler_runs(), 1u);
+  EXPECT_EQ(result.value().final_text, "Sent 450 eur.");
+  ASSERT_EQ(result.value().calls.size(), 1u);
+  EXPECT_EQ(result.value().calls[0].verdict, CallVerdict::ran);
+  EXPECT_EQ(result.value().calls[0].result["transferId"], "tr_1");
+  EXPECT_EQ(result.value().steps.size(), 2u);
+}
+
+TEST_P(ToolLoop, HandlerGetsTheValidatedInput) {
+  auto result = run({calls({call("call_a", kValid)}), final_text("ok")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(inputs_.size(), 1u);
+  EXPECT_EQ(inputs_[0], kValid);
+}
+
+TEST_P(ToolLoop, HandlerResultGoesBackAsAToolResult) {
+  auto result = run({calls({call("call_a", kValid)}), final_text("ok")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const json sent = bodies();
+  ASSERT_EQ(sent.size(), 2u);
+  const auto results = results_in(sent[1]);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].id, "call_a");
+  EXPECT_EQ(json::parse(results[0].content), json({{"transferId", "tr_1"}, {"status", "sent"}}));
+  EXPECT_FALSE(results[0].is_error);
+}
+
+TEST_P(ToolLoop, InvalidCallNeverRunsTheHandler) {
+  auto result = run(rejected_then_valid());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(handler_runs_, 1);
+  ASSERT_EQ(inputs_.size(), 1u);
+  EXPECT_EQ(inputs_[0]["amount"], 450);
+  const auto& calls_made = result.value().calls;
+  ASSERT_EQ(calls_made.size(), 2u);
+  EXPECT_EQ(calls_made[0].verdict, CallVerdict::rejected);
+  ASSERT_EQ(calls_made[0].issues.size(), 1u);
+  EXPECT_EQ(calls_made[0].issues[0].message, "eur transfers are capped at 500");
+  EXPECT_EQ(calls_made[1].verdict, CallVerdict::ran);
+}
+
+TEST_P(ToolLoop, RejectedCallsAreListedBesideTheCallsThatRan) {
+  auto result = run(rejected_then_valid());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(result.value().rejected().size(), 1u);
+  EXPECT_EQ(result.value().rejected()[0]->call.id, "call_a");
+  EXPECT_EQ(result.value().calls.size(), 2u);
+}
+
+TEST_P(ToolLoop, FollowUpCarriesTheIssuesAsAnErrorResult) {
+  auto result = run(rejected_then_valid());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const json sent = bodies();
+  ASSERT_EQ(sent.size(), 3u);
+  const auto results = results_in(sent[1]);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].id, "call_a");
+  EXPECT_EQ(results[0].content,
+            "That input failed validation:\n\u2716 eur transfers are capped at 500\n"
+            "Call the tool again with corrected input.");
+  EXPECT_EQ(results[0].is_error, has_error_flag());
+}
+
+TEST_P(ToolLoop, OnlyFailedResultsAreMarkedAsErrors) {
+  auto result = run(rejected_then_valid());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const auto results = results_in(bodies()[2]);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].is_error, has_error_flag());
+  EXPECT_FALSE(results[1].is_error);
+}
+
+TEST_P(ToolLoop, UnknownToolGetsTheNamesOfTheToolsThatExist) {
+  auto result = run({calls({call("call_a", kValid, "send_money")}), final_text("sorry")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(handler_runs_, 0);
+  ASSERT_EQ(result.value().calls.size(), 1u);
+  EXPECT_EQ(result.value().calls[0].verdict, CallVerdict::unknown_tool);
+  const auto results = results_in(bodies()[1]);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].content,
+            "There is no tool named \"send_money\". The tools that exist: transfer, balance.");
+  EXPECT_EQ(results[0].is_error, has_error_flag());
+}
+
+TEST_P(ToolLoop, BrokenArgumentTextIsRejectedNotACrash) {
+  auto result = run({calls({call("call_a", R"({"amount": 450, "curr)")}),
+                     calls({call("call_b", kValid)}), final_text("done")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(handler_runs_, 1);
+  const auto& first = result.value().calls[0];
+  EXPECT_EQ(first.verdict, CallVerdict::rejected);
+  ASSERT_FALSE(first.issues.empty());
+  // OpenAI sends the text itself; Anthropic's input cannot be broken JSON, so the mock sends the
+  // text as a JSON string, which is the wrong type.
+  EXPECT_EQ(first.issues[0].code,
+            has_error_flag() ? IssueCode::invalid_type : IssueCode::invalid_json);
+  const auto results = results_in(bodies()[1]);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_NE(results[0].content.find("That input failed validation:\n\u2716 "), std::string::npos);
+}
+
+TEST_P(ToolLoop, TwoCallsInOneReplyAreBothAnsweredInOrderInOneFollowUp) {
+  auto result = run({calls({call("call_a", over_cap()), call("call_b", kValid)}),
+                     final_text("Sent the 450 eur one.")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(handler_runs_, 1);
+  const json sent = bodies();
+  ASSERT_EQ(sent.size(), 2u);
+  const auto results = results_in(sent[1]);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].id, "call_a");
+  EXPECT_NE(results[0].content.find("eur transfers are capped at 500"), std::string::npos);
+  EXPECT_EQ(results[0].is_error, has_error_flag());
+  EXPECT_EQ(results[1].id, "call_b");
+  EXPECT_EQ(json::parse(results[1].content)["status"], "sent");
+  EXPECT_FALSE(results[1].is_error);
+  ASSERT_EQ(result.value().steps.size(), 2u);
+  EXPECT_EQ(result.value().steps[0].calls, (std::vector<std::size_t>{0, 1}));
+}
+
+TEST_P(ToolLoop, StepLimitIsAnErrorOfItsOwnKind) {
+  auto result = run({calls({call("call_a", kValid)})}, {.max_steps = 3});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::step_limit);
+  EXPECT_EQ(result.trace().attempts.size(), 3u);
+  EXPECT_EQ(bodies().size(), 3u);
+}
+
+TEST_P(ToolLoop, CallsOfTheLastAllowedTurnDoNotRun) {
+  auto result = run({calls({call("call_a", kValid)})}, {.max_steps = 3});
+  ASSERT_FALSE(result.ok());
+  // Turns 1 and 2 were answered; turn 3's call had no turn left to hear its result.
+  EXPECT_EQ(handler_runs_, 2);
+}
+
+TEST_P(ToolLoop, ExhaustedCorrectionsFailWithEveryStepRecorded) {
+  auto result = run({calls({call("call_a", over_cap())})});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::invalid_after_retries);
+  EXPECT_EQ(handler_runs_, 0);
+  ASSERT_EQ(result.trace().attempts.size(), 2u);
+  for (const auto& attempt : result.trace().attempts) {
+    ASSERT_EQ(attempt.issues.size(), 1u);
+    EXPECT_EQ(attempt.issues[0].message, "eur transfers are capped at 500");
+  }
+  EXPECT_NE(result.error().message.find("transfer"), std::string::npos);
+  EXPECT_NE(result.error().message.find("eur transfers are capped at 500"), std::string::npos);
+}
+
+TEST_P(ToolLoop, ValidCallBesideAnExhaustedOneIsSkippedNotRun) {
+  auto result =
+      run({calls({call("c1", over_cap())}), calls({call("c2", over_cap()), call("c3", kValid)})});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::invalid_after_retries);
+  EXPECT_EQ(handler_runs_, 0);
+}
+
+TEST_P(ToolLoop, MoreCorrectionsPerToolAllowMoreRejections) {
+  auto result = run({calls({call("c1", over_cap())}), calls({call("c2", over_cap())}),
+                     calls({call("c3", kValid)}), final_text("done")},
+                    {.corrections_per_tool = 2});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value().rejected().size(), 2u);
+  EXPECT_EQ(handler_runs_, 1);
+}
+
+TEST_P(ToolLoop, HandlerErrorGoesBackAsAnErrorResult) {
+  fail_handler_ = true;
+  auto result = run({calls({call("call_a", kValid)}), final_text("The bank is closed.")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value().calls[0].verdict, CallVerdict::handler_error);
+  EXPECT_EQ(result.value().handler_runs(), 1u);
+  const auto results = results_in(bodies()[1]);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].content, "the bank is closed");
+  EXPECT_EQ(results[0].is_error, has_error_flag());
+}
+
+TEST_P(ToolLoop, UsageIsKeptPerStepAndSummed) {
+  auto result = run({calls({call("call_a", kValid)}), final_text("done")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const auto& steps = result.value().steps;
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_GT(steps[0].attempt.usage.total_tokens, 0);
+  EXPECT_GT(steps[1].attempt.usage.total_tokens, 0);
+  EXPECT_EQ(result.value().usage.total_tokens,
+            steps[0].attempt.usage.total_tokens + steps[1].attempt.usage.total_tokens);
+  EXPECT_EQ(result.trace().usage, result.value().usage);
+}
+
+TEST_P(ToolLoop, FirstRequestStatesTheCapInWords) {
+  auto result = run({final_text("nothing to do")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const json tool = sent_tool(bodies()[0]);
+  ASSERT_FALSE(tool.is_null());
+  EXPECT_NE(tool["schema"].dump().find("eur transfers are capped at 500"), std::string::npos);
+  EXPECT_NE(tool["description"].get<std::string>().find("eur transfers are capped at 500"),
+            std::string::npos);
+}
+
+// Anthropic gets the cap in words only; the others get keywords too (anyOf branches, if/then),
+// and every provider's Report says the rule is also stated in the description.
+TEST_P(ToolLoop, ReportSaysTheCapIsStatedInTheDescription) {
+  const auto provider = make_provider(GetParam());
+  const auto specs = toolset().specs(*provider);
+  ASSERT_EQ(specs.size(), 2u);
+  bool found = false;
+  for (const auto& entry : specs[0].input.report.entries()) {
+    if (entry.rule == R"(rule if currency == "eur" then amount <= 500)") {
+      found = true;
+      EXPECT_NE(entry.why.find("stated in the description"), std::string::npos) << entry.why;
+      EXPECT_EQ(entry.fate,
+                std::string(GetParam()) == "anthropic" ? Fate::description : Fate::keyword);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_P(ToolLoop, OpenAIRequestsAskForOneCallAtATime) {
+  auto result = run({final_text("ok")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const json first = bodies()[0];
+  if (has_error_flag()) {
+    EXPECT_FALSE(first.contains("parallel_tool_calls"));  // not an Anthropic field
+  } else {
+    EXPECT_EQ(first["parallel_tool_calls"], false);
+  }
+}
+
+TEST_P(ToolLoop, FinalAnswerIsValidatedAgainstTheFinalSchema) {
+  const Schema receipt = object({{"transferId", string().starts_with("tr_")}});
+  auto result = run({calls({call("call_a", kValid)}), {{"json", {{"transferId", "tr_1"}}}}},
+                    {.final_schema = receipt});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_TRUE(result.value().final_value.has_value());
+  EXPECT_EQ(*result.value().final_value, json({{"transferId", "tr_1"}}));
+}
+
+TEST_P(ToolLoop, InvalidFinalAnswerIsCorrectedOnce) {
+  const Schema receipt = object({{"transferId", string().starts_with("tr_")}});
+  auto result = run({calls({call("call_a", kValid)}),
+                     {{"json", {{"transferId", "x"}}}},
+                     {{"json", {{"transferId", "tr_1"}}}}},
+                    {.final_schema = receipt});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value().steps.size(), 3u);
+  EXPECT_FALSE(result.value().steps[1].attempt.issues.empty());
+  EXPECT_EQ(*result.value().final_value, json({{"transferId", "tr_1"}}));
+}
+
+TEST_P(ToolLoop, FinalAnswerStillInvalidFailsAfterTheCorrection) {
+  const Schema receipt = object({{"transferId", string().starts_with("tr_")}});
+  auto result = run({{{"json", {{"transferId", "x"}}}}}, {.final_schema = receipt});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::invalid_after_retries);
+  EXPECT_EQ(result.trace().attempts.size(), 2u);
+}
+
+TEST_P(ToolLoop, RefusalEndsTheRunAsRefused) {
+  auto result = run({{{"refusal", "I can't move money."}}});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::refused);
+}
+
+// A hostile server echoes the key into a tool call's arguments (as an unknown field, so it lands
+// in the issues) and into a refusal: neither the error nor the trace keeps it.
+TEST_P(ToolLoop, KeyEchoedByTheModelIsKeptOutOfTheErrorAndTrace) {
+  const std::string key = "sk-tool-SENTINEL-51c2";
+  json arguments = kValid;
+  arguments[key] = true;
+  auto result = run({calls({call("call_a", arguments)}), {{"refusal", "no, " + key}}}, {}, key);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::refused);
+  const std::string written =
+      result.error().message + result.trace().to_json().dump() + result.trace().to_text();
+  EXPECT_EQ(written.find("SENTINEL-51c2"), std::string::npos) << written;
+  EXPECT_NE(written.find("[redacted]"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, ToolLoop,
+                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
+                                           "generic"),
+                         accord::testing_support::ProviderParamName());
+
+}  // namespace
+}  // namespace accord
