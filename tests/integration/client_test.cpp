@@ -194,9 +194,7 @@ TEST_P(Loop, ForcedToolModeIsCorrectedThroughAnErrorToolResult) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Loop,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Loop, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

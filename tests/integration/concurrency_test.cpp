@@ -124,9 +124,7 @@ TEST_P(Concurrency, ContractCacheBuildsOneContractPerSchemaUnderContention) {
   EXPECT_NE(seen[0], seen[1]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Concurrency,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Concurrency, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

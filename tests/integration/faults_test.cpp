@@ -30,8 +30,7 @@ constexpr milliseconds kShortTimeout{400};
 
 using namespace testing_documents;
 
-const std::vector<std::string> kProviders = {"openai-chat", "openai-responses", "anthropic",
-                                             "generic"};
+const std::vector<std::string> kProviders = provider_names();
 
 std::string provider_name(const std::string& provider) {
   std::string name = provider;

@@ -205,8 +205,7 @@ TEST_P(Streaming, KeyNeverAppearsInPartsTraceOrError) {
   EXPECT_EQ(everything.find("SENTINEL"), std::string::npos) << everything;
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Streaming,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Streaming, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

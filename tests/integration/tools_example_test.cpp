@@ -77,8 +77,7 @@ TEST_P(TransferToolExample, ErrorResultCarriesTheCap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, TransferToolExample,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+                         ::testing::ValuesIn(::accord::provider_names()),
                          accord::testing_support::ProviderParamName());
 
 }  // namespace

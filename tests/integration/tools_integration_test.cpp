@@ -423,9 +423,7 @@ TEST_P(ToolLoop, KeyEchoedByTheModelIsKeptOutOfTheErrorAndTrace) {
   EXPECT_NE(written.find("[redacted]"), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, ToolLoop,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+INSTANTIATE_TEST_SUITE_P(Providers, ToolLoop, ::testing::ValuesIn(::accord::provider_names()),
                          accord::testing_support::ProviderParamName());
 
 }  // namespace
