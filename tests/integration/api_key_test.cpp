@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "fixtures/scoped_env.hpp"

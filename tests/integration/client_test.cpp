@@ -1,5 +1,6 @@
 // The extraction loop over real HTTP against accord-mock, for every provider profile.
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 
 #include <gtest/gtest.h>
 #include <httplib.h>

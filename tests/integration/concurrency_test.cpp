@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "schemas/refund.hpp"

@@ -12,6 +12,7 @@
 
 #include "accord/client.hpp"
 #include "accord/json_text.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "schemas/refund.hpp"

@@ -14,6 +14,7 @@
 #include <deque>
 #include <string>
 
+#include "accord/providers/provider.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "loop/scoped_correction.hpp"

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "accord/redaction.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"

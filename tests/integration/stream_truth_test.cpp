@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "accord/providers/provider.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
 

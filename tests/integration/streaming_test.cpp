@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "schemas/refund.hpp"

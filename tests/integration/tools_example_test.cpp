@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
 

@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "accord/providers/provider.hpp"
 #include "accord/tools.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
