@@ -13,7 +13,7 @@
 #include <mutex>
 #include <optional>
 
-#include "loop/batch_protocol.hpp"
+#include "loop/batch_results.hpp"
 #include "loop/extraction_loop.hpp"
 #include "loop/loop.hpp"
 #include "transport/url_origin.hpp"
@@ -164,7 +164,7 @@ class Round {
     for (const auto& url : state_.result_urls) {
       for (auto wait = options_.first_poll;;) {
         try {
-          protocol_.read_results(url, answers, options_.max_result_line_bytes);
+          detail::read_results(protocol_, url, answers, options_.max_result_line_bytes);
           break;
         } catch (const BatchFailure& e) {
           if (!e.transient || Clock::now() + wait > until)

@@ -451,8 +451,8 @@ void ExtractionLoop::send_whole_correction() {
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attempt,
                                                                    const Reply& reply) {
   std::string joined = partial_ + reply.text;
-  // Anthropic refuses a final assistant turn that ends in whitespace; the model goes on from the
-  // trimmed text, so the trimmed text is what the continuation joins.
+  // A prefill may not end in whitespace (Provider::continues_assistant_prefill); the model goes on
+  // from the trimmed text, so the trimmed text is what the continuation joins.
   while (!joined.empty() && std::isspace(static_cast<unsigned char>(joined.back()))) {
     joined.pop_back();
   }

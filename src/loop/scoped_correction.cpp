@@ -7,23 +7,14 @@
 
 #include "accord/json_text.hpp"
 #include "core/json_stream_reader.hpp"
-#include "loop/loop.hpp"
 #include "core/utf8.hpp"
+#include "loop/loop.hpp"
+#include "providers/portable_names.hpp"
 
 namespace accord::detail {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-// Anthropic's rule for property keys, which the patch's keys become.
-constexpr std::size_t kMaxKeyLength = 64;
-
-bool plain_key(std::string_view key) {
-  return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-  });
-}
 
 // "items.3.price", or nullopt when a segment has characters a patch key cannot carry.
 std::optional<std::string> dotted(const Path& path) {
@@ -31,13 +22,13 @@ std::optional<std::string> dotted(const Path& path) {
   for (const auto& segment : path.segments()) {
     if (!key.empty()) key += '.';
     if (const auto* name = std::get_if<std::string>(&segment)) {
-      if (!plain_key(*name)) return std::nullopt;
+      if (!portable_chars(*name)) return std::nullopt;
       key += *name;
     } else {
       key += std::to_string(std::get<std::size_t>(segment));
     }
   }
-  if (key.size() > kMaxKeyLength) return std::nullopt;
+  if (key.size() > kMaxPortableName) return std::nullopt;
   return key;
 }
 

@@ -843,7 +843,7 @@ class Lowerer {
     }
     if (const auto rules = in.find(kRulesKeyword); rules != in.end()) {
       if (caps_.rule_branches) {
-        out = lower_rules_openai(*rules, std::move(out), path, report_, stage_);
+        out = lower_rules_as_branches(*rules, std::move(out), path, report_, stage_);
         if (path.empty() && out.contains("anyOf")) root_branched_ = true;
       } else {
         lower_rules_described(*rules, path, report_, stage_, family_);
@@ -1251,7 +1251,7 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
   if (capabilities.full_schema) {
     wire.schema = emitted;
     if (wire.schema.is_object()) wire.schema.erase("$schema");
-    lower_rules_generic(wire.schema, report, stage);
+    lower_rules_as_conditionals(wire.schema, report, stage);
     ReportWriter{report}.add(
         {Path{}, "strict", "strict", Fate::keyword,
          "local servers treat strict as a hint and may ignore the schema; every rule is "

@@ -1,17 +1,54 @@
-#include "providers/wire.hpp"
+#include "providers/registry.hpp"
+
+#include <array>
+
+#include "accord/batch.hpp"
+
+namespace accord::detail {
+
+// Defined in each provider's folder.
+const ProviderParts& openai_chat_parts();
+const ProviderParts& openai_responses_parts();
+const ProviderParts& anthropic_parts();
+const ProviderParts& generic_parts();
+
+namespace {
+
+// Every provider, one line each, in the order provider_names() lists them.
+constexpr std::array kProviders = {
+    &openai_chat_parts,
+    &openai_responses_parts,
+    &anthropic_parts,
+    &generic_parts,
+};
+
+}  // namespace
+
+const ProviderParts* provider_parts(std::string_view name) {
+  for (const auto parts : kProviders) {
+    if (parts().name == name) return &parts();
+  }
+  return nullptr;
+}
+
+}  // namespace accord::detail
 
 namespace accord {
 
 std::unique_ptr<Provider> make_provider(std::string_view name) {
-  if (name == "openai-chat") return detail::make_openai_chat();
-  if (name == "openai-responses") return detail::make_openai_responses();
-  if (name == "anthropic") return detail::make_anthropic();
-  if (name == "generic") return detail::make_generic();
-  return nullptr;
+  const auto* parts = detail::provider_parts(name);
+  return parts != nullptr ? parts->make() : nullptr;
 }
 
 std::vector<std::string> provider_names() {
-  return {"openai-chat", "openai-responses", "anthropic", "generic"};
+  std::vector<std::string> names;
+  for (const auto parts : detail::kProviders) names.emplace_back(parts().name);
+  return names;
+}
+
+bool has_batch_api(std::string_view provider) {
+  const auto* parts = detail::provider_parts(provider);
+  return parts != nullptr && parts->batches != nullptr;
 }
 
 }  // namespace accord

@@ -3,9 +3,9 @@
 #include <optional>
 #include <vector>
 
-#include "schema/rules_detail.hpp"
 #include "accord/rules.hpp"
 #include "providers/lowering.hpp"
+#include "schema/rules_detail.hpp"
 
 namespace accord::detail {
 namespace {
@@ -74,7 +74,7 @@ std::optional<Outcome> words_only(const std::optional<Rule>& rule) {
   return std::nullopt;
 }
 
-// ---- generic JSON Schema ----
+// ---- a schema sent whole: if/then ----
 
 // {"maximum": 500}, {"const": "eur"}, {"not": {"const": "eur"}}; nullopt for a string ordering.
 std::optional<ojson> constraint(Op op, const nlohmann::json& literal) {
@@ -108,9 +108,9 @@ ojson at_field(const std::string& path, ojson inner, bool required) {
   return inner;
 }
 
-class GenericRules {
+class ConditionalRules {
  public:
-  GenericRules(ReportWriter report, std::string stage)
+  ConditionalRules(ReportWriter report, std::string stage)
       : report_(report), stage_(std::move(stage)) {}
 
   void walk(ojson& node, const Path& path) {
@@ -195,7 +195,7 @@ class GenericRules {
   std::string stage_;
 };
 
-// ---- OpenAI strict: anyOf branches ----
+// ---- rule branches (OpenAI strict): anyOf ----
 
 enum class Narrowed { ok, impossible, inexpressible };
 
@@ -313,12 +313,12 @@ std::string narrowing_limit(const std::string& field_name) {
 
 }  // namespace
 
-void lower_rules_generic(ojson& schema, ReportWriter report, const std::string& stage) {
-  GenericRules(report, stage).walk(schema, Path{});
+void lower_rules_as_conditionals(ojson& schema, ReportWriter report, const std::string& stage) {
+  ConditionalRules(report, stage).walk(schema, Path{});
 }
 
-ojson lower_rules_openai(const ojson& raw, ojson out, const Path& path, ReportWriter report,
-                         const std::string& stage) {
+ojson lower_rules_as_branches(const ojson& raw, ojson out, const Path& path, ReportWriter report,
+                              const std::string& stage) {
   const auto rules = read_rules(raw);
   std::optional<ojson> description;
   if (auto it = out.find("description"); it != out.end()) {

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "core/sse.hpp"
-#include "accord/providers/provider.hpp"
+#include "providers/wire.hpp"
 
 namespace accord::detail {
 
@@ -33,13 +33,28 @@ class StreamAssembler {
       const nlohmann::json* partial_output = nullptr) const = 0;
 };
 
-// The assembler for a provider's event format; nullptr when it has none (accord streams
-// openai-chat, generic, openai-responses and anthropic).
+// The assembler for the provider's event format, as its folder declares it; nullptr when it has
+// none.
 [[nodiscard]] std::unique_ptr<StreamAssembler> make_stream_assembler(std::string_view provider,
                                                                      OutputMode mode);
 
-// The encoded request asking for a streamed reply (`"stream": true`, and usage in the last chunk
-// on Chat Completions).
+// The encoded request asking for a streamed reply: `"stream": true`, and whatever else the
+// provider's folder says a stream needs.
 void ask_for_stream(HttpRequest& request, std::string_view provider);
+
+// For the providers' assemblers.
+// An event's data as a JSON object, or nullopt with `taken.problem` quoting the data whole: the
+// session redacts it before cutting it short.
+[[nodiscard]] std::optional<ojson> event_object(const SseEvent& event,
+                                                StreamAssembler::Taken& taken);
+
+// Events named by their data's `type` (or, without one, their `event:` line).
+class TypedEventStream : public StreamAssembler {
+ public:
+  Taken take(const SseEvent& event) final;
+
+ protected:
+  virtual void on_event(const std::string& type, ojson& data, Taken& taken) = 0;
+};
 
 }  // namespace accord::detail

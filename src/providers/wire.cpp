@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "core/fast_json.hpp"
-#include "core/utf8.hpp"
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
+#include "core/fast_json.hpp"
+#include "core/utf8.hpp"
 
 namespace accord::detail {
 
@@ -115,6 +115,29 @@ Reply bad_reply(std::string detail) {
   return reply;
 }
 
+Reply bad_reply(std::string detail, const Usage& usage) {
+  Reply reply = bad_reply(std::move(detail));
+  reply.usage = usage;
+  return reply;
+}
+
+std::optional<ojson> reply_object(const HttpResponse& response,
+                                  std::span<const std::string_view> keep, Reply& failure) {
+  if (!is_success(response.status)) {
+    failure = http_error_reply(response);
+    return std::nullopt;
+  }
+  std::string problem;
+  auto body = parse_body(response.body, problem, keep);
+  if (!body) {
+    failure = bad_reply(problem);
+  } else if (!body->is_object()) {
+    failure = bad_reply("the body is not a JSON object: " + snippet(response.body));
+    body.reset();
+  }
+  return body;
+}
+
 std::string snippet(std::string_view body, std::size_t limit) {
   // A compressed or binary body is described, not quoted: its bytes mean nothing to a reader and
   // could drive a terminal.
@@ -151,6 +174,11 @@ std::string string_or_empty(const ojson& object, const char* key) {
   if (!object.is_object()) return {};
   const auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::size_t count_at(const ojson& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_number_unsigned() ? found->get<std::size_t>() : 0;
 }
 
 std::string serialize(const ojson& body) {
@@ -287,6 +315,32 @@ void set_answer_status(Reply& reply, OutputMode mode, const std::string& text) {
     reply.status = ReplyStatus::ok;
     reply.text = text;
   }
+}
+
+void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string& text,
+                std::string refusal) {
+  switch (ending) {
+    case Ending::refused:
+      reply.status = ReplyStatus::refusal;
+      reply.text = std::move(refusal);
+      return;
+    case Ending::cut_off:
+    case Ending::filtered:
+      reply.status =
+          ending == Ending::cut_off ? ReplyStatus::truncated : ReplyStatus::content_filtered;
+      reply.text = output_of(reply, mode, text);
+      return;
+    case Ending::finished:
+      set_answer_status(reply, mode, text);
+      return;
+  }
+}
+
+void set_assistant_turn(Reply& reply, const std::string& text, nlohmann::json raw) {
+  reply.assistant.role = Turn::Role::assistant;
+  reply.assistant.text = text;
+  reply.assistant.tool_calls = reply.tool_calls;
+  reply.assistant.raw = std::move(raw);
 }
 
 }  // namespace accord::detail

@@ -1,6 +1,6 @@
 #pragma once
 // Pieces every provider codec shares: reading a reply body defensively, the error envelopes,
-// usage numbers, and the factories the registry uses.
+// usage numbers, and how a reply's ending sets its status.
 
 #include <cstdint>
 #include <memory>
@@ -41,6 +41,14 @@ constexpr std::size_t kMaxReplyDepth = 512;
 [[nodiscard]] std::optional<Reply> error_in_success(const ojson& body, const char* expected);
 
 [[nodiscard]] Reply bad_reply(std::string detail);
+// The same, keeping the usage the body reported: the tokens were spent.
+[[nodiscard]] Reply bad_reply(std::string detail, const Usage& usage);
+
+// A 2xx body parsed as a JSON object (see parse_body for `keep`); otherwise nullopt, with
+// `failure` saying why: the HTTP error, or a body that is not JSON or not an object.
+[[nodiscard]] std::optional<ojson> reply_object(const HttpResponse& response,
+                                                std::span<const std::string_view> keep,
+                                                Reply& failure);
 
 // The start of a body on one line, for details about bodies that are not the expected shape; a
 // compressed or binary body is described by its size instead of quoted.
@@ -50,6 +58,10 @@ constexpr std::size_t kMaxReplyDepth = 512;
 [[nodiscard]] std::int64_t token_count(const ojson& object, const char* key);
 
 [[nodiscard]] std::string string_or_empty(const ojson& object, const char* key);
+
+// A count (an index, a number of items); 0 when absent or not one (a hostile number must not
+// throw).
+[[nodiscard]] std::size_t count_at(const ojson& object, const char* key);
 
 // Request body text; invalid UTF-8 in the conversation is replaced rather than thrown on.
 [[nodiscard]] std::string serialize(const ojson& body);
@@ -75,13 +87,20 @@ constexpr std::size_t kMaxReplyDepth = 512;
 // no output, or the text.
 void set_answer_status(Reply& reply, OutputMode mode, const std::string& text);
 
+// How the provider says a reply ended, in its own words (finish_reason, status, stop_reason).
+enum class Ending { finished, refused, cut_off, filtered };
+
+// Status and text from the ending: a refusal keeps `refusal` (the model's words), a cut-off or
+// filtered reply the output so far, and a finished one is read by set_answer_status.
+void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string& text,
+                std::string refusal = {});
+
+// The assistant turn the reply adds to a conversation: its text and tool calls, and `raw`, the
+// provider's own form, sent back as received so tool-call ids and refusals stay intact.
+void set_assistant_turn(Reply& reply, const std::string& text, nlohmann::json raw);
+
 // Said to the model about the forced output tool.
 inline constexpr const char* kOutputToolDescription =
     "Return the final answer by calling this tool once; its input is the answer.";
-
-std::unique_ptr<Provider> make_openai_chat();
-std::unique_ptr<Provider> make_openai_responses();
-std::unique_ptr<Provider> make_anthropic();
-std::unique_ptr<Provider> make_generic();
 
 }  // namespace accord::detail

@@ -6,10 +6,11 @@
 #include <stdexcept>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
-#include "schemas/refund.hpp"
 #include "fixtures/scoped_env.hpp"
+#include "schemas/refund.hpp"
 
 namespace accord {
 namespace {
@@ -27,10 +28,10 @@ std::string refusal(const Client& client) {
 }
 
 TEST(ApiKey, EmptyKeyVariableForAHostedEndpointThrowsBeforeSending) {
-  for (const auto& [provider, variable] :
-       std::vector<std::pair<std::string, std::string>>{{"openai-chat", "OPENAI_API_KEY"},
-                                                        {"openai-responses", "OPENAI_API_KEY"},
-                                                        {"anthropic", "ANTHROPIC_API_KEY"}}) {
+  for (const auto& provider : provider_names()) {
+    const auto profile = make_provider(provider);
+    if (!profile->needs_api_key()) continue;
+    const std::string variable(profile->api_key_env());
     const ScopedEnv empty(variable, "");
     const Client client({.provider = provider, .base_url = "https://api.example.invalid/v1"});
     const auto message = refusal(client);

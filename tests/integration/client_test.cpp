@@ -1,5 +1,6 @@
 // The extraction loop over real HTTP against accord-mock, for every provider profile.
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -194,9 +195,7 @@ TEST_P(Loop, ForcedToolModeIsCorrectedThroughAnErrorToolResult) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Loop,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Loop, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

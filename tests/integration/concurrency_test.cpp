@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "schemas/refund.hpp"
@@ -124,9 +125,7 @@ TEST_P(Concurrency, ContractCacheBuildsOneContractPerSchemaUnderContention) {
   EXPECT_NE(seen[0], seen[1]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Concurrency,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Concurrency, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

@@ -12,6 +12,7 @@
 
 #include "accord/client.hpp"
 #include "accord/json_text.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "schemas/refund.hpp"
@@ -30,8 +31,7 @@ constexpr milliseconds kShortTimeout{400};
 
 using namespace testing_documents;
 
-const std::vector<std::string> kProviders = {"openai-chat", "openai-responses", "anthropic",
-                                             "generic"};
+const std::vector<std::string> kProviders = provider_names();
 
 std::string provider_name(const std::string& provider) {
   std::string name = provider;

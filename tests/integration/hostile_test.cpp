@@ -1,6 +1,7 @@
 // A hostile provider and hostile files (issue 11): each test pins one fault a red-team run found
 // and the class of its fix. Providers are a scripted Transport (exact bytes, no network) or a
-// raw-socket server (tests/fixtures/hostile_server.hpp) where the fault is in the HTTP framing itself.
+// raw-socket server (tests/fixtures/hostile_server.hpp) where the fault is in the HTTP framing
+// itself.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <deque>
 #include <string>
 
+#include "accord/providers/provider.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
 
@@ -141,8 +143,7 @@ TEST_P(HostileEveryProvider, BinaryBodyIsDescribedWithoutItsBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, HostileEveryProvider,
-                         testing::Values("openai-chat", "openai-responses", "anthropic", "generic"),
-                         [](const auto& info) {
+                         ::testing::ValuesIn(::accord::provider_names()), [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
                            return name;

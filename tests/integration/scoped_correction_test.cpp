@@ -2,10 +2,11 @@
 // accord-mock.
 #include <gtest/gtest.h>
 
-#include "loop/scoped_correction.hpp"
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
+#include "loop/scoped_correction.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {
@@ -122,8 +123,7 @@ TEST_P(Scoped, BudgetStopsTheRunBeforeTheFallbackWithEveryAttemptInTheTrace) {
   EXPECT_EQ(mock_->requests().size(), 2u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Scoped,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Scoped, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

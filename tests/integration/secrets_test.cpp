@@ -11,11 +11,12 @@
 #include <thread>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "accord/redaction.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
-#include "schemas/refund.hpp"
 #include "fixtures/scoped_env.hpp"
+#include "schemas/refund.hpp"
 
 namespace accord {
 namespace {
@@ -28,8 +29,7 @@ constexpr const char* kMarker = "SENTINEL-9f8e";
 
 using namespace testing_documents;
 
-const std::vector<std::string> kProviders = {"openai-chat", "openai-responses", "anthropic",
-                                             "generic"};
+const std::vector<std::string> kProviders = provider_names();
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

@@ -2,7 +2,8 @@
 // pieces of output is redacted in the joined text and before any cut; what follows a stream's
 // last event is not the reply's; a server that does not stream is read; an early stop agrees with
 // the whole-value check; the output cap counts the output, not the framing; and a stream stopped
-// early is counted in tokens. Every provider is the raw-socket server of tests/fixtures/hostile_server.hpp.
+// early is counted in tokens. Every provider is the raw-socket server of
+// tests/fixtures/hostile_server.hpp.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "accord/providers/provider.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
 
@@ -204,8 +206,7 @@ TEST_P(StreamKeysEveryProvider, KeyInAMalformedEventIsRedactedBeforeItsSnippetIs
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, StreamKeysEveryProvider,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic"),
-                         [](const auto& info) {
+                         ::testing::ValuesIn(::accord::provider_names()), [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
                            return name;

@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "accord/client.hpp"
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "schemas/refund.hpp"
@@ -205,8 +206,7 @@ TEST_P(Streaming, KeyNeverAppearsInPartsTraceOrError) {
   EXPECT_EQ(everything.find("SENTINEL"), std::string::npos) << everything;
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, Streaming,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic"),
+INSTANTIATE_TEST_SUITE_P(Providers, Streaming, ::testing::ValuesIn(::accord::provider_names()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
 
@@ -77,8 +78,7 @@ TEST_P(TransferToolExample, ErrorResultCarriesTheCap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, TransferToolExample,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+                         ::testing::ValuesIn(::accord::provider_names()),
                          accord::testing_support::ProviderParamName());
 
 }  // namespace

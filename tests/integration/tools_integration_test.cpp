@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "accord/providers/provider.hpp"
 #include "accord/tools.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
@@ -423,9 +424,7 @@ TEST_P(ToolLoop, KeyEchoedByTheModelIsKeptOutOfTheErrorAndTrace) {
   EXPECT_NE(written.find("[redacted]"), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, ToolLoop,
-                         ::testing::Values("openai-chat", "openai-responses", "anthropic",
-                                           "generic"),
+INSTANTIATE_TEST_SUITE_P(Providers, ToolLoop, ::testing::ValuesIn(::accord::provider_names()),
                          accord::testing_support::ProviderParamName());
 
 }  // namespace

@@ -1,6 +1,6 @@
 #pragma once
 // A provider profile: lower a JSON Schema to what the provider accepts, encode a request, decode
-// a reply. One implementation per file beside this one.
+// a reply. Each provider implements it in its own folder, src/providers/<name>/.
 
 #include <functional>
 #include <memory>
@@ -103,14 +103,14 @@ class Provider {
   [[nodiscard]] virtual const SchemaCapabilities& schema_capabilities() const = 0;
   [[nodiscard]] virtual WireSchema lower(const nlohmann::ordered_json& emitted,
                                          Report report) const = 0;
-  // Whether a conversation ending in an assistant turn makes the model continue that turn's text
-  // (a prefill), so a truncated output can be continued rather than regenerated.
+  // Whether a final assistant turn makes the model continue its text (a prefill, sent without
+  // trailing whitespace: Anthropic refuses it), so a truncated output is continued, not redone.
   [[nodiscard]] virtual bool continues_assistant_prefill() const { return false; }
   [[nodiscard]] virtual HttpRequest encode(const CallSpec& call) const = 0;
   [[nodiscard]] virtual Reply decode(const HttpResponse& response, OutputMode mode) const = 0;
 };
 
-// "openai-chat", "openai-responses", "anthropic", "generic"; nullptr for an unknown name.
+// The provider of that name (one of provider_names()); nullptr for an unknown name.
 [[nodiscard]] std::unique_ptr<Provider> make_provider(std::string_view name);
 [[nodiscard]] std::vector<std::string> provider_names();
 

@@ -189,9 +189,9 @@ TEST(OpenAIChatEncode, UserToolsAreStrictFunctionsWithoutParallelCalls) {
 // A Contract hands the encoder its wire schema serialised once; the body must be the very text a
 // copy of the schema would give, on every provider, in both output modes, with tools around it.
 TEST(ProvidersEncode, SchemaTextSerialisedOnceGivesTheSameBodyAsACopy) {
-  for (const char* name : {"openai-chat", "openai-responses", "anthropic", "generic"}) {
+  for (const auto& name : provider_names()) {
     for (const OutputMode mode : {OutputMode::response_format, OutputMode::forced_tool}) {
-      auto p = provider(name);
+      auto p = provider(name.c_str());
       auto c = first_attempt(*p, mode);
       c.spec.output = &c.wire;
       c.spec.tools.push_back({"lookup", "Finds an order.", p->lower(kSchema, Report{})});
@@ -207,8 +207,8 @@ TEST(ProvidersEncode, SchemaTextSerialisedOnceGivesTheSameBodyAsACopy) {
 TEST(ProvidersEncode, SplicedBodyEscapesEveryAsciiCharacterAsNlohmannDoes) {
   std::string every_ascii;
   for (int c = 0; c < 0x80; ++c) every_ascii += static_cast<char>(c);
-  for (const char* name : {"openai-chat", "openai-responses", "anthropic", "generic"}) {
-    auto p = provider(name);
+  for (const auto& name : provider_names()) {
+    auto p = provider(name.c_str());
     auto c = first_attempt(*p, OutputMode::forced_tool);
     c.spec.output = &c.wire;
     c.spec.tools.push_back({"lookup", every_ascii, p->lower(kSchema, Report{})});

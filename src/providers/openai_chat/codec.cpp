@@ -3,7 +3,8 @@
 
 #include <array>
 
-#include "providers/openai_common.hpp"
+#include "providers/openai_chat/chat_completions.hpp"
+#include "providers/registry.hpp"
 
 namespace accord::detail {
 
@@ -62,10 +63,6 @@ ojson chat_function_tool(const std::string& name, const std::string& description
 
 }  // namespace
 
-WireSchema ChatCompletions::lower(const nlohmann::ordered_json& emitted, Report report) const {
-  return lower_openai_strict(emitted, std::move(report), std::string(name()));
-}
-
 HttpRequest ChatCompletions::encode(const CallSpec& call) const {
   ojson body{{"model", call.model}, {"messages", chat_messages(call)}};
   const bool forced = call.output && call.mode == OutputMode::forced_tool;
@@ -96,28 +93,15 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
 }
 
 Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {
-  if (!is_success(response.status)) return http_error_reply(response);
-  std::string problem;
+  Reply failure;
   // The members read below; the rest (id, model, fingerprints) is checked as JSON, not built.
   static constexpr std::array<std::string_view, 3> kRead = {"choices", "usage", "error"};
-  const auto body = parse_body(response.body, problem, kRead);
-  if (!body) return bad_reply(problem);
-  if (!body->is_object())
-    return bad_reply("the body is not a JSON object: " + snippet(response.body));
+  const auto body = reply_object(response, kRead, failure);
+  if (!body) return failure;
   if (auto error = error_in_success(*body, "choices")) return *std::move(error);
 
-  Usage usage;
-  if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
-    usage.input_tokens = token_count(*u, "prompt_tokens");
-    usage.output_tokens = token_count(*u, "completion_tokens");
-    usage.total_tokens = token_count(*u, "total_tokens");
-    if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
-  }
-  const auto fail = [&](std::string detail) {
-    Reply r = bad_reply(std::move(detail));
-    r.usage = usage;
-    return r;
-  };
+  const Usage usage = openai_usage(*body, "prompt_tokens", "completion_tokens");
+  const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
   const auto choices = body->find("choices");
   if (choices == body->end() || !choices->is_array()) {
     return fail("the reply has no choices array");
@@ -155,26 +139,24 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
     }
   }
 
-  reply.assistant.role = Turn::Role::assistant;
-  reply.assistant.text = text;
-  reply.assistant.tool_calls = reply.tool_calls;
-  reply.assistant.raw = nlohmann::json(*message);
-
-  if (!refusal.empty()) {
-    reply.status = ReplyStatus::refusal;
-    reply.text = refusal;
-  } else if (reply.detail == "length" || reply.detail == "content_filter") {
-    reply.status =
-        reply.detail == "length" ? ReplyStatus::truncated : ReplyStatus::content_filtered;
-    reply.text = output_of(reply, mode, text);
-  } else {
-    set_answer_status(reply, mode, text);
-  }
+  set_assistant_turn(reply, text, nlohmann::json(*message));
+  const Ending ending = !refusal.empty()                   ? Ending::refused
+                        : reply.detail == "length"         ? Ending::cut_off
+                        : reply.detail == "content_filter" ? Ending::filtered
+                                                           : Ending::finished;
+  set_ending(reply, ending, mode, text, refusal);
   return reply;
 }
 
-std::unique_ptr<Provider> make_openai_chat() {
-  return std::make_unique<ChatCompletions>();
+const ProviderParts& openai_chat_parts() {
+  static const ProviderParts kParts{
+      .name = "openai-chat",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<ChatCompletions>(); },
+      .stream = make_chat_stream,
+      .ask_for_stream = ask_for_chat_stream,
+      .batches = make_openai_batches,
+  };
+  return kParts;
 }
 
 }  // namespace accord::detail

@@ -3,7 +3,9 @@
 
 #include <array>
 
-#include "providers/openai_common.hpp"
+#include "providers/openai/openai.hpp"
+#include "providers/openai_responses/openai_responses.hpp"
+#include "providers/registry.hpp"
 
 namespace accord::detail {
 
@@ -53,21 +55,9 @@ ojson responses_function_tool(const std::string& name, const std::string& descri
   return tool;
 }
 
-class Responses final : public Provider {
+class Responses final : public OpenAIProvider {
  public:
   [[nodiscard]] std::string_view name() const override { return "openai-responses"; }
-  [[nodiscard]] std::string_view api_key_env() const override { return "OPENAI_API_KEY"; }
-  [[nodiscard]] std::string_view base_url_env() const override { return "OPENAI_BASE_URL"; }
-  [[nodiscard]] std::string_view default_base_url() const override { return kOpenAIBaseUrl; }
-  [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
-
-  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
-    return openai_strict_capabilities();
-  }
-  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
-                                 Report report) const override {
-    return lower_openai_strict(emitted, std::move(report), std::string(name()));
-  }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
     ojson body{{"model", call.model}};
@@ -101,29 +91,15 @@ class Responses final : public Provider {
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
-    if (!is_success(response.status)) return http_error_reply(response);
-    std::string problem;
+    Reply failure;
     // A response echoes the request's instructions, tools and text.format (the whole schema);
     // only these members are read.
     static constexpr std::array<std::string_view, 5> kRead = {"status", "error", "output", "usage",
                                                               "incomplete_details"};
-    const auto body = parse_body(response.body, problem, kRead);
-    if (!body) return bad_reply(problem);
-    if (!body->is_object()) {
-      return bad_reply("the body is not a JSON object: " + snippet(response.body));
-    }
-    Usage usage;
-    if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
-      usage.input_tokens = token_count(*u, "input_tokens");
-      usage.output_tokens = token_count(*u, "output_tokens");
-      usage.total_tokens = token_count(*u, "total_tokens");
-      if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
-    }
-    const auto fail = [&](std::string detail) {
-      Reply r = bad_reply(std::move(detail));
-      r.usage = usage;
-      return r;
-    };
+    const auto body = reply_object(response, kRead, failure);
+    if (!body) return failure;
+    const Usage usage = openai_usage(*body, "input_tokens", "output_tokens");
+    const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
     const std::string status = string_or_empty(*body, "status");
     if (status == "failed") {
       Reply r = fail("the response failed");
@@ -165,34 +141,33 @@ class Responses final : public Provider {
       // reasoning and other item types carry no output
     }
 
-    reply.assistant.role = Turn::Role::assistant;
-    reply.assistant.text = text;
-    reply.assistant.tool_calls = reply.tool_calls;
-    reply.assistant.raw = nlohmann::json(*output);
+    set_assistant_turn(reply, text, nlohmann::json(*output));
 
     std::string reason;
     if (const auto d = body->find("incomplete_details"); d != body->end() && d->is_object()) {
       reason = string_or_empty(*d, "reason");
     }
     reply.detail = reason.empty() ? status : reason;
-    if (!refusal.empty()) {
-      reply.status = ReplyStatus::refusal;
-      reply.text = refusal;
-    } else if (status == "incomplete") {
-      reply.status =
-          reason == "content_filter" ? ReplyStatus::content_filtered : ReplyStatus::truncated;
-      reply.text = output_of(reply, mode, text);
-    } else {
-      set_answer_status(reply, mode, text);
-    }
+    const Ending ending = !refusal.empty()             ? Ending::refused
+                          : status != "incomplete"     ? Ending::finished
+                          : reason == "content_filter" ? Ending::filtered
+                                                       : Ending::cut_off;
+    set_ending(reply, ending, mode, text, refusal);
     return reply;
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Provider> make_openai_responses() {
-  return std::make_unique<Responses>();
+const ProviderParts& openai_responses_parts() {
+  static const ProviderParts kParts{
+      .name = "openai-responses",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Responses>(); },
+      .stream = make_responses_stream,
+      .ask_for_stream = nullptr,
+      .batches = make_openai_batches,
+  };
+  return kParts;
 }
 
 }  // namespace accord::detail

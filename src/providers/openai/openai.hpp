@@ -1,14 +1,15 @@
 #pragma once
-// What OpenAI Chat Completions, the Responses API and OpenAI-compatible servers share.
+// What OpenAI Chat Completions and the Responses API share: the key, base URL and default model,
+// strict-mode schemas, the bearer header, tool-call arguments, usage numbers and the Batch API.
 
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "providers/batch_protocol.hpp"
 #include "providers/wire.hpp"
 
 namespace accord::detail {
-
-inline constexpr const char* kOpenAIBaseUrl = "https://api.openai.com/v1";
 
 // A tool call's arguments as text: the JSON string as sent, or (some local servers) an object,
 // serialised. nullopt for anything else.
@@ -17,32 +18,31 @@ inline constexpr const char* kOpenAIBaseUrl = "https://api.openai.com/v1";
 // What strict mode accepts (both OpenAI APIs share it).
 [[nodiscard]] const SchemaCapabilities& openai_strict_capabilities();
 
-// Strict-mode lowering (see lowering.hpp), entries staged as `stage`.
-[[nodiscard]] WireSchema lower_openai_strict(const ojson& emitted, Report report,
-                                             const std::string& stage);
-
 // `Authorization: Bearer` only when there is a key: local servers and accord-mock need none.
 [[nodiscard]] Headers openai_headers(const CallSpec& call);
 
-// Chat Completions, for OpenAI itself and (subclassed) for OpenAI-compatible local servers.
-class ChatCompletions : public Provider {
+// The body's `usage`: both shapes report a total beside the input and output counts, which they
+// name differently. Zeros where the body has none.
+[[nodiscard]] Usage openai_usage(const ojson& body, const char* input_key, const char* output_key);
+
+// The Batch API (upload a JSONL file, create a batch on it, read its output and error files),
+// for either shape: each line names the endpoint its direct call goes to.
+[[nodiscard]] std::unique_ptr<BatchProtocol> make_openai_batches(const BatchSetup& setup);
+
+// Either OpenAI shape as a Provider: OpenAI's key, URLs and model, strict-mode schemas.
+class OpenAIProvider : public Provider {
  public:
-  [[nodiscard]] std::string_view name() const override { return "openai-chat"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "OPENAI_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "OPENAI_BASE_URL"; }
-  [[nodiscard]] std::string_view default_base_url() const override { return kOpenAIBaseUrl; }
+  [[nodiscard]] std::string_view default_base_url() const override {
+    return "https://api.openai.com/v1";
+  }
   [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
   [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
     return openai_strict_capabilities();
   }
   [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
                                  Report report) const override;
-  [[nodiscard]] HttpRequest encode(const CallSpec& call) const override;
-  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override;
-
- protected:
-  // o-series models reject max_tokens; Ollama reads only max_tokens.
-  [[nodiscard]] virtual const char* max_tokens_field() const { return "max_completion_tokens"; }
 };
 
 }  // namespace accord::detail

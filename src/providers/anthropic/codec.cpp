@@ -3,8 +3,9 @@
 
 #include <array>
 
+#include "providers/anthropic/anthropic.hpp"
 #include "providers/lowering.hpp"
-#include "providers/wire.hpp"
+#include "providers/registry.hpp"
 
 namespace accord::detail {
 
@@ -139,16 +140,12 @@ class Anthropic final : public Provider {
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
-    if (!is_success(response.status)) return http_error_reply(response);
-    std::string problem;
+    Reply failure;
     // The members read below; the rest (id, model, role) is checked as JSON, not built.
     static constexpr std::array<std::string_view, 6> kRead = {
         "type", "error", "content", "usage", "stop_reason", "stop_details"};
-    const auto body = parse_body(response.body, problem, kRead);
-    if (!body) return bad_reply(problem);
-    if (!body->is_object()) {
-      return bad_reply("the body is not a JSON object: " + snippet(response.body));
-    }
+    const auto body = reply_object(response, kRead, failure);
+    if (!body) return failure;
     if (string_or_empty(*body, "type") == "error") {
       // The error envelope with a 2xx status (streams do this); not a message.
       Reply r = http_error_reply(HttpResponse{response.status, {}, response.body});
@@ -165,11 +162,7 @@ class Anthropic final : public Provider {
       usage.output_tokens = token_count(*u, "output_tokens");
       usage.total_tokens = usage.input_tokens + usage.output_tokens;
     }
-    const auto fail = [&](std::string detail) {
-      Reply r = bad_reply(std::move(detail));
-      r.usage = usage;
-      return r;
-    };
+    const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
     const auto content = body->find("content");
     if (content == body->end() || !content->is_array()) {
       return fail("the reply has no content array");
@@ -191,35 +184,36 @@ class Anthropic final : public Provider {
       }
       // thinking, redacted_thinking and server-tool blocks carry no output
     }
-    reply.assistant.role = Turn::Role::assistant;
-    reply.assistant.text = text;
-    reply.assistant.tool_calls = reply.tool_calls;
-    reply.assistant.raw = nlohmann::json(*content);
+    set_assistant_turn(reply, text, nlohmann::json(*content));
 
     const std::string stop = string_or_empty(*body, "stop_reason");
     reply.detail = stop;
-    if (stop == "refusal") {
-      reply.status = ReplyStatus::refusal;
-      reply.text = text;
-      if (reply.text.empty()) {
-        if (const auto d = body->find("stop_details"); d != body->end() && d->is_object()) {
-          reply.text = string_or_empty(*d, "explanation");
-        }
+    std::string refusal = text;
+    if (stop == "refusal" && refusal.empty()) {
+      if (const auto d = body->find("stop_details"); d != body->end() && d->is_object()) {
+        refusal = string_or_empty(*d, "explanation");
       }
-    } else if (stop == "max_tokens" || stop == "model_context_window_exceeded") {
-      reply.status = ReplyStatus::truncated;
-      reply.text = output_of(reply, mode, text);
-    } else {
-      set_answer_status(reply, mode, text);
     }
+    const Ending ending = stop == "refusal" ? Ending::refused
+                          : stop == "max_tokens" || stop == "model_context_window_exceeded"
+                              ? Ending::cut_off
+                              : Ending::finished;
+    set_ending(reply, ending, mode, text, std::move(refusal));
     return reply;
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Provider> make_anthropic() {
-  return std::make_unique<Anthropic>();
+const ProviderParts& anthropic_parts() {
+  static const ProviderParts kParts{
+      .name = "anthropic",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Anthropic>(); },
+      .stream = make_anthropic_stream,
+      .ask_for_stream = nullptr,
+      .batches = make_anthropic_batches,
+  };
+  return kParts;
 }
 
 }  // namespace accord::detail

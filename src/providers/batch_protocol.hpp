@@ -1,7 +1,8 @@
 #pragma once
-// The two providers' batch protocols behind one interface: OpenAI (upload a JSONL file, create a
-// batch on it, read its output and error files) and Anthropic Message Batches (create with the
-// requests inline, read the results URL). Only the wire; the loop around it is batch.cpp's.
+// A provider's batch API behind one interface: create a batch of calls, poll it, cancel it, and
+// read one result line as the answer to one call. Each provider with a batch API implements it in
+// its own folder (providers/README.md). Only the wire: reading the results files is
+// loop/batch_results.cpp's, and the loop around it batch.cpp's.
 
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "accord/http.hpp"
+#include "providers/wire.hpp"
 
 namespace accord::detail {
 
@@ -57,15 +59,25 @@ struct BatchFailure : std::runtime_error {
   bool transient;
 };
 
+// Where and how a provider's batch API is reached, from the client and one item as a direct call
+// would send it.
+struct BatchSetup {
+  std::string base_url;  // the client's
+  std::string call_url;  // where the direct call goes
+  Headers headers;       // the direct call's credentials and version headers (no content-type)
+  BatchSend send;
+  BatchRedact redact;
+};
+
 class BatchProtocol {
  public:
-  // `api_url`: where the client is configured to send its calls; the credentials in `headers`
-  // go to that origin only.
-  BatchProtocol(std::string api_url, Headers headers, BatchSend send, BatchRedact redact)
+  // `api_url`: where the client is configured to send its calls; the credentials in the setup's
+  // headers go to that origin only.
+  BatchProtocol(std::string api_url, const BatchSetup& setup)
       : api_url_(std::move(api_url)),
-        headers_(std::move(headers)),
-        send_(std::move(send)),
-        redact_(std::move(redact)) {}
+        headers_(setup.headers),
+        send_(setup.send),
+        redact_(setup.redact) {}
   virtual ~BatchProtocol() = default;
   BatchProtocol(const BatchProtocol&) = delete;
   BatchProtocol& operator=(const BatchProtocol&) = delete;
@@ -75,18 +87,18 @@ class BatchProtocol {
   // Asks the provider to stop the batch; returns the state its reply reports (the batch may take
   // a while to end, and keeps the answers it already has).
   virtual BatchState cancel(const std::string& id) = 0;
-  // Reads one results file as it arrives, a line at a time, into the answers not read yet: memory
-  // is bounded by `max_line_bytes`, and a longer line, a line that is not JSON or a line of a
-  // shape not expected costs only its own item. Throws BatchFailure when the download fails;
-  // what was read before stays in `answers`. A file on another origin than the API's is fetched
-  // without credentials.
-  void read_results(const std::string& url, BatchAnswers& answers,
-                    std::size_t max_line_bytes) const;
+  // One line of a results file (an object); may throw nlohmann's exceptions on a shape it does
+  // not expect, which read_results (loop/batch_results.hpp) turns into the item's answer.
+  [[nodiscard]] virtual BatchAnswer answer_in(const nlohmann::ordered_json& line) const = 0;
+
+  // For the results reader: where the credentials may go, the credentials, the exchange and the
+  // client's redaction.
+  [[nodiscard]] const std::string& api_url() const { return api_url_; }
+  [[nodiscard]] const Headers& headers() const { return headers_; }
+  [[nodiscard]] HttpResponse send(HttpRequest request) const { return send_(std::move(request)); }
+  [[nodiscard]] std::string redact(std::string text) const { return redact_(std::move(text)); }
 
  protected:
-  // One line of a results file (an object); may throw nlohmann's exceptions on a shape it does
-  // not expect, which read_results turns into the item's answer.
-  [[nodiscard]] virtual BatchAnswer answer_in(const nlohmann::ordered_json& line) const = 0;
   [[nodiscard]] HttpResponse get(std::string url) const;
   [[nodiscard]] HttpResponse post(std::string url, std::string content_type,
                                   std::string body) const;
@@ -98,9 +110,18 @@ class BatchProtocol {
   BatchRedact redact_;
 };
 
-// For "openai-chat" / "openai-responses" / "anthropic"; nullptr for a provider without batches.
-// `base_url` is the client's; `call` one item as a direct call would send it (its URL and
-// headers say where and how the provider is reached); `redact` the client's redaction.
+// Reading the batch API's replies, for the protocols.
+// The body of a batch API reply as a JSON object; a body that is not is the provider breaking
+// its protocol (a BatchFailure naming `what`).
+[[nodiscard]] nlohmann::ordered_json batch_reply(const HttpResponse& response,
+                                                 std::string_view what);
+// An answer's body as the provider's own reply would carry it.
+[[nodiscard]] std::string body_text(const nlohmann::ordered_json& body);
+
+// The batch protocol of the provider named, as its folder declares it; nullptr for a provider
+// without batches. `base_url` is the client's; `call` one item as a direct call would send it
+// (its URL and headers say where and how the provider is reached); `redact` the client's
+// redaction.
 [[nodiscard]] std::unique_ptr<BatchProtocol> make_batch_protocol(std::string_view provider,
                                                                  const std::string& base_url,
                                                                  const HttpRequest& call,

@@ -1,4 +1,4 @@
-#include "providers/openai_common.hpp"
+#include "providers/openai/openai.hpp"
 
 #include "providers/lowering.hpp"
 
@@ -35,14 +35,26 @@ const SchemaCapabilities& openai_strict_capabilities() {
   return kOpenAIStrict;
 }
 
-WireSchema lower_openai_strict(const ojson& emitted, Report report, const std::string& stage) {
-  return lower_schema(emitted, std::move(report), openai_strict_capabilities(), stage);
+WireSchema OpenAIProvider::lower(const nlohmann::ordered_json& emitted, Report report) const {
+  return lower_schema(emitted, std::move(report), openai_strict_capabilities(),
+                      std::string(name()));
 }
 
 Headers openai_headers(const CallSpec& call) {
   Headers headers{{"content-type", "application/json"}};
   if (!call.api_key.empty()) headers.emplace_back("authorization", "Bearer " + call.api_key);
   return headers;
+}
+
+Usage openai_usage(const ojson& body, const char* input_key, const char* output_key) {
+  Usage usage;
+  const auto u = body.find("usage");
+  if (u == body.end() || !u->is_object()) return usage;
+  usage.input_tokens = token_count(*u, input_key);
+  usage.output_tokens = token_count(*u, output_key);
+  usage.total_tokens = token_count(*u, "total_tokens");
+  if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  return usage;
 }
 
 }  // namespace accord::detail

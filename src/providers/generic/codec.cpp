@@ -2,7 +2,8 @@
 // JSON Schema; `strict` is sent but is only a hint there (providers.md §6).
 
 #include "providers/lowering.hpp"
-#include "providers/openai_common.hpp"
+#include "providers/openai_chat/chat_completions.hpp"
+#include "providers/registry.hpp"
 
 namespace accord::detail {
 
@@ -53,8 +54,16 @@ class Generic final : public ChatCompletions {
 
 }  // namespace
 
-std::unique_ptr<Provider> make_generic() {
-  return std::make_unique<Generic>();
+// Streams as Chat Completions does; no batch API.
+const ProviderParts& generic_parts() {
+  static const ProviderParts kParts{
+      .name = "generic",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Generic>(); },
+      .stream = make_chat_stream,
+      .ask_for_stream = ask_for_chat_stream,
+      .batches = nullptr,
+  };
+  return kParts;
 }
 
 }  // namespace accord::detail

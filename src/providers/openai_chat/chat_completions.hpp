@@ -1,0 +1,28 @@
+#pragma once
+// OpenAI Chat Completions, for OpenAI itself and (subclassed) for OpenAI-compatible servers: the
+// codec and the stream of `chat.completion.chunk` events.
+
+#include <memory>
+
+#include "providers/openai/openai.hpp"
+#include "providers/stream_assembly.hpp"
+
+namespace accord::detail {
+
+class ChatCompletions : public OpenAIProvider {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "openai-chat"; }
+  [[nodiscard]] HttpRequest encode(const CallSpec& call) const override;
+  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override;
+
+ protected:
+  // o-series models reject max_tokens; Ollama reads only max_tokens.
+  [[nodiscard]] virtual const char* max_tokens_field() const { return "max_completion_tokens"; }
+};
+
+// Chunks with choices[0].delta, then `[DONE]`.
+[[nodiscard]] std::unique_ptr<StreamAssembler> make_chat_stream(OutputMode mode);
+// A stream sends usage in its last chunk only when asked.
+void ask_for_chat_stream(ojson& body);
+
+}  // namespace accord::detail
