@@ -6,9 +6,10 @@
 #include <span>
 
 #include "accord/json_text.hpp"
+#include "accord/wire_name.hpp"
 #include "core/json_stream_reader.hpp"
-#include "loop/loop.hpp"
 #include "core/utf8.hpp"
+#include "loop/loop.hpp"
 
 namespace accord::detail {
 namespace {
@@ -18,20 +19,13 @@ using ojson = nlohmann::ordered_json;
 // Anthropic's rule for property keys, which the patch's keys become.
 constexpr std::size_t kMaxKeyLength = 64;
 
-bool plain_key(std::string_view key) {
-  return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-  });
-}
-
 // "items.3.price", or nullopt when a segment has characters a patch key cannot carry.
 std::optional<std::string> dotted(const Path& path) {
   std::string key;
   for (const auto& segment : path.segments()) {
     if (!key.empty()) key += '.';
     if (const auto* name = std::get_if<std::string>(&segment)) {
-      if (!plain_key(*name)) return std::nullopt;
+      if (!is_wire_name(*name)) return std::nullopt;
       key += *name;
     } else {
       key += std::to_string(std::get<std::size_t>(segment));

@@ -6,21 +6,13 @@
 #include <stdexcept>
 
 #include "accord/json_schema.hpp"
+#include "accord/wire_name.hpp"
 #include "loop/loop.hpp"
 
 namespace accord {
 namespace {
 
 constexpr const char* kFinalName = "final_answer";
-
-// What OpenAI and Anthropic both accept as a function name.
-bool valid_tool_name(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-  });
-}
 
 // The tool's description followed by the input's object-level rules: clients and models read a
 // tool's description first, and a rule JSON Schema cannot express lives only in words.
@@ -187,7 +179,7 @@ Toolset::Toolset(std::initializer_list<Tool> tools) {
 }
 
 Toolset& Toolset::add(Tool tool) {
-  if (!valid_tool_name(tool.name())) {
+  if (!is_wire_name(tool.name())) {
     throw std::invalid_argument(fmt::format(
         "invalid tool name \"{}\": use 1 to 64 of A-Z, a-z, 0-9, _ and -", tool.name()));
   }

@@ -3,7 +3,9 @@
 #include <optional>
 #include <vector>
 
-#include "schema/rules_detail.hpp"
+#include "schema/rule_evaluation.hpp"
+#include "schema/rule_fields.hpp"
+#include "schema/rule_wording.hpp"
 #include "accord/rules.hpp"
 #include "providers/lowering.hpp"
 
