@@ -24,6 +24,7 @@
 #include "accord/rule_id.hpp"
 #include "accord/rules.hpp"
 #include "accord/schema.hpp"
+#include "accord/schema_order.hpp"
 #include "accord/streaming.hpp"
 #include "accord/tools.hpp"
 #include "accord/trace.hpp"
@@ -36,3 +37,4 @@
 #include "accord/typed_variant.hpp"
 #include "accord/validate.hpp"
 #include "accord/version.hpp"
+#include "accord/wire_name.hpp"

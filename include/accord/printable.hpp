@@ -18,4 +18,8 @@ namespace accord {
 // The issues with their messages and path keys made printable, for prettify() on a terminal.
 [[nodiscard]] Issues printable(Issues issues);
 
+// prettify() of the printable issues with every line starting with `indent`: a block of issues
+// under a heading of its own ("line 3: invalid", "attempt 1: ...").
+[[nodiscard]] std::string prettify_printable(const Issues& issues, std::string_view indent);
+
 }  // namespace accord

@@ -44,4 +44,13 @@ Issues printable(Issues issues) {
   return issues;
 }
 
+std::string prettify_printable(const Issues& issues, std::string_view indent) {
+  std::string out(indent);
+  for (const char c : prettify(printable(issues))) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
 }  // namespace accord

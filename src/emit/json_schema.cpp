@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "schema/report_writer.hpp"
-#include "schema/rules_detail.hpp"
+#include "schema/rule_checks.hpp"
+#include "schema/rule_wording.hpp"
 #include "schema/schema_definitions.hpp"
 #include "schema/schema_text.hpp"
 

@@ -6,7 +6,7 @@
 #include "validate/engine.hpp"
 #include "core/ordered_object.hpp"
 #include "schema/report_writer.hpp"
-#include "schema/rules_detail.hpp"
+#include "schema/rule_wording.hpp"
 #include "schema/schema_text.hpp"
 #include "schema/schema_uri.hpp"
 #include "text/string_formats.hpp"

@@ -6,10 +6,10 @@
 #include <span>
 
 #include "accord/json_text.hpp"
+#include "accord/wire_name.hpp"
 #include "core/json_stream_reader.hpp"
 #include "core/utf8.hpp"
 #include "loop/loop.hpp"
-#include "providers/portable_names.hpp"
 
 namespace accord::detail {
 namespace {
@@ -22,13 +22,13 @@ std::optional<std::string> dotted(const Path& path) {
   for (const auto& segment : path.segments()) {
     if (!key.empty()) key += '.';
     if (const auto* name = std::get_if<std::string>(&segment)) {
-      if (!portable_chars(*name)) return std::nullopt;
+      if (!is_wire_name(*name)) return std::nullopt;
       key += *name;
     } else {
       key += std::to_string(std::get<std::size_t>(segment));
     }
   }
-  if (key.size() > kMaxPortableName) return std::nullopt;
+  if (key.size() > kMaxWireNameLength) return std::nullopt;  // the joined key is a wire name too
   return key;
 }
 

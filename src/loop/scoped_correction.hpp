@@ -6,7 +6,7 @@
 // RFC 6902 JSON Patch: every value can carry its exact sub-schema on the wire, so a provider's
 // structured output constrains each value's type (a JSON Patch's `value` can only be "anything"),
 // and there is no `op`, `add`-versus-`replace` or `~1` escaping to get wrong. The keys are dotted
-// portable names (providers/portable_names.hpp): every provider takes them as property keys.
+// wire names (accord/wire_name.hpp): every provider takes them as property keys.
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "accord/json_schema.hpp"
+#include "accord/wire_name.hpp"
 #include "loop/loop.hpp"
-#include "providers/portable_names.hpp"
 
 namespace accord {
 namespace {
@@ -179,7 +179,7 @@ Toolset::Toolset(std::initializer_list<Tool> tools) {
 }
 
 Toolset& Toolset::add(Tool tool) {
-  if (!detail::portable_name(tool.name())) {
+  if (!is_wire_name(tool.name())) {
     throw std::invalid_argument(fmt::format(
         "invalid tool name \"{}\": use 1 to 64 of A-Z, a-z, 0-9, _ and -", tool.name()));
   }

@@ -27,15 +27,6 @@ std::string estimate_text(const Usage& usage, std::string_view what) {
   return usage.estimated ? fmt::format(" ({})", what) : std::string();
 }
 
-std::string indented(const std::string& text, const std::string& prefix) {
-  std::string out = prefix;
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += prefix;
-  }
-  return out;
-}
-
 // Replies are kept as received (a hostile body, or one cut at the 64 KiB limit mid-character, is
 // not UTF-8), but what is rendered must be text that dump() accepts.
 std::vector<std::string> valid_lines(const std::vector<std::string>& lines) {
@@ -143,8 +134,7 @@ std::string Trace::to_text() const {
       out += "\n";
     }
     if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
-    if (!attempt.issues.empty())
-      out += indented(prettify(printable(attempt.issues)), "    ") + "\n";
+    if (!attempt.issues.empty()) out += prettify_printable(attempt.issues, "    ") + "\n";
     if (!attempt.note.empty()) out += "  loop: " + printable(attempt.note) + "\n";
   }
   out += fmt::format("total tokens: in {} / out {} / total {}{}",

@@ -3,7 +3,7 @@
 
 #include "text/condition_words.hpp"
 #include "core/ordered_object.hpp"
-#include "schema/rules_detail.hpp"
+#include "accord/rules.hpp"
 #include "schema/schema_text.hpp"
 #include "providers/rule_lowering.hpp"
 

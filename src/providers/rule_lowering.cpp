@@ -5,7 +5,9 @@
 
 #include "accord/rules.hpp"
 #include "providers/lowering.hpp"
-#include "schema/rules_detail.hpp"
+#include "schema/rule_evaluation.hpp"
+#include "schema/rule_fields.hpp"
+#include "schema/rule_wording.hpp"
 
 namespace accord::detail {
 namespace {

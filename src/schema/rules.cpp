@@ -1,24 +1,19 @@
+// The rule language: building rules, their text forms, and reading them back (parse_rule,
+// parse_comparison). What a rule means for a schema is in rule_checks.cpp, rule_evaluation.cpp
+// and rule_wording.cpp.
+
 #include "accord/rules.hpp"
 
-#include <algorithm>
 #include <cctype>
 
 #include "accord/schema.hpp"
-#include "schema/local_ref.hpp"
-#include "schema/rules_detail.hpp"
-#include "schema/schema_definitions.hpp"
+#include "schema/rule_fields.hpp"
+#include "schema/rule_wording.hpp"
 
 namespace accord {
 namespace {
 
-using detail::ojson;
-
-bool ident_start(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
-}
-bool ident_char(char c) {
-  return ident_start(c) || std::isdigit(static_cast<unsigned char>(c)) != 0;
-}
+using ojson = nlohmann::ordered_json;
 
 SchemaError syntax_error(std::string_view text, std::string message) {
   return SchemaError(
@@ -34,7 +29,7 @@ class ComparisonParser {
     Comparison out;
     skip_space();
     if (at_end()) fail("expected a comparison such as `refundDate >= orderDate`");
-    if (!ident_start(peek())) {
+    if (!detail::field_name_start(peek())) {
       fail("the left side must be a field name, not " + describe_here());
     }
     out.left = field_path();
@@ -44,7 +39,7 @@ class ComparisonParser {
     skip_space();
     if (at_end())
       fail("expected a field or a JSON literal after " + std::string(to_string(out.op)));
-    if (ident_start(peek())) {
+    if (detail::field_name_start(peek())) {
       auto name = field_path();
       if (keyword(name)) {
         out.right = nlohmann::json::parse(name);
@@ -77,8 +72,9 @@ class ComparisonParser {
   std::string field_path() {
     const auto start = pos_;
     while (true) {
-      if (at_end() || !ident_start(peek())) fail("expected a field name at " + describe_here());
-      while (!at_end() && ident_char(peek())) ++pos_;
+      if (at_end() || !detail::field_name_start(peek()))
+        fail("expected a field name at " + describe_here());
+      while (!at_end() && detail::field_name_char(peek())) ++pos_;
       if (at_end() || peek() != '.') break;
       ++pos_;
     }
@@ -107,9 +103,9 @@ class ComparisonParser {
       while (!at_end() && peek() != '"') pos_ += peek() == '\\' ? 2 : 1;
       if (at_end()) fail("the string literal has no closing quote");
       ++pos_;
-    } else if (peek() == '-' || std::isdigit(static_cast<unsigned char>(peek())) != 0) {
-      while (!at_end() && (std::isalnum(static_cast<unsigned char>(peek())) != 0 || peek() == '.' ||
-                           peek() == '-' || peek() == '+')) {
+    } else if (peek() == '-' || detail::ascii_digit(peek())) {
+      while (!at_end() &&
+             (detail::ascii_alnum(peek()) || peek() == '.' || peek() == '-' || peek() == '+')) {
         ++pos_;
       }
     } else {
@@ -124,164 +120,6 @@ class ComparisonParser {
   std::string_view text_;
   std::size_t pos_ = 0;
 };
-
-std::string operand_text(const Operand& operand) {
-  return operand.is_field() ? operand.field_path() : operand.literal().dump();
-}
-
-std::string type_of(const nlohmann::json& value) {
-  if (value.is_number()) return "number";
-  return value.type_name();
-}
-
-// Adds the kinds a DSL node can hold.
-detail::ValueTypes dsl_types(const SchemaNode& node) {
-  detail::ValueTypes out;
-  switch (node.kind) {
-    case Kind::string:
-    case Kind::enumeration:
-      out = {"string"};
-      break;
-    case Kind::number:
-    case Kind::integer:
-      out = {"number"};
-      break;
-    case Kind::boolean:
-      out = {"boolean"};
-      break;
-    case Kind::null:
-      out = {"null"};
-      break;
-    case Kind::object:
-      out = {"object"};
-      break;
-    case Kind::array:
-    case Kind::tuple:
-      out = {"array"};
-      break;
-    case Kind::literal:
-      out = {type_of(node.literal)};
-      break;
-    case Kind::union_:
-      for (const auto& option : node.elements) {
-        auto types = dsl_types(option.node());
-        if (types.empty()) return {};
-        out.insert(types.begin(), types.end());
-      }
-      break;
-    case Kind::any:
-    case Kind::ref:  // what the definition holds is not looked up here
-      return {};
-  }
-  if (node.nullable) out.insert("null");
-  return out;
-}
-
-detail::ValueTypes json_types(const ojson& schema, const ojson& root) {
-  const ojson* at = detail::resolve_local_ref(&schema, root);
-  if (at == nullptr || !at->is_object()) return {};
-  detail::ValueTypes out;
-  if (auto c = at->find("const"); c != at->end())
-    return {type_of(nlohmann::json::parse(c->dump()))};
-  if (auto e = at->find("enum"); e != at->end() && e->is_array()) {
-    for (const auto& v : *e) out.insert(type_of(nlohmann::json::parse(v.dump())));
-    return out;
-  }
-  if (auto t = at->find("type"); t != at->end()) {
-    auto add = [&](const ojson& name) {
-      if (!name.is_string()) return;
-      const auto text = name.get<std::string>();
-      out.insert(text == "integer" ? "number" : text);
-    };
-    if (t->is_array()) {
-      for (const auto& name : *t) add(name);
-    } else {
-      add(*t);
-    }
-    return out;
-  }
-  for (const char* key : {"anyOf", "oneOf"}) {
-    if (auto options = at->find(key); options != at->end() && options->is_array()) {
-      for (const auto& option : *options) {
-        auto types = json_types(option, root);
-        if (types.empty()) return {};
-        out.insert(types.begin(), types.end());
-      }
-      return out;
-    }
-  }
-  return {};
-}
-
-// The object schema a value of `schema` is when it is an object (inside a nullable wrapper too).
-const ojson* object_branch(const ojson* schema, const ojson& root) {
-  schema = detail::resolve_local_ref(schema, root);
-  if (schema == nullptr || !schema->is_object()) return nullptr;
-  if (schema->contains("properties")) return schema;
-  if (auto options = schema->find("anyOf"); options != schema->end() && options->is_array()) {
-    for (const auto& option : *options) {
-      if (const ojson* found = object_branch(&option, root)) return found;
-    }
-  }
-  return nullptr;
-}
-
-bool is_orderable(const detail::ValueTypes& types) {
-  return types.empty() || types.count("number") != 0 || types.count("string") != 0;
-}
-
-bool overlap(const detail::ValueTypes& a, const detail::ValueTypes& b) {
-  if (a.empty() || b.empty()) return true;
-  return std::any_of(a.begin(), a.end(), [&](const std::string& t) { return b.count(t) != 0; });
-}
-
-std::string types_text(const detail::ValueTypes& types) {
-  std::string out;
-  for (const auto& t : types) out += (out.empty() ? "" : " or ") + t;
-  return out;
-}
-
-void comparison_problems(const Comparison& c, const std::string& part,
-                         const detail::FieldLookup& lookup, std::vector<detail::RuleProblem>& out) {
-  auto field_types = [&](const std::string& path) -> std::optional<detail::ValueTypes> {
-    if (!detail::valid_field_path(path)) {
-      out.push_back({part, "\"" + path +
-                               "\" is not a field path (identifiers joined with dots, such as "
-                               "shipping.country)"});
-      return std::nullopt;
-    }
-    auto types = lookup(detail::field_segments(path));
-    if (!types) out.push_back({part, path + " is not a field of this object"});
-    return types;
-  };
-  const auto left = field_types(c.left);
-  std::optional<detail::ValueTypes> right;
-  if (c.right.is_field()) {
-    right = field_types(c.right.field_path());
-  } else {
-    const auto& literal = c.right.literal();
-    if (literal.is_structured()) {
-      out.push_back(
-          {part, "the literal " + literal.dump() + " must be a string, number, boolean or null"});
-      return;
-    }
-    right = detail::ValueTypes{type_of(literal)};
-  }
-  if (!left || !right) return;
-  const bool ordering = c.op != Op::eq && c.op != Op::ne;
-  const std::string shown = "`" + to_string(c) + "`";
-  if (ordering &&
-      (!is_orderable(*left) || !is_orderable(*right) ||
-       (!right->empty() && right->count("number") == 0 && right->count("string") == 0))) {
-    out.push_back(
-        {part, shown + ": " + std::string(to_string(c.op)) + " orders numbers or strings only"});
-    return;
-  }
-  if (!overlap(*left, *right)) {
-    out.push_back({part, shown + " can never hold: " + c.left + " is " + types_text(*left) + ", " +
-                             operand_text(c.right) + " is " + types_text(*right)});
-  }
-}
 
 }  // namespace
 
@@ -317,7 +155,7 @@ Conditional When::then(std::string left, Op op, Operand right) const {
 
 std::string to_string(const Comparison& comparison) {
   return comparison.left + " " + std::string(to_string(comparison.op)) + " " +
-         operand_text(comparison.right);
+         detail::operand_text(comparison.right);
 }
 
 std::string to_string(const Rule& rule) {
@@ -432,312 +270,6 @@ Rule parse_rule(const nlohmann::ordered_json& entry) {
   if (!problems.empty()) throw SchemaError(std::move(problems));
   if (rule.message.empty()) rule.message = "Rule failed: " + to_string(rule);
   return rule;
-}
-
-namespace detail {
-
-bool valid_field_path(std::string_view path) {
-  if (path.empty()) return false;
-  bool start = true;
-  for (char c : path) {
-    if (c == '.') {
-      if (start) return false;
-      start = true;
-    } else if (start ? !ident_start(c) : !ident_char(c)) {
-      return false;
-    } else {
-      start = false;
-    }
-  }
-  return !start;
-}
-
-std::vector<std::string> field_segments(const std::string& path) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const auto dot = path.find('.', start);
-    out.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) return out;
-    start = dot + 1;
-  }
-}
-
-std::vector<RuleProblem> rule_problems(const Rule& rule, const FieldLookup& lookup) {
-  std::vector<RuleProblem> out;
-  if (rule.condition) {
-    comparison_problems(*rule.condition, "if", lookup, out);
-    comparison_problems(rule.requirement, "then", lookup, out);
-  } else {
-    comparison_problems(rule.requirement, "rule", lookup, out);
-  }
-  if (rule.path && !rule.path->empty()) {
-    const auto* key = std::get_if<std::string>(&rule.path->segments().front());
-    if (key != nullptr && !lookup({*key})) {
-      out.push_back({"path", "path points at " + *key + ", which is not a field of this object"});
-    }
-  }
-  return out;
-}
-
-FieldLookup dsl_lookup(const SchemaNode& object, const SchemaDefinitions* definitions) {
-  return [&object,
-          definitions](const std::vector<std::string>& segments) -> std::optional<ValueTypes> {
-    // A ref stands for a definition known only once the whole schema is: until then a path
-    // through it is taken on trust (emit() checks it again with the definitions).
-    const auto through_ref = [definitions](const SchemaNode* node) -> const SchemaNode* {
-      if (node->kind != Kind::ref || definitions == nullptr) return node;
-      return definitions->resolve(node);  // an unknown name is a problem of its own
-    };
-    const SchemaNode* at = &object;
-    for (const auto& name : segments) {
-      at = through_ref(at);
-      if (at == nullptr || at->kind == Kind::ref) return ValueTypes{};
-      if (at->kind != Kind::object) return std::nullopt;
-      auto field = std::find_if(at->fields.begin(), at->fields.end(),
-                                [&](const Field& f) { return f.name == name; });
-      if (field == at->fields.end()) return std::nullopt;
-      at = &field->schema.node();
-    }
-    const SchemaNode* resolved = through_ref(at);
-    if (resolved == nullptr || resolved == at) return dsl_types(*at);
-    auto types = dsl_types(*resolved);
-    if (at->nullable && !types.empty()) types.insert("null");
-    return types;
-  };
-}
-
-std::vector<std::string> dsl_rule_problems(const Rule& rule, const SchemaNode& object,
-                                           const SchemaDefinitions* definitions) {
-  std::vector<std::string> out;
-  for (const auto& problem : rule_problems(rule, dsl_lookup(object, definitions))) {
-    out.push_back("rule `" + to_string(rule) + "`: " + problem.message);
-  }
-  return out;
-}
-
-FieldLookup json_lookup(const ojson& object_schema, const ojson& root) {
-  return [&object_schema,
-          &root](const std::vector<std::string>& segments) -> std::optional<ValueTypes> {
-    const ojson* at = &object_schema;
-    for (const auto& name : segments) {
-      const ojson* object = object_branch(at, root);
-      if (object == nullptr) return std::nullopt;
-      auto properties = object->find("properties");
-      if (properties == object->end() || !properties->is_object() || !properties->contains(name)) {
-        return std::nullopt;
-      }
-      at = &(*properties)[name];
-    }
-    return json_types(*at, root);
-  };
-}
-
-std::vector<Rule> parse_rules(const ojson& rules, const ojson& object_schema, const ojson& root,
-                              const Path& at, std::vector<SchemaProblem>& problems) {
-  std::vector<Rule> out;
-  if (!rules.is_array()) {
-    problems.push_back({at, std::string(kRulesKeyword) + " must be an array of rules"});
-    return out;
-  }
-  if (object_branch(&object_schema, root) == nullptr) {
-    problems.push_back({at, std::string(kRulesKeyword) + " belongs on an object with properties"});
-    return out;
-  }
-  const auto lookup = json_lookup(object_schema, root);
-  for (std::size_t i = 0; i < rules.size(); ++i) {
-    try {
-      Rule rule = parse_rule(rules[i]);
-      const auto found = rule_problems(rule, lookup);
-      for (const auto& problem : found)
-        problems.push_back({at / i / problem.part, problem.message});
-      if (found.empty()) out.push_back(std::move(rule));
-    } catch (const SchemaError& e) {
-      for (const auto& problem : e.problems()) {
-        problems.push_back({at / i + problem.path, problem.message});
-      }
-    }
-  }
-  return out;
-}
-
-std::optional<bool> compare_values(const nlohmann::json& left, Op op, const nlohmann::json& right) {
-  if (op == Op::eq || op == Op::ne) {
-    bool equal = false;
-    if (left.is_number() && right.is_number()) {
-      equal = !(left < right) && !(right < left);
-    } else {
-      equal = left == right;
-    }
-    return op == Op::eq ? equal : !equal;
-  }
-  const bool numbers = left.is_number() && right.is_number();
-  const bool strings = left.is_string() && right.is_string();
-  if (!numbers && !strings) return std::nullopt;
-  // nlohmann orders numbers across integer/float kinds and strings by code unit, which for UTF-8
-  // is code point order.
-  switch (op) {
-    case Op::lt:
-      return left < right;
-    case Op::lte:
-      return !(right < left);
-    case Op::gt:
-      return right < left;
-    case Op::gte:
-      return !(left < right);
-    default:
-      return std::nullopt;
-  }
-}
-
-Op negated(Op op) {
-  switch (op) {
-    case Op::eq:
-      return Op::ne;
-    case Op::ne:
-      return Op::eq;
-    case Op::lt:
-      return Op::gte;
-    case Op::lte:
-      return Op::gt;
-    case Op::gt:
-      return Op::lte;
-    case Op::gte:
-      return Op::lt;
-  }
-  return op;
-}
-
-namespace {
-
-// The value at `path` inside `object`, a declared default standing in for an absent field (the
-// schema looked up through refs and nullable wrappers, as the field path goes).
-std::optional<nlohmann::json> field_value(const nlohmann::json& object, const ojson* schema,
-                                          const ojson& root, const std::string& path) {
-  const nlohmann::json* at = &object;
-  std::optional<nlohmann::json> fallback;
-  for (const auto& name : field_segments(path)) {
-    const ojson* property = nullptr;
-    schema = schema != nullptr ? object_branch(schema, root) : nullptr;
-    if (schema != nullptr) {
-      auto properties = schema->find("properties");
-      if (properties != schema->end() && properties->is_object() && properties->contains(name)) {
-        property = &(*properties)[name];
-      }
-    }
-    if (at == nullptr || !at->is_object()) return std::nullopt;
-    auto it = at->find(name);
-    if (it != at->end()) {
-      at = &*it;
-    } else if (const ojson* declared =
-                   property != nullptr ? detail::resolve_local_ref(property, root) : nullptr;
-               declared != nullptr && declared->is_object() && declared->contains("default")) {
-      fallback = nlohmann::json::parse((*declared)["default"].dump());
-      at = &*fallback;
-    } else {
-      return std::nullopt;
-    }
-    schema = property;
-  }
-  return *at;
-}
-
-std::optional<bool> judge(const Comparison& c, const nlohmann::json& object, const ojson* schema,
-                          const ojson& root) {
-  const auto left = field_value(object, schema, root, c.left);
-  if (!left) return std::nullopt;
-  std::optional<nlohmann::json> right;
-  if (c.right.is_field()) {
-    right = field_value(object, schema, root, c.right.field_path());
-  } else {
-    right = c.right.literal();
-  }
-  if (!right) return std::nullopt;
-  return compare_values(*left, c.op, *right);
-}
-
-}  // namespace
-
-bool rule_holds(const Rule& rule, const nlohmann::json& object, const ojson* object_schema,
-                const ojson& root) {
-  if (!object.is_object()) return true;
-  if (rule.condition &&
-      judge(*rule.condition, object, object_schema, root) != std::optional(true)) {
-    return true;
-  }
-  return judge(rule.requirement, object, object_schema, root) != std::optional(false);
-}
-
-Path issue_path(const Rule& rule) {
-  if (rule.path) return *rule.path;
-  Path out;
-  for (auto& name : field_segments(rule.requirement.left)) out = out / std::move(name);
-  return out;
-}
-
-std::string rule_sentence(const Rule& rule) {
-  std::string formal =
-      rule.condition ? "when " + to_string(*rule.condition) + ", " + to_string(rule.requirement)
-                     : to_string(rule.requirement);
-  // The user's words first: they say what the rule means, the formula says exactly what holds.
-  if (rule.text.empty()) return "Rule: " + formal + ".";
-  return "Rule: " + rule.text + " (" + formal + ").";
-}
-
-std::string rule_report_text(const Rule& rule) {
-  return "rule " + to_string(rule);
-}
-
-std::string rule_why(const Rule& rule) {
-  if (rule.requirement.right.is_field() || (rule.condition && rule.condition->right.is_field())) {
-    return "no JSON Schema keyword compares two fields; stated in the description, enforced "
-           "locally";
-  }
-  return "stated in the description, enforced locally; providers that can enforce it get "
-         "keywords when the schema is lowered";
-}
-
-bool has_rules(const ojson& document) {
-  if (document.is_object()) {
-    if (document.contains(kRulesKeyword)) return true;
-    for (const auto& [key, value] : document.items()) {
-      if (value.is_structured() && has_rules(value)) return true;
-    }
-  } else if (document.is_array()) {
-    for (const auto& value : document) {
-      if (has_rules(value)) return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace detail
-
-// ---- the DSL side ----
-
-Schema Schema::rule(Comparison comparison, std::string message, RuleOptions options) const {
-  return with_rule(Rule{std::nullopt, std::move(comparison), std::move(message),
-                        std::move(options.path), std::move(options.text)});
-}
-
-Schema Schema::rule(Conditional conditional, std::string message, RuleOptions options) const {
-  return with_rule(Rule{std::move(conditional.condition), std::move(conditional.requirement),
-                        std::move(message), std::move(options.path), std::move(options.text)});
-}
-
-Schema Schema::with_rule(Rule rule) const {
-  return with([&](SchemaNode& n) {
-    if (n.kind != Kind::object) {
-      n.problems.push_back(
-          {Path{}, "rule applies to objects, not " + std::string(to_string(n.kind))});
-      return;
-    }
-    if (rule.message.empty()) n.problems.push_back({Path{}, "rule needs a message"});
-    for (auto& problem : detail::dsl_rule_problems(rule, n, nullptr)) {
-      n.problems.push_back({Path{}, std::move(problem)});
-    }
-    n.rules.push_back(std::move(rule));
-  });
 }
 
 }  // namespace accord

@@ -5,9 +5,10 @@
 #include <set>
 #include <unordered_set>
 
-#include "text/ecma_regex.hpp"
+#include "schema/rule_checks.hpp"
 #include "schema/schema_definitions.hpp"
 #include "schema/schema_text.hpp"
+#include "text/ecma_regex.hpp"
 
 namespace accord {
 namespace {
@@ -346,6 +347,31 @@ Schema Schema::refine(Predicate predicate, std::string message, RefineOptions op
       }
     }
     n.refinements.push_back({std::move(predicate), std::move(message), std::move(options)});
+  });
+}
+
+Schema Schema::rule(Comparison comparison, std::string message, RuleOptions options) const {
+  return with_rule(Rule{std::nullopt, std::move(comparison), std::move(message),
+                        std::move(options.path), std::move(options.text)});
+}
+
+Schema Schema::rule(Conditional conditional, std::string message, RuleOptions options) const {
+  return with_rule(Rule{std::move(conditional.condition), std::move(conditional.requirement),
+                        std::move(message), std::move(options.path), std::move(options.text)});
+}
+
+Schema Schema::with_rule(Rule rule) const {
+  return with([&](SchemaNode& n) {
+    if (n.kind != Kind::object) {
+      n.problems.push_back(
+          {Path{}, "rule applies to objects, not " + std::string(to_string(n.kind))});
+      return;
+    }
+    if (rule.message.empty()) n.problems.push_back({Path{}, "rule needs a message"});
+    for (auto& problem : detail::dsl_rule_problems(rule, n, nullptr)) {
+      n.problems.push_back({Path{}, std::move(problem)});
+    }
+    n.rules.push_back(std::move(rule));
   });
 }
 

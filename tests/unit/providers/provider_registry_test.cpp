@@ -8,7 +8,6 @@
 #include "accord/batch.hpp"
 #include "accord/providers/provider.hpp"
 #include "providers/batch_protocol.hpp"
-#include "providers/portable_names.hpp"
 #include "providers/stream_assembly.hpp"
 
 namespace accord {
@@ -63,15 +62,6 @@ TEST(ProviderRegistry, AStreamedRequestAsksForUsageOnlyWhereTheShapeNeedsIt) {
     detail::ask_for_stream(request, name);
     EXPECT_EQ(request.body, expected) << name;
   }
-}
-
-TEST(PortableNames, SixtyFourLettersDigitsUnderscoresAndDashes) {
-  EXPECT_TRUE(detail::portable_name("final_answer-2"));
-  EXPECT_TRUE(detail::portable_name(std::string(64, 'a')));
-  EXPECT_FALSE(detail::portable_name(std::string(65, 'a')));
-  EXPECT_FALSE(detail::portable_name(""));
-  EXPECT_FALSE(detail::portable_name("items.3"));
-  EXPECT_FALSE(detail::portable_name("caf\xc3\xa9"));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
-// What the DSL, the emitter, the JSON Schema loader, the validator and the lowering share about
-// declarative rules: field lookups for load-time checks, evaluation, and the words and Report
-// text a rule becomes.
+// Whether a declarative rule fits the object it sits on, checked when the schema is built or
+// loaded: the fields it names exist, and the types the schema gives them can be compared. The
+// DSL builder, emit() and the JSON Schema loader share these checks.
 
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -32,10 +32,6 @@ struct RuleProblem {
   std::string message;
 };
 
-[[nodiscard]] bool valid_field_path(std::string_view path);
-// Assumes valid_field_path.
-[[nodiscard]] std::vector<std::string> field_segments(const std::string& path);
-
 // Fields that do not exist, sides that can never be compared, a path option pointing nowhere.
 [[nodiscard]] std::vector<RuleProblem> rule_problems(const Rule& rule, const FieldLookup& lookup);
 
@@ -57,29 +53,5 @@ struct SchemaDefinitions;
 [[nodiscard]] std::vector<Rule> parse_rules(const ojson& rules, const ojson& object_schema,
                                             const ojson& root, const Path& at,
                                             std::vector<SchemaProblem>& problems);
-
-// Whether the rule holds for `object`; an absent field takes the `default` its property declares
-// in `object_schema` (may be null; its local $refs resolve in `root`), as Zod's refinements see
-// defaults filled in.
-[[nodiscard]] bool rule_holds(const Rule& rule, const nlohmann::json& object,
-                              const ojson* object_schema, const ojson& root);
-
-// Where a failed rule's issue points, relative to its object.
-[[nodiscard]] Path issue_path(const Rule& rule);
-
-// How the comparison of two JSON values turns out: true, false, or not judged (nullopt) when the
-// sides cannot be ordered.
-[[nodiscard]] std::optional<bool> compare_values(const nlohmann::json& left, Op op,
-                                                 const nlohmann::json& right);
-[[nodiscard]] Op negated(Op op);
-
-// The sentence for the description ("Rule: refundDate >= orderDate."), the Report's rule text
-// ("rule refundDate >= orderDate") and emit's reason for the fate.
-[[nodiscard]] std::string rule_sentence(const Rule& rule);
-[[nodiscard]] std::string rule_report_text(const Rule& rule);
-[[nodiscard]] std::string rule_why(const Rule& rule);
-
-// True when any node of the document carries `x-accord-rules`.
-[[nodiscard]] bool has_rules(const ojson& document);
 
 }  // namespace accord::detail

@@ -1,0 +1,83 @@
+// accord schema: the wire schema a provider gets for a JSON Schema file, and the Report of where
+// each rule went.
+
+#include <accord/json_text.hpp>
+#include <accord/printable.hpp>
+#include <accord/validate.hpp>
+#include <iostream>
+
+#include "command.hpp"
+#include "input_files.hpp"
+#include "provider_option.hpp"
+
+namespace accord_cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+struct SchemaArgs {
+  std::string file;
+  std::string provider;
+  bool json = false;
+  std::string documents;  // a JSON array of values valid for the schema, printed as sent
+};
+
+void add_options(CLI::App& command, SchemaArgs& args) {
+  add_schema_file_argument(command, args.file);
+  add_provider_option(command, args.provider);
+  command.add_flag("--json", args.json, "print {\"wire\": ..., \"report\": [...]}");
+  command.add_option("--documents", args.documents,
+                     "a JSON file holding an array of values valid for the schema; each is "
+                     "printed as the wire carries it (with --json: under \"documents\")");
+}
+
+// Each value of the --documents file as the wire carries it (accord::lower_value), a union's
+// absent optionals filled in the option the value is for `original`.
+nlohmann::json lowered_documents(const std::string& file, const accord::Lowering& lowering,
+                                 const ordered_json& original) {
+  nlohmann::json documents;
+  try {
+    documents = nlohmann::json::parse(read_file(file));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Failure{kUsage, file + " is not JSON: " + accord::printable(e.what())};
+  }
+  if (!documents.is_array()) throw Failure{kUsage, file + " must hold a JSON array of values"};
+  const auto choose = accord::matching_union_option(original);
+  for (auto& document : documents) {
+    document = accord::lower_value(std::move(document), lowering, choose);
+  }
+  return documents;
+}
+
+int run(const SchemaArgs& args) {
+  const auto provider = provider_named(args.provider);
+  const auto imported = load_schema(args.file);
+  const auto wire = provider->lower(imported.json, imported.report);
+  if (args.json) {
+    ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
+    if (!args.documents.empty())
+      out["documents"] = lowered_documents(args.documents, wire.lowering, imported.json);
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  if (!args.documents.empty()) {
+    std::cout << "Documents as sent:\n"
+              << lowered_documents(args.documents, wire.lowering, imported.json).dump(2) << "\n\n";
+  }
+  std::cout << "Wire schema for " << args.provider << ":\n" << wire.schema.dump(2) << "\n\n";
+  const auto changed = wire.report.not_keywords().size();
+  std::cout << "Report: " << wire.report.entries().size() << " entries, " << changed
+            << " not sent as keywords\n"
+            << wire.report.to_table();
+  return 0;
+}
+
+}  // namespace
+
+Command schema_command() {
+  return command<SchemaArgs>("schema",
+                             "print the wire schema a provider gets and the Report of every change",
+                             add_options, run);
+}
+
+}  // namespace accord_cli
