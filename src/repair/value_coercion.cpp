@@ -118,6 +118,27 @@ class Coercer {
  public:
   Coercer(const ordered_json& root, RepairPolicy policy) : root_(root), policy_(policy) {}
 
+  // The one schema that applies at `path` below `schema`, or nullptr.
+  const ordered_json* schema_at(const ordered_json* schema, const Path& path) const {
+    for (const auto& segment : path.segments()) {
+      schema = resolved(schema);
+      if (schema == nullptr) return nullptr;
+      const bool key = std::holds_alternative<std::string>(segment);
+      const auto candidates = applying(*schema, key ? kObject : kArray);
+      const ordered_json* next = nullptr;
+      for (const auto* applies : candidates) {
+        const auto* found = key ? member_schema(*applies, std::get<std::string>(segment))
+                                : item_schema(*applies, std::get<std::size_t>(segment));
+        if (found == nullptr) continue;
+        if (next != nullptr) return nullptr;  // two schemas apply: not one reading
+        next = found;
+      }
+      if (next == nullptr) return nullptr;
+      schema = next;
+    }
+    return schema;
+  }
+
   void walk(json& value, const ordered_json* schema, const Path& path) {
     schema = resolved(schema);
     if (schema == nullptr) return;
@@ -277,19 +298,37 @@ class Coercer {
     value = after;
   }
 
-  void walk_members(json& value, const ordered_json& schema, const Path& path) {
+  static const ordered_json* member_schema(const ordered_json& schema, const std::string& key) {
     const auto properties = schema.find("properties");
-    const bool has_properties = properties != schema.end() && properties->is_object();
-    if (has_properties && allows(RepairKind::key_letter_case))
-      rename_keys(value, *properties, path);
+    if (properties != schema.end() && properties->is_object() && properties->contains(key))
+      return &(*properties)[key];
     const auto additional = schema.find("additionalProperties");
-    for (auto& [key, member] : value.items()) {
-      if (has_properties && properties->contains(key)) {
-        walk(member, &(*properties)[key], path / key);
-      } else if (additional != schema.end() && additional->is_object()) {
-        walk(member, &*additional, path / key);
+    if (additional != schema.end() && additional->is_object()) return &*additional;
+    return nullptr;
+  }
+
+  static const ordered_json* item_schema(const ordered_json& schema, std::size_t index) {
+    std::size_t tuple = 0;
+    for (const char* keyword : {"prefixItems", "items"}) {
+      const auto it = schema.find(keyword);
+      if (it == schema.end()) continue;
+      if (it->is_array()) {
+        if (index < it->size()) return &(*it)[index];
+        tuple = it->size();
+      } else if (std::string_view(keyword) == "items" && index >= tuple) {
+        return &*it;
       }
     }
+    return nullptr;
+  }
+
+  void walk_members(json& value, const ordered_json& schema, const Path& path) {
+    const auto properties = schema.find("properties");
+    if (properties != schema.end() && properties->is_object() &&
+        allows(RepairKind::key_letter_case))
+      rename_keys(value, *properties, path);
+    for (auto& [key, member] : value.items())
+      if (const auto* found = member_schema(schema, key)) walk(member, found, path / key);
   }
 
   // A key the schema does not name renamed to the one property of the same shape, when that
@@ -314,21 +353,8 @@ class Coercer {
   }
 
   void walk_items(json& value, const ordered_json& schema, const Path& path) {
-    std::size_t first_rest = 0;
-    const auto tuple = [&](const ordered_json& list) {
-      for (std::size_t i = 0; i < list.size() && i < value.size(); ++i)
-        walk(value[i], &list[i], path / i);
-      first_rest = list.size();
-    };
-    if (const auto it = schema.find("prefixItems"); it != schema.end() && it->is_array())
-      tuple(*it);
-    const auto items = schema.find("items");
-    if (items == schema.end()) return;
-    if (items->is_array()) {
-      tuple(*items);
-      return;
-    }
-    for (std::size_t i = first_rest; i < value.size(); ++i) walk(value[i], &*items, path / i);
+    for (std::size_t i = 0; i < value.size(); ++i)
+      if (const auto* found = item_schema(schema, i)) walk(value[i], found, path / i);
   }
 
   const ordered_json& root_;
@@ -341,6 +367,14 @@ Repairs coerce_value(json& value, const ordered_json& json_schema, RepairPolicy 
   if (policy == RepairPolicy::off) return {};
   Coercer coercer(json_schema, policy);
   coercer.walk(value, &json_schema, Path{});
+  return std::move(coercer.repairs);
+}
+
+Repairs coerce_part(json& part, const ordered_json& json_schema, const Path& path,
+                    RepairPolicy policy) {
+  if (policy == RepairPolicy::off) return {};
+  Coercer coercer(json_schema, policy);
+  if (const auto* schema = coercer.schema_at(&json_schema, path)) coercer.walk(part, schema, path);
   return std::move(coercer.repairs);
 }
 
