@@ -35,6 +35,8 @@ int run_loop(const LoopOptions& options);
 int run_concurrent(const LoopOptions& options);
 // Input tokens of a scoped versus a whole-object correction (provider, mock from LoopOptions).
 int run_corrections(const LoopOptions& options);
+// Corrections avoided by lossless repair on the repair corpus, and what each saves.
+int run_repairs(const LoopOptions& options, const std::string& corpus_path);
 
 // Peak resident set size of this process so far, in KiB (getrusage).
 long peak_rss_kib();

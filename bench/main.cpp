@@ -71,12 +71,23 @@ int main(int argc, char** argv) {
                               "openai-chat (default), openai-responses, anthropic or generic");
   corrections_cmd->add_option("--mock", corrections.mock, "the accord-mock binary to start");
 
+  LoopOptions repairs;
+  std::string repair_corpus = "tests/conformance/repair/corpus.jsonl";
+  auto* repairs_cmd = app.add_subcommand(
+      "repairs", "corrections avoided by lossless repair on the repair corpus, and their cost");
+  repairs_cmd->add_option("--provider", repairs.provider,
+                          "openai-chat (default), openai-responses, anthropic or generic");
+  repairs_cmd->add_option("--corpus", repair_corpus, "the repair corpus (JSONL)")
+      ->check(CLI::ExistingFile);
+  repairs_cmd->add_option("--mock", repairs.mock, "the accord-mock binary to start");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (validate_cmd->parsed()) return run_validate(validate);
     if (loop_cmd->parsed()) return run_loop(loop);
     if (concurrent_cmd->parsed()) return run_concurrent(concurrent);
     if (corrections_cmd->parsed()) return run_corrections(corrections);
+    if (repairs_cmd->parsed()) return run_repairs(repairs, repair_corpus);
   } catch (const std::exception& e) {
     std::cerr << "accord-bench: " << e.what() << "\n";
     return 2;

@@ -17,6 +17,7 @@
 #include "accord/json_schema.hpp"
 #include "accord/loop_options.hpp"
 #include "accord/providers/provider.hpp"
+#include "accord/repair.hpp"
 #include "accord/result.hpp"
 #include "accord/retry.hpp"
 #include "accord/schema.hpp"
@@ -49,6 +50,9 @@ struct ClientOptions {
   // Corrective requests after an invalid reply, a scoped one and its whole fallback counting
   // as two; 0 to kMaxCorrections.
   int corrections = 1;
+  // What of a loosely written reply is repaired before it is judged (docs/loop.md#repairs): each
+  // repair is in the Trace (Attempt::repairs); a reply that repairs make valid needs no correction.
+  RepairPolicy repair = RepairPolicy::lossless;
   CorrectionPolicy correction;    // scoped to the failing fields by default
   TokenBudget budget;             // no cap by default
   TruncationRecovery truncation;  // on by default
@@ -83,6 +87,8 @@ class Contract {
   [[nodiscard]] const std::string& wire_text() const { return wire_text_; }
   [[nodiscard]] const Report& report() const { return wire_.report; }
   [[nodiscard]] const Validator& validator() const { return validator_; }
+  // The schema as emitted or imported, before lowering: what a reply's scalars are repaired to.
+  [[nodiscard]] const nlohmann::ordered_json& json_schema() const { return json_schema_; }
 
  private:
   std::string name_;
@@ -90,6 +96,7 @@ class Contract {
   WireSchema wire_;
   std::string wire_text_;
   Validator validator_;
+  nlohmann::ordered_json json_schema_;
 };
 
 struct ExtractRequest {
@@ -102,6 +109,7 @@ struct ExtractRequest {
   std::string name = "result";
   OutputMode mode = OutputMode::response_format;
   std::optional<int> corrections;  // overrides ClientOptions::corrections (0 to kMaxCorrections)
+  std::optional<RepairPolicy> repair;  // overrides ClientOptions::repair
   // Override the client's ClientOptions::correction, budget and truncation for this call.
   std::optional<CorrectionPolicy> correction;
   std::optional<TokenBudget> budget;

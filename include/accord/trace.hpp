@@ -10,6 +10,7 @@
 
 #include "accord/issue.hpp"
 #include "accord/path.hpp"
+#include "accord/repair.hpp"
 #include "accord/reply.hpp"
 
 namespace accord {
@@ -51,7 +52,10 @@ struct Attempt {
   std::string raw_reply;
   ReplyStatus status = ReplyStatus::bad_reply;
   std::string content;  // the model's output text (or refusal / partial text)
-  Issues issues;        // parse and validation issues of `content`
+  Issues issues;        // parse and validation issues of `content` (as repaired, when repaired)
+  // What was repaired in `content` before it was judged (ClientOptions::repair); `content`
+  // stays as the model wrote it.
+  Repairs repairs;
   Usage usage;
   std::chrono::milliseconds elapsed{0};
   AttemptRole role = AttemptRole::first;

@@ -116,7 +116,8 @@ Contract::Contract(const EmittedSchema& schema, Validator validator, std::string
       provider_(provider.name()),
       wire_(provider.lower(schema.json, schema.report)),
       wire_text_(detail::serialize(wire_.schema)),
-      validator_(std::move(validator)) {}
+      validator_(std::move(validator)),
+      json_schema_(schema.json) {}
 
 struct Client::Impl {
   ClientOptions options;
@@ -260,8 +261,10 @@ std::optional<StreamSetup> ExtractionLoop::stream() const {
   if (!stream_.enabled) return std::nullopt;
   // A scoped correction's answer is a patch, not the contract's object: its parts cannot be
   // judged against the contract as they close.
-  return StreamSetup{stream_, on_partial_, scoped_ ? nullptr : contract_,
-                     trace_.attempts.size() + 1};
+  StreamSetup setup{stream_, on_partial_, scoped_ ? nullptr : contract_,
+                    trace_.attempts.size() + 1};
+  setup.repair = repair_.policy;
+  return setup;
 }
 
 ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
@@ -280,6 +283,7 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   const auto& options = ClientInternals::options(client);
   corrections_ = request.corrections.value_or(options.corrections);
   check_corrections(corrections_, "ExtractRequest");
+  repair_ = repair_setup(*contract_, request.repair.value_or(options.repair));
   correction_ = request.correction.value_or(options.correction);
   budget_ = request.budget.value_or(options.budget);
   truncation_ = request.truncation.value_or(options.truncation);
@@ -351,8 +355,9 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt at
   const auto& stopped_at = attempt.stream.stopped_at;
   auto judged = stopped_at ? Judged{nullptr, attempt.issues, false,
                                     value_read_until(reply.text, lowering, *stopped_at)}
-                           : judge_text(reply.text, lowering, contract_->validator());
+                           : judge_text(reply.text, lowering, contract_->validator(), repair_);
   attempt.issues = judged.issues;
+  attempt.repairs = judged.repairs;
   if (judged.issues.empty()) return succeed(std::move(attempt), std::move(judged.value));
   if (!take_correction()) {
     trace_.attempts.push_back(std::move(attempt));
@@ -389,7 +394,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
     add_note(attempt, fmt::format("merged {} into the previous object: still invalid", keys));
   } else {
     // Asked for a patch, a model may answer with the whole object; a valid one is the answer.
-    auto judged = judge_text(text, lowering, contract_->validator());
+    auto judged = judge_text(text, lowering, contract_->validator(), repair_);
+    attempt.repairs = judged.repairs;
     if (judged.parsed && judged.issues.empty()) {
       add_note(attempt, "not a patch but the whole object, which is valid");
       return succeed(std::move(attempt), std::move(judged.value));

@@ -97,6 +97,7 @@ class ExtractionLoop {
   OutputMode mode_;
   int corrections_ = 0;
   int corrections_sent_ = 0;
+  RepairSetup repair_;
   CorrectionPolicy correction_;
   TokenBudget budget_;
   TruncationRecovery truncation_;

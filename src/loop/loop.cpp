@@ -59,30 +59,72 @@ std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
   return error;
 }
 
-Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator) {
+RepairSetup repair_setup(const Contract& contract, RepairPolicy policy) {
+  RepairSetup setup{policy, &contract.json_schema(), std::nullopt};
+  const auto type = contract.wire().schema.find("type");
+  if (type != contract.wire().schema.end() && type->is_string())
+    setup.root_is_array = *type == "array";
+  return setup;
+}
+
+Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator,
+                  const RepairSetup& repair) {
   // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
   // only then can an early stop never differ from the whole reply's verdict.
-  auto parsed = parse_json(text, ParseLimits{.refuse_repeated_keys = true});
+  const ParseLimits limits{.refuse_repeated_keys = true};
+  auto parsed = parse_json(text, limits);
+  Repairs repairs;
+  if (!parsed.value && repair.policy != RepairPolicy::off) {
+    if (auto read = repair_json_text(text, repair.policy, repair.root_is_array)) {
+      if (auto again = parse_json(read->json, limits); again.value) {
+        parsed = std::move(again);
+        repairs = std::move(read->repairs);
+      }
+    }
+  }
   if (!parsed.value) return {nullptr, std::move(parsed.issues)};
   Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
   judged.issues = validator.validate(judged.value);
+  if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
+    auto coerced = judged.value;
+    auto changes = repair_value(coerced, *repair.json_schema, repair.policy);
+    if (!changes.empty() && validator.validate(coerced).empty()) {
+      judged.value = std::move(coerced);
+      judged.issues.clear();
+      repairs.insert(repairs.end(), changes.begin(), changes.end());
+    }
+  }
+  judged.repairs = std::move(repairs);
   return judged;
 }
+
+namespace {
+
+Path redacted(const Path& path, const Client& client) {
+  std::vector<PathSegment> segments = path.segments();
+  for (auto& segment : segments) {
+    if (auto* key = std::get_if<std::string>(&segment)) *key = client.redacted(std::move(*key));
+  }
+  return Path(std::move(segments));
+}
+
+}  // namespace
 
 void redact(Attempt& attempt, const Client& client) {
   attempt.content = client.redacted(std::move(attempt.content));
   attempt.note = client.redacted(std::move(attempt.note));  // may quote a key the model sent
   redact(attempt.issues, client);
+  for (auto& repair : attempt.repairs) {
+    repair.path = redacted(repair.path, client);
+    repair.before = client.redacted(std::move(repair.before));
+    repair.after = client.redacted(std::move(repair.after));
+  }
 }
 
 void redact(Issues& issues, const Client& client) {
   for (auto& issue : issues) {
     issue.message = client.redacted(std::move(issue.message));
-    std::vector<PathSegment> segments = issue.path.segments();
-    for (auto& segment : segments) {
-      if (auto* key = std::get_if<std::string>(&segment)) *key = client.redacted(std::move(*key));
-    }
-    issue.path = Path(std::move(segments));
+    issue.path = redacted(issue.path, client);
   }
 }
 

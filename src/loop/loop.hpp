@@ -17,16 +17,28 @@ std::string one_line(std::string text);
 // HTTP answer is a transport error whatever the reply says. The trace is left empty.
 [[nodiscard]] std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode);
 
+// What a reply may have repaired before it is judged, and against which schema.
+struct RepairSetup {
+  RepairPolicy policy = RepairPolicy::off;
+  const nlohmann::ordered_json* json_schema = nullptr;  // the original, before lowering
+  std::optional<bool> root_is_array;                    // of the wire: what the text holds
+};
+[[nodiscard]] RepairSetup repair_setup(const Contract& contract, RepairPolicy policy);
+
 // Output text judged the way the user's rules say: parsed (a parse failure, or a key repeated in
-// one object, is an issue), unlowered, then validated.
+// one object, is an issue), unlowered, then validated. With repairs allowed, text that does not
+// parse is read through its slips, and the scalars of an invalid value are coerced; the coerced
+// value is taken only when that makes it valid, so the issues a correction quotes are those of
+// the value as the model meant it, never of a guess.
 struct Judged {
   nlohmann::json value;
   Issues issues;
   bool parsed = false;
   nlohmann::json wire_value;  // as parsed, before unlowering: where a scoped correction merges
+  Repairs repairs;
 };
 [[nodiscard]] Judged judge_text(std::string_view text, const Lowering& lowering,
-                                const Validator& validator);
+                                const Validator& validator, const RepairSetup& repair = {});
 
 // The records as kept: the key out of the attempt's content and its issues' messages and paths
 // (a hostile server can echo the key into the model's output), or out of an error's message and

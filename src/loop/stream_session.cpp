@@ -4,6 +4,7 @@
 
 #include "core/ascii.hpp"
 #include "providers/wire.hpp"
+#include "repair/value_coercion.hpp"
 
 namespace accord::detail {
 namespace {
@@ -59,7 +60,7 @@ std::optional<Path> unwrapped(const Lowering& lowering, const Path& wire_path) {
 }  // namespace
 
 std::optional<Issues> judge_part(const Contract& contract, const Path& wire_path,
-                                 const nlohmann::json& part) {
+                                 const nlohmann::json& part, RepairPolicy repair) {
   const Lowering& lowering = contract.wire().lowering;
   const auto unwrapped_path = unwrapped(lowering, wire_path);
   // The whole value is judged whole at the end.
@@ -81,7 +82,12 @@ std::optional<Issues> judge_part(const Contract& contract, const Path& wire_path
   for (const auto& reference : lowering.references) {
     if (relate(reference.first, path).where != Relation::apart) return std::nullopt;
   }
-  return contract.validator().validate_part(path, unlower(part, own));
+  auto value = unlower(part, own);
+  auto issues = contract.validator().validate_part(path, value);
+  if (!issues || issues->empty() || repair == RepairPolicy::off) return issues;
+  if (repair::coerce_part(value, contract.json_schema(), path, repair).empty()) return issues;
+  auto repaired = contract.validator().validate_part(path, value);
+  return repaired && repaired->empty() ? repaired : issues;
 }
 
 StreamSession::StreamSession(std::string_view provider, OutputMode mode, StreamSetup setup,
@@ -173,7 +179,7 @@ bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
     }
   }
   if (!setup_.options.stop_at_first_issue || !setup_.contract) return true;
-  auto issues = judge_part(*setup_.contract, path, part);
+  auto issues = judge_part(*setup_.contract, path, part, setup_.repair);
   if (!issues || issues->empty()) return true;
   early_issues_ = *std::move(issues);
   record_.stopped_at = unwrapped(setup_.contract->wire().lowering, path);

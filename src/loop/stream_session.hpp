@@ -11,8 +11,8 @@
 
 #include "accord/client.hpp"
 #include "core/json_stream_reader.hpp"
-#include "providers/stream_assembly.hpp"
 #include "core/sse.hpp"
+#include "providers/stream_assembly.hpp"
 
 namespace accord::detail {
 
@@ -25,14 +25,18 @@ struct StreamSetup {
   // The most output text (the joined deltas) the attempt may hold: the reply cap
   // (TransportOptions::max_response_bytes), counting the output rather than the framing.
   std::size_t max_output_bytes = 16 * 1024 * 1024;
+  // A part a repair would make valid is no reason to stop early: the whole reply is repaired.
+  RepairPolicy repair = RepairPolicy::off;
 };
 
 // The issues `part` (at `wire_path` of the output as the provider writes it) will have in the
 // whole value, judged against the contract's original rules; nullopt when that cannot be known
 // from the part alone (see Validator::validate_part), or when the part is an optional field sent
-// as null (absent once the lowering is undone).
+// as null (absent once the lowering is undone). A part whose issues the `repair` policy would
+// repair has none: the whole reply is repaired at its end.
 [[nodiscard]] std::optional<Issues> judge_part(const Contract& contract, const Path& wire_path,
-                                               const nlohmann::json& part);
+                                               const nlohmann::json& part,
+                                               RepairPolicy repair = RepairPolicy::off);
 
 class StreamSession final : public BodyReader {
  public:

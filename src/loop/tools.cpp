@@ -7,6 +7,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/wire_name.hpp"
+#include "loop/extraction_loop.hpp"
 #include "loop/loop.hpp"
 
 namespace accord {
@@ -308,9 +309,11 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     run.final_text = reply.text;
     if (!final_contract) return Extraction<ToolRun>{run, run.trace()};
     ++final_attempts;
-    auto judged = detail::judge_text(reply.text, final_contract->wire().lowering,
-                                     final_contract->validator());
+    auto judged = detail::judge_text(
+        reply.text, final_contract->wire().lowering, final_contract->validator(),
+        detail::repair_setup(*final_contract, detail::ClientInternals::options(client).repair));
     run.steps.back().attempt.issues = judged.issues;
+    run.steps.back().attempt.repairs = judged.repairs;
     if (judged.issues.empty()) {
       run.final_value = std::move(judged.value);
       return Extraction<ToolRun>{run, run.trace()};

@@ -58,6 +58,16 @@ nlohmann::ordered_json sent_body(const std::string& text) {
   return parsed;
 }
 
+nlohmann::ordered_json repairs_json(const Repairs& repairs) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& repair : repairs)
+    out.push_back({{"kind", to_string(repair.kind)},
+                   {"path", detail::valid_utf8(repair.path.to_string())},
+                   {"before", detail::valid_utf8(repair.before)},
+                   {"after", detail::valid_utf8(repair.after)}});
+  return out;
+}
+
 nlohmann::ordered_json stream_json(const StreamRecord& stream) {
   nlohmann::ordered_json out{{"events", stream.events}, {"bytes", stream.bytes}};
   out["stopped_at"] =
@@ -100,7 +110,8 @@ nlohmann::ordered_json Trace::to_json() const {
                              {"usage", usage_json(attempt.usage)},
                              {"elapsed_ms", attempt.elapsed.count()},
                              {"raw_reply", detail::valid_utf8(attempt.raw_reply)}});
-    // Only a streamed attempt says so: records of replies read whole keep their shape.
+    // Only an attempt with repairs or a stream says so: other records keep their shape.
+    if (!attempt.repairs.empty()) attempts_json.back()["repairs"] = repairs_json(attempt.repairs);
     if (attempt.stream.streamed) attempts_json.back()["stream"] = stream_json(attempt.stream);
   }
   return {{"attempts", attempts_json}, {"usage", usage_json(usage)}};
@@ -134,6 +145,12 @@ std::string Trace::to_text() const {
       out += "\n";
     }
     if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
+    for (const auto& repair : attempt.repairs) {
+      const auto at =
+          repair.path.empty() ? std::string() : " at " + printable(repair.path.to_string());
+      out += fmt::format("  repaired: {}{}: {} -> {}\n", to_string(repair.kind), at,
+                         printable(repair.before), printable(repair.after));
+    }
     if (!attempt.issues.empty()) out += prettify_printable(attempt.issues, "    ") + "\n";
     if (!attempt.note.empty()) out += "  loop: " + printable(attempt.note) + "\n";
   }

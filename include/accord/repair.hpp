@@ -1,0 +1,71 @@
+#pragma once
+// Repairing a reply that is right but loosely written, before a correction is paid for: the JSON
+// found inside fences or prose, JSON5-like slips read as the author meant, and scalars coerced
+// where the schema leaves one reading. Every repair is recorded; none is silent.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accord/path.hpp"
+
+namespace accord {
+
+// What a reply may have repaired before it is judged.
+enum class RepairPolicy {
+  off,       // the text is parsed and judged as sent
+  lossless,  // only repairs that lose nothing and have one reading (the default)
+  lenient,   // also key letter case, numbers sent for strings, blanks around a number or boolean
+};
+
+enum class RepairKind {
+  text_around_json,      // prose or a ``` fence around the one JSON value of the reply
+  trailing_comma,        // `[1, 2,]`, `{"a": 1,}`
+  comment,               // `// ...` or `/* ... */`
+  single_quoted_string,  // 'text'
+  unquoted_key,          // {key: 1}
+  number_from_string,    // "42.50" where a number is asked
+  boolean_from_string,   // "true" where a boolean is asked
+  wrapped_in_array,      // x where an array is asked: [x]
+  enum_letter_case,      // "Damaged" where the one option is "damaged"
+  key_letter_case,       // lenient: "orderId" where the property is "order_id"
+  string_from_number,    // lenient: 42 where a string is asked: "42"
+};
+
+[[nodiscard]] std::string_view to_string(RepairPolicy policy);
+[[nodiscard]] std::string_view to_string(RepairKind kind);
+// True for the kinds `lossless` allows; `lenient` allows every kind.
+[[nodiscard]] bool lossless(RepairKind kind);
+
+struct Repair {
+  RepairKind kind;
+  Path path;           // where in the value (the root for text around it)
+  std::string before;  // what the reply had there (JSON or text, shortened past 120 bytes)
+  std::string after;   // what it became ("" for text dropped)
+
+  friend bool operator==(const Repair&, const Repair&) = default;
+};
+
+using Repairs = std::vector<Repair>;
+
+// Strict JSON text for `text` when reading it took text repairs: the one JSON value in it found
+// (past fences and prose; `root_is_array` says which of `{`/`[` the schema's root is, so a
+// bracketed aside in prose is no second reading), JSON5-like slips written out. nullopt when the
+// text needs none, or when there is no single reading (two values, NaN, an unclosed comment...):
+// the reply then goes to the correction loop as sent.
+struct RepairedText {
+  std::string json;
+  Repairs repairs;
+};
+[[nodiscard]] std::optional<RepairedText> repair_json_text(std::string_view text,
+                                                           RepairPolicy policy,
+                                                           std::optional<bool> root_is_array = {});
+
+// Coerces, in place, the scalars of `value` that fail the type or enum `json_schema` gives them
+// where the schema leaves exactly one reading (a union with a string option keeps "42" a
+// string); returns what it changed, in document order.
+[[nodiscard]] Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
+                                   RepairPolicy policy);
+
+}  // namespace accord

@@ -1,0 +1,177 @@
+#include "accord/repair.hpp"
+
+#include "accord/json_text.hpp"
+#include "core/ascii.hpp"
+#include "repair/json_slips.hpp"
+#include "repair/value_coercion.hpp"
+
+namespace accord {
+namespace {
+
+using repair::read_with_slips;
+using repair::SlipRead;
+
+bool blank(std::string_view text) {
+  return detail::trim_blanks(text).empty();
+}
+
+// The strict reading of a slip read: the slips written out must make JSON a strict parser takes
+// (a JSON5 number JSON lacks does not), without a repeated key (two readings).
+bool strict(const SlipRead& read) {
+  return parse_json(read.json, ParseLimits{.refuse_repeated_keys = true}).value.has_value();
+}
+
+// `text` read whole as one value, blanks and comments around it allowed.
+std::optional<SlipRead> whole(std::string_view text) {
+  auto read = read_with_slips(text, 0);
+  if (!read || !blank(text.substr(read->end)) || !strict(*read)) return std::nullopt;
+  return read;
+}
+
+// The contents of each ``` fenced block of `text` (the fence's language tag dropped).
+std::vector<std::string_view> fenced_blocks(std::string_view text) {
+  std::vector<std::string_view> blocks;
+  std::size_t at = 0;
+  auto open = std::string_view::npos;  // where the open block's contents start
+  while (at < text.size()) {
+    const auto end = std::min(text.find('\n', at), text.size());
+    const auto line = detail::trim_blanks(text.substr(at, end - at));
+    if (line.starts_with("```")) {
+      if (open != std::string_view::npos) {
+        blocks.push_back(text.substr(open, at - open));
+        open = std::string_view::npos;
+      } else {
+        open = std::min(end + 1, text.size());
+      }
+    }
+    at = end + 1;
+  }
+  return blocks;
+}
+
+// Just past the bracket that closes the one opening at `at`, or npos; strings skipped.
+std::size_t past_close(std::string_view text, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = at; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The JSON values standing in prose, each whole: a bracket that opens a value that cannot be
+// read is stepped over to its close, so no part of a broken value is taken for the reply.
+std::optional<std::vector<SlipRead>> values_in_prose(std::string_view text,
+                                                     std::optional<bool> root_is_array) {
+  std::vector<SlipRead> found;
+  for (std::size_t at = 0; at < text.size();) {
+    const char c = text[at];
+    if (text.substr(at).starts_with("/*")) {
+      // What a comment holds is set aside, not meant: a value in one is no reading, and text
+      // after a comment left open may all be inside it.
+      const auto close = text.find("*/", at + 2);
+      if (close == std::string_view::npos) return std::nullopt;
+      at = close + 2;
+      continue;
+    }
+    if (c != '{' && c != '[') {
+      ++at;
+      continue;
+    }
+    if (auto read = read_with_slips(text, at); read && strict(*read)) {
+      at = read->end;
+      if (!root_is_array || *root_is_array == (c == '[')) found.push_back(std::move(*read));
+      continue;
+    }
+    const auto after = past_close(text, at);
+    if (after == std::string_view::npos) return std::nullopt;  // an unclosed value: no reading
+    at = after;
+  }
+  return found;
+}
+
+RepairedText with_text_dropped(std::string_view text, SlipRead read) {
+  Repairs repairs{{RepairKind::text_around_json, Path{}, repair::shortened(text),
+                   repair::shortened(read.json)}};
+  repairs.insert(repairs.end(), read.slips.begin(), read.slips.end());
+  return RepairedText{std::move(read.json), std::move(repairs)};
+}
+
+}  // namespace
+
+std::string_view to_string(RepairPolicy policy) {
+  switch (policy) {
+    case RepairPolicy::off:
+      return "off";
+    case RepairPolicy::lossless:
+      return "lossless";
+    case RepairPolicy::lenient:
+      return "lenient";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(RepairKind kind) {
+  switch (kind) {
+    case RepairKind::text_around_json:
+      return "text_around_json";
+    case RepairKind::trailing_comma:
+      return "trailing_comma";
+    case RepairKind::comment:
+      return "comment";
+    case RepairKind::single_quoted_string:
+      return "single_quoted_string";
+    case RepairKind::unquoted_key:
+      return "unquoted_key";
+    case RepairKind::number_from_string:
+      return "number_from_string";
+    case RepairKind::boolean_from_string:
+      return "boolean_from_string";
+    case RepairKind::wrapped_in_array:
+      return "wrapped_in_array";
+    case RepairKind::enum_letter_case:
+      return "enum_letter_case";
+    case RepairKind::key_letter_case:
+      return "key_letter_case";
+    case RepairKind::string_from_number:
+      return "string_from_number";
+  }
+  return "unknown";
+}
+
+bool lossless(RepairKind kind) {
+  return kind != RepairKind::key_letter_case && kind != RepairKind::string_from_number;
+}
+
+std::optional<RepairedText> repair_json_text(std::string_view text, RepairPolicy policy,
+                                             std::optional<bool> root_is_array) {
+  if (policy == RepairPolicy::off) return std::nullopt;
+  if (auto read = whole(text)) {
+    if (read->slips.empty()) return std::nullopt;  // strict JSON already
+    return RepairedText{std::move(read->json), std::move(read->slips)};
+  }
+  std::vector<SlipRead> found;
+  for (const auto block : fenced_blocks(text))
+    if (auto read = whole(block)) found.push_back(std::move(*read));
+  if (found.empty()) {
+    auto in_prose = values_in_prose(text, root_is_array);
+    if (!in_prose) return std::nullopt;
+    found = std::move(*in_prose);
+  }
+  if (found.size() != 1) return std::nullopt;  // none, or two readings
+  return with_text_dropped(text, std::move(found.front()));
+}
+
+Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
+                     RepairPolicy policy) {
+  return repair::coerce_value(value, json_schema, policy);
+}
+
+}  // namespace accord
