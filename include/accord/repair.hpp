@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "accord/json_text.hpp"
 #include "accord/path.hpp"
+#include "accord/validate.hpp"
 
 namespace accord {
 
@@ -34,6 +36,8 @@ enum class RepairKind {
 };
 
 [[nodiscard]] std::string_view to_string(RepairPolicy policy);
+// The policy to_string names ("off", "lossless", "lenient"), or nullopt.
+[[nodiscard]] std::optional<RepairPolicy> repair_policy_named(std::string_view name);
 [[nodiscard]] std::string_view to_string(RepairKind kind);
 // True for the kinds `lossless` allows; `lenient` allows every kind.
 [[nodiscard]] bool lossless(RepairKind kind);
@@ -67,5 +71,21 @@ struct RepairedText {
 // string); returns what it changed, in document order.
 [[nodiscard]] Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
                                    RepairPolicy policy);
+
+// The two steps as the loop takes them. Text parsed as JSON (a key repeated in one object is an
+// issue), read through repair_json_text when it does not parse as sent.
+struct RepairedParse {
+  ParsedJson parsed;
+  Repairs repairs;  // the text repairs it took
+};
+[[nodiscard]] RepairedParse parse_with_repairs(std::string_view text, RepairPolicy policy,
+                                               std::optional<bool> root_is_array = {});
+
+// `value`'s scalars coerced (repair_value) when that makes it valid for `validator`, and the
+// repairs that did; otherwise `value` is left as it was and no repair is returned, so what is
+// corrected is always what the model sent.
+[[nodiscard]] Repairs repair_to_valid(nlohmann::json& value,
+                                      const nlohmann::ordered_json& json_schema,
+                                      const Validator& validator, RepairPolicy policy);
 
 }  // namespace accord

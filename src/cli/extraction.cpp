@@ -32,6 +32,11 @@ void add_extraction_options(CLI::App& command, ExtractArgs& args) {
                      "corrective retries after an invalid reply, 0 to " +
                          std::to_string(accord::kMaxCorrections) + " (default 1)",
                      0, accord::kMaxCorrections);
+  command
+      .add_option("--repair", args.repair,
+                  "lossless (default), lenient or off: what of a loosely written reply is "
+                  "repaired before it is judged (each repair is in the trace)")
+      ->check(CLI::IsMember({"off", "lossless", "lenient"}));
 }
 
 Extractor make_extractor(const ExtractArgs& args) {
@@ -44,6 +49,8 @@ Extractor make_extractor(const ExtractArgs& args) {
   if (args.corrections) options.corrections = *args.corrections;
   if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
   options.stream = args.stream;
+  options.repair =
+      accord::repair_policy_named(args.repair).value_or(accord::RepairPolicy::lossless);
   accord::Client client(std::move(options));
   // Every request would be refused: stop before the command writes or says anything.
   if (const auto why = client.unusable_reason()) throw Failure{kUsage, *why};

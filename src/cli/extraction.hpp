@@ -22,6 +22,7 @@ struct ExtractArgs {
   std::optional<int> corrections;
   std::optional<double> timeout_seconds;
   accord::StreamOptions stream;
+  std::string repair = "lossless";
 };
 
 // The system instructions every extraction is sent with.

@@ -2,6 +2,7 @@
 // document a line.
 
 #include <accord/printable.hpp>
+#include <accord/repair.hpp>
 #include <accord/validate.hpp>
 #include <iostream>
 #include <string_view>
@@ -19,6 +20,7 @@ struct ValidateArgs {
   bool summary = false;
   std::vector<std::string> ref_maps;  // URI_PREFIX=DIR
   std::string format_mode = "assertion";
+  std::string repair = "off";
 };
 
 void add_options(CLI::App& command, ValidateArgs& args) {
@@ -32,11 +34,22 @@ void add_options(CLI::App& command, ValidateArgs& args) {
       .add_option("--format-mode", args.format_mode,
                   "assertion (default): `format` is checked; annotation: it is not")
       ->check(CLI::IsMember({"assertion", "annotation"}));
+  command
+      .add_option("--repair", args.repair,
+                  "off (default), lossless or lenient: repair each document as the extraction "
+                  "loop would before judging it, and print every repair")
+      ->check(CLI::IsMember({"off", "lossless", "lenient"}));
+}
+
+struct Checker {
+  nlohmann::ordered_json schema;
+  accord::Validator validator;
 }
 
 // The validator for `accord validate`: the schema file as written (recursive, remote and
 // anchored references included; no lowering is involved), remote documents from --ref-map.
-accord::Validator load_validator(const ValidateArgs& args) {
+Checker
+load_checker(const ValidateArgs& args) {
   accord::ValidatorOptions options;
   options.formats = args.format_mode == "annotation" ? accord::FormatMode::annotation
                                                      : accord::FormatMode::assertion;
@@ -47,9 +60,10 @@ accord::Validator load_validator(const ValidateArgs& args) {
     }
     options.registry.directories[entry.substr(0, equals)] = entry.substr(equals + 1);
   }
-  const nlohmann::ordered_json document = read_schema_document(args.schema);
+  nlohmann::ordered_json document = read_schema_document(args.schema);
   try {
-    return accord::Validator::from_json_schema(document, options);
+    auto validator = accord::Validator::from_json_schema(document, options);
+    return Checker{std::move(document), std::move(validator)};
   } catch (const accord::SchemaError& e) {
     throw unusable(args.schema, e);
   }
@@ -63,20 +77,51 @@ bool is_jsonl(const std::string& file) {
   return ends_with(".jsonl") || ends_with(".ndjson") || file == "-";
 }
 
+// The issues of `document` after the repairs `policy` allows, which are printed under `label`.
+accord::Issues repaired_issues(const Checker& checker, std::string_view document,
+                               accord::RepairPolicy policy, const std::string& label, bool quiet,
+                               std::size_t& repaired) {
+  auto [parsed, repairs] = accord::parse_with_repairs(document, policy);
+  if (!parsed.value) return parsed.issues;
+  auto issues = checker.validator.validate(*parsed.value);
+  if (!issues.empty()) {
+    const auto coerced =
+        accord::repair_to_valid(*parsed.value, checker.schema, checker.validator, policy);
+    if (!coerced.empty()) issues.clear();
+    repairs.insert(repairs.end(), coerced.begin(), coerced.end());
+  }
+  if (repairs.empty()) return issues;
+  ++repaired;
+  if (quiet) return issues;
+  std::cout << label << ": repaired\n";
+  for (const auto& repair : repairs) {
+    const auto at =
+        repair.path.empty() ? std::string() : " at " + accord::printable(repair.path.to_string());
+    std::cout << "  " << accord::to_string(repair.kind) << at << ": "
+              << accord::printable(repair.before) << " -> " << accord::printable(repair.after)
+              << "\n";
+  }
+  return issues;
+}
+
 int run(const ValidateArgs& args) {
-  const auto validator = load_validator(args);
+  const auto checker = load_checker(args);
+  const auto policy = accord::repair_policy_named(args.repair).value_or(accord::RepairPolicy::off);
   const auto text = read_file(args.documents);
 
   std::size_t total = 0;
   std::size_t invalid = 0;
+  std::size_t repaired = 0;
   auto judge = [&](std::string_view document, const std::string& label) {
     ++total;
-    const auto result = validator.parse_and_validate(document);
-    if (result.ok()) return;
+    const auto issues =
+        policy == accord::RepairPolicy::off
+            ? checker.validator.parse_and_validate(document).issues
+            : repaired_issues(checker, document, policy, label, args.summary, repaired);
+    if (issues.empty()) return;
     ++invalid;
     if (!args.summary) {
-      std::cout << label << ": invalid\n"
-                << accord::prettify_printable(result.issues, "  ") << "\n";
+      std::cout << label << ": invalid\n" << accord::prettify_printable(issues, "  ") << "\n";
     }
   };
   if (is_jsonl(args.documents)) {
@@ -87,7 +132,9 @@ int run(const ValidateArgs& args) {
     judge(text, args.documents);
   }
   std::cout << total << (total == 1 ? " document: " : " documents: ") << total - invalid
-            << " valid, " << invalid << " invalid\n";
+            << " valid, " << invalid << " invalid";
+  if (policy != accord::RepairPolicy::off) std::cout << ", " << repaired << " repaired";
+  std::cout << "\n";
   return invalid == 0 ? 0 : kInvalid;
 }
 

@@ -71,25 +71,13 @@ Judged judge_text(std::string_view text, const Lowering& lowering, const Validat
                   const RepairSetup& repair) {
   // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
   // only then can an early stop never differ from the whole reply's verdict.
-  const ParseLimits limits{.refuse_repeated_keys = true};
-  auto parsed = parse_json(text, limits);
-  Repairs repairs;
-  if (!parsed.value && repair.policy != RepairPolicy::off) {
-    if (auto read = repair_json_text(text, repair.policy, repair.root_is_array)) {
-      if (auto again = parse_json(read->json, limits); again.value) {
-        parsed = std::move(again);
-        repairs = std::move(read->repairs);
-      }
-    }
-  }
+  auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
   if (!parsed.value) return {nullptr, std::move(parsed.issues)};
   Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
   judged.issues = validator.validate(judged.value);
   if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
-    auto coerced = judged.value;
-    auto changes = repair_value(coerced, *repair.json_schema, repair.policy);
-    if (!changes.empty() && validator.validate(coerced).empty()) {
-      judged.value = std::move(coerced);
+    auto changes = repair_to_valid(judged.value, *repair.json_schema, validator, repair.policy);
+    if (!changes.empty()) {
       judged.issues.clear();
       repairs.insert(repairs.end(), changes.begin(), changes.end());
     }

@@ -118,6 +118,12 @@ std::string_view to_string(RepairPolicy policy) {
   return "unknown";
 }
 
+std::optional<RepairPolicy> repair_policy_named(std::string_view name) {
+  for (const auto policy : {RepairPolicy::off, RepairPolicy::lossless, RepairPolicy::lenient})
+    if (to_string(policy) == name) return policy;
+  return std::nullopt;
+}
+
 std::string_view to_string(RepairKind kind) {
   switch (kind) {
     case RepairKind::text_around_json:
@@ -172,6 +178,29 @@ std::optional<RepairedText> repair_json_text(std::string_view text, RepairPolicy
 Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
                      RepairPolicy policy) {
   return repair::coerce_value(value, json_schema, policy);
+}
+
+RepairedParse parse_with_repairs(std::string_view text, RepairPolicy policy,
+                                 std::optional<bool> root_is_array) {
+  const ParseLimits limits{.refuse_repeated_keys = true};
+  RepairedParse out{parse_json(text, limits), {}};
+  if (out.parsed.value || policy == RepairPolicy::off) return out;
+  if (auto read = repair_json_text(text, policy, root_is_array)) {
+    if (auto again = parse_json(read->json, limits); again.value) {
+      out.parsed = std::move(again);
+      out.repairs = std::move(read->repairs);
+    }
+  }
+  return out;
+}
+
+Repairs repair_to_valid(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
+                        const Validator& validator, RepairPolicy policy) {
+  auto coerced = value;
+  auto changes = repair_value(coerced, json_schema, policy);
+  if (changes.empty() || !validator.validate(coerced).empty()) return {};
+  value = std::move(coerced);
+  return changes;
 }
 
 }  // namespace accord

@@ -77,21 +77,15 @@ struct Outcome {
 Outcome outcome_of(const CorpusCase& c) {
   const auto& schema = schemas().at(c.schema);
   Outcome out;
-  const ParseLimits limits{.refuse_repeated_keys = true};
-  auto parsed = parse_json(c.reply, limits);
-  if (parsed.value) out.valid_as_sent = schema.validator.validate(*parsed.value).empty();
-  if (!parsed.value) {
-    const auto text = repair_json_text(c.reply, c.policy, false);
-    if (!text) return out;
-    parsed = parse_json(text->json, limits);
-    if (!parsed.value) return out;
-    out.repairs = text->repairs;
-  }
+  auto [parsed, repairs] = parse_with_repairs(c.reply, c.policy, false);
+  if (!parsed.value) return out;
   json value = std::move(*parsed.value);
+  out.valid_as_sent = repairs.empty() && schema.validator.validate(value).empty();
   if (!schema.validator.validate(value).empty()) {
-    const auto coerced = repair_value(value, schema.json_schema, c.policy);
-    out.repairs.insert(out.repairs.end(), coerced.begin(), coerced.end());
+    const auto coerced = repair_to_valid(value, schema.json_schema, schema.validator, c.policy);
+    repairs.insert(repairs.end(), coerced.begin(), coerced.end());
   }
+  out.repairs = std::move(repairs);
   if (schema.validator.validate(value).empty()) out.accepted = std::move(value);
   return out;
 }
