@@ -29,11 +29,6 @@
 
 namespace accord {
 
-namespace detail {
-struct ClientInternals;
-struct StreamSetup;
-}  // namespace detail
-
 // The most corrective retries a call may ask for: each one resends the whole conversation, so
 // the upload grows with the square of the count; more rarely helps a model that failed 10 times.
 inline constexpr int kMaxCorrections = 10;
@@ -118,47 +113,6 @@ struct ExtractRequest {
   PartialValueCallback on_partial;      // parts of a streamed output as they close
 };
 
-namespace detail {
-
-// The DSL schema a typed call reads its value with (for its defaults); none for a Contract.
-[[nodiscard]] inline std::optional<Schema> dsl_schema(const ExtractRequest& request) {
-  if (const auto* schema = std::get_if<Schema>(&request.schema)) return *schema;
-  return std::nullopt;
-}
-
-// A validated value as a T, for extract<T> and extract_async<T> alike: a type typed_types.hpp
-// knows through from_json_value (defaults filled in), any other through nlohmann's from_json. A
-// value that does not fit T is ErrorKind::conversion with the path of the part that did not fit.
-template <class T>
-[[nodiscard]] Result<T> typed_result(const std::optional<Schema>& schema,
-                                     const Result<nlohmann::json>& result) {
-  if (!result.ok()) return result.error();
-  if constexpr (KnownType<T>) {
-    auto converted =
-        schema ? from_json_value<T>(*schema, result.value()) : from_json_value<T>(result.value());
-    if (!converted)
-      return conversion_error(converted.error().path, converted.error().message, result.trace());
-    return Extraction<T>{std::move(converted).value(), result.trace()};
-  } else {
-    try {
-      return Extraction<T>{result.value().template get<T>(), result.trace()};
-    } catch (const nlohmann::json::exception& e) {
-      return conversion_error(Path{}, e.what(), result.trace());
-    }
-  }
-}
-
-// A call started with a callback, its Result delivered through a future instead.
-template <class R, class Start>
-[[nodiscard]] std::future<R> as_future(const Start& start) {
-  auto promise = std::make_shared<std::promise<R>>();
-  auto future = promise->get_future();
-  (void)start([promise](R result) { promise->set_value(std::move(result)); });
-  return future;
-}
-
-}  // namespace detail
-
 // One request and its decoded reply, with transport retries done.
 struct Exchange {
   Attempt attempt;  // issues left empty: judging the content is the caller's job
@@ -217,29 +171,67 @@ class Client {
   // ErrorKind::conversion with the path of the part that did not fit; no exception escapes.
   template <class T>
   [[nodiscard]] Result<T> extract(const ExtractRequest& request) const {
-    return detail::typed_result<T>(detail::dsl_schema(request), extract(request));
+    return typed_result<T>(dsl_schema(request), extract(request));
   }
   // extract_async() with the value read as extract<T> reads it, converted on the transport's
   // thread before `done` gets it.
   template <class T>
   CallHandle extract_async(const ExtractRequest& request,
                            std::function<void(Result<T>)> done) const {
-    return extract_async(request, [schema = detail::dsl_schema(request),
+    return extract_async(request, [schema = dsl_schema(request),
                                    done = std::move(done)](const Result<nlohmann::json>& result) {
-      done(detail::typed_result<T>(schema, result));
+      done(typed_result<T>(schema, result));
     });
   }
   template <class T>
   [[nodiscard]] std::future<Result<T>> extract_async(const ExtractRequest& request) const {
-    return detail::as_future<Result<T>>(
+    return as_future<Result<T>>(
         [&](auto done) { return extract_async<T>(request, std::move(done)); });
   }
 
+  // The library's own access to a client (src/loop/client.hpp): declared here so the library can
+  // reach inside, complete only there; no part of the API.
+  struct Internals;
+
  private:
-  [[nodiscard]] Exchange exchange(CallSpec call, Deadline deadline,
-                                  const detail::StreamSetup* stream = nullptr) const;
+  // The DSL schema a typed call reads its value with (for its defaults); none for a Contract.
+  [[nodiscard]] static std::optional<Schema> dsl_schema(const ExtractRequest& request) {
+    if (const auto* schema = std::get_if<Schema>(&request.schema)) return *schema;
+    return std::nullopt;
+  }
+
+  // A validated value as a T, for extract<T> and extract_async<T> alike: a type typed_types.hpp
+  // knows through from_json_value (defaults filled in), any other through nlohmann's from_json. A
+  // value that does not fit T is ErrorKind::conversion with the path of the part that did not fit.
+  template <class T>
+  [[nodiscard]] static Result<T> typed_result(const std::optional<Schema>& schema,
+                                              const Result<nlohmann::json>& result) {
+    if (!result.ok()) return result.error();
+    if constexpr (KnownType<T>) {
+      auto converted =
+          schema ? from_json_value<T>(*schema, result.value()) : from_json_value<T>(result.value());
+      if (!converted)
+        return conversion_error(converted.error().path, converted.error().message, result.trace());
+      return Extraction<T>{std::move(converted).value(), result.trace()};
+    } else {
+      try {
+        return Extraction<T>{result.value().template get<T>(), result.trace()};
+      } catch (const nlohmann::json::exception& e) {
+        return conversion_error(Path{}, e.what(), result.trace());
+      }
+    }
+  }
+
+  // A call started with a callback, its Result delivered through a future instead.
+  template <class R, class Start>
+  [[nodiscard]] static std::future<R> as_future(const Start& start) {
+    auto promise = std::make_shared<std::promise<R>>();
+    auto future = promise->get_future();
+    (void)start([promise](R result) { promise->set_value(std::move(result)); });
+    return future;
+  }
+
   struct Impl;
-  friend struct detail::ClientInternals;
   explicit Client(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   // Shared with the asynchronous calls still running, which may outlive this handle.
   std::shared_ptr<Impl> impl_;

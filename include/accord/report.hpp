@@ -35,10 +35,6 @@ struct ReportEntry {
   friend bool operator==(const ReportEntry&, const ReportEntry&) = default;
 };
 
-namespace detail {
-class ReportWriter;
-}  // namespace detail
-
 // Read-only for users: emit(), import_json_schema() and each provider's lowering write it.
 class Report {
  public:
@@ -56,8 +52,11 @@ class Report {
   // A fixed-width table a person reads on a terminal.
   [[nodiscard]] std::string to_table() const;
 
+  // How the library writes a Report (src/schema/report_writer.hpp): declared here for the
+  // library, complete only there; no part of the API.
+  class Writer;
+
  private:
-  friend class detail::ReportWriter;
   // Appends an entry and gives it its id (the first rule of a kind at a place is number 0).
   void add(ReportEntry entry);
   std::vector<ReportEntry> entries_;

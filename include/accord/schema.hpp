@@ -27,9 +27,6 @@
 namespace accord {
 
 class Schema;
-namespace detail {
-struct SchemaAccess;
-}  // namespace detail
 
 enum class Kind {
   object,
@@ -198,11 +195,14 @@ class Schema {
   [[nodiscard]] Schema rule(Conditional conditional, std::string message,
                             RuleOptions options = {}) const;
 
+  // How the library makes a Schema from a node it built (src/schema/schema.cpp): declared here
+  // for the library, complete only there; no part of the API.
+  struct Access;
+
  private:
   explicit Schema(std::shared_ptr<const SchemaNode> node) : node_(std::move(node)) {}
   [[nodiscard]] Schema with(const std::function<void(SchemaNode&)>& change) const;
   [[nodiscard]] Schema with_rule(Rule rule) const;
-  friend struct detail::SchemaAccess;  // src/schema/schema.cpp
 
   std::shared_ptr<const SchemaNode> node_;
 };

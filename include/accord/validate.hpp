@@ -50,10 +50,6 @@ struct ValidatorOptions {
   SchemaRegistry registry;
 };
 
-namespace detail {
-struct ValidatorImpl;  // src/validate/validator_impl.hpp
-}  // namespace detail
-
 class Validator {
  public:
   // Throws SchemaError for a schema with mistakes.
@@ -74,9 +70,13 @@ class Validator {
   [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,
                                                     ParseLimits limits = {}) const;
 
+  // What a Validator holds, the compiled schema (src/validate/validator_impl.hpp): declared here
+  // for the library, complete only there; no part of the API.
+  struct Impl;
+
  private:
-  explicit Validator(std::shared_ptr<const detail::ValidatorImpl> impl) : impl_(std::move(impl)) {}
-  std::shared_ptr<const detail::ValidatorImpl> impl_;
+  explicit Validator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
 };
 
 // Judges which option of a union in `json_schema` a value is, for lower_value(): `site` is where

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "loop/batch_results.hpp"
+#include "loop/client.hpp"
 #include "loop/extraction_loop.hpp"
 #include "loop/loop.hpp"
 #include "transport/url_origin.hpp"
@@ -22,7 +23,6 @@ namespace accord {
 namespace {
 
 using detail::BatchFailure;
-using detail::ClientInternals;
 using Clock = std::chrono::steady_clock;
 
 std::chrono::milliseconds elapsed_since(Clock::time_point start) {
@@ -35,11 +35,11 @@ std::chrono::milliseconds elapsed_since(Clock::time_point start) {
 // the cancel sent once the deadline has passed still gets its time.
 detail::BatchSend sender(const Client& client) {
   return [&client](HttpRequest request) {
-    const auto& options = ClientInternals::options(client);
+    const auto& options = Client::Internals::options(client);
     const Deadline deadline =
         options.call_timeout.count() > 0 ? Clock::now() + options.call_timeout : Deadline::max();
     Delivery delivery =
-        deliver(ClientInternals::transport(client), request, options.retry, {}, deadline);
+        deliver(Client::Internals::transport(client), request, options.retry, {}, deadline);
     auto& last = delivery.tries.back();
     const std::string what = request.method + " " + request.url;
     if (!last.response) {
@@ -259,21 +259,20 @@ void check_resumable(const BatchRecord& resume, const BatchRecord& record) {
   }
 }
 
-// The recorded batch of round `number` (its id), or "" when the record did not reach it. Throws
-// std::invalid_argument when this run's requests for the round are not the recorded ones.
-std::string recorded_batch(const std::optional<BatchRecord>& resume, int number,
-                           const std::vector<detail::BatchItem>& items, const std::string& digest) {
+// The recorded batch of this run's `round` (its id), or "" when the record did not reach it.
+// Throws std::invalid_argument when the round's requests are not the recorded ones.
+std::string recorded_batch(const std::optional<BatchRecord>& resume,
+                           const BatchRecord::Batch& round) {
   if (!resume) return {};
-  const auto found = std::find_if(resume->batches.begin(), resume->batches.end(),
-                                  [number](const auto& batch) { return batch.round == number; });
+  const auto found =
+      std::find_if(resume->batches.begin(), resume->batches.end(),
+                   [&round](const auto& batch) { return batch.round == round.round; });
   if (found == resume->batches.end()) return {};
-  std::vector<std::string> ids;
-  for (const auto& item : items) ids.push_back(item.custom_id);
-  if (found->custom_ids != ids || found->digest != digest) {
+  if (found->custom_ids != round.custom_ids || found->digest != round.digest) {
     throw std::invalid_argument(fmt::format(
         "run_batch: round {}'s requests are not the ones batch {} was created with (another "
         "input, schema, model or option?); it was not resumed",
-        number, found->batch_id));
+        round.round, found->batch_id));
   }
   return found->batch_id;
 }
@@ -335,7 +334,7 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
   if (!has_batch_api(provider))
     throw std::invalid_argument(fmt::format("run_batch: provider {} has no batch API", provider));
   BatchRecord record{.provider = provider,
-                     .origin = detail::origin_of(ClientInternals::base_url(client))};
+                     .origin = detail::origin_of(Client::Internals::base_url(client))};
   if (options.resume) check_resumable(*options.resume, record);
   const auto started = Clock::now();
   const Deadline deadline = started + options.deadline;
@@ -343,9 +342,9 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
   std::vector<detail::ExtractionLoop> loops;
   loops.reserve(requests.size());
   for (const auto& request : requests) loops.emplace_back(client, request);
-  const auto probe = ClientInternals::prepare(client, loops.front().call());
+  const auto probe = Client::Internals::prepare(client, loops.front().call());
   const auto protocol = detail::make_batch_protocol(
-      provider, ClientInternals::base_url(client), probe.request, sender(client),
+      provider, Client::Internals::base_url(client), probe.request, sender(client),
       [&client](std::string text) { return client.redacted(std::move(text)); });
 
   std::vector<std::optional<Result<nlohmann::json>>> results(requests.size());
@@ -356,17 +355,17 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
     std::vector<detail::BatchItem> items;
     prepared.reserve(pending.size());
     for (const std::size_t i : pending) {
-      prepared.push_back(ClientInternals::prepare(client, loops[i].call()));
+      prepared.push_back(Client::Internals::prepare(client, loops[i].call()));
     }
     for (std::size_t k = 0; k < pending.size(); ++k) {
       items.push_back({fmt::format("item-{}", pending[k]), &prepared[k].request});
     }
 
-    const std::string digest = requests_digest(items);
-    const std::string recorded_id = recorded_batch(options.resume, number, items, digest);
     BatchRecord::Batch entry{
-        .round = number, .batch_id = recorded_id, .custom_ids = {}, .digest = digest};
+        .round = number, .batch_id = {}, .custom_ids = {}, .digest = requests_digest(items)};
     for (const auto& item : items) entry.custom_ids.push_back(item.custom_id);
+    const std::string recorded_id = recorded_batch(options.resume, entry);
+    entry.batch_id = recorded_id;
     if (!recorded_id.empty()) record.batches.push_back(entry);
     const auto created = [&](const std::string& batch_id) {
       entry.batch_id = batch_id;
@@ -407,7 +406,8 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
       Delivery delivery;
       delivery.tries.push_back(TransportResult{*std::move(answer->second.response), {}, {}});
       delivery.decisions.emplace_back();
-      auto exchanged = ClientInternals::finish(client, std::move(prepared[k]), std::move(delivery));
+      auto exchanged =
+          Client::Internals::finish(client, std::move(prepared[k]), std::move(delivery));
       auto& log = exchanged.attempt.transport_log;  // "HTTP 200": the item's own status
       log.front() = where + ": " + log.front();
       if (auto result = loop.on_exchange(std::move(exchanged))) {

@@ -6,20 +6,19 @@
 #include <optional>
 
 #include "accord/client.hpp"
-#include "transport/delivery_steps.hpp"
+#include "loop/client.hpp"
 #include "loop/extraction_loop.hpp"
+#include "transport/delivery_steps.hpp"
 
 namespace accord {
 namespace {
-
-using detail::ClientInternals;
 
 class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
  public:
   using Done = std::function<void(Result<nlohmann::json>)>;
 
   AsyncExtraction(const Client& client, const ExtractRequest& request, Done done)
-      : client_(ClientInternals::share(client)),
+      : client_(Client::Internals::share(client)),
         loop_(client_, request),
         done_(std::move(done)),
         cancelled_(std::make_shared<std::atomic<bool>>(false)) {}
@@ -28,8 +27,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
 
   void send_attempt() {
     const auto stream = loop_.stream();
-    prepared_ = ClientInternals::prepare(client_, loop_.call(), stream ? &*stream : nullptr);
-    steps_.emplace(prepared_->request, ClientInternals::options(client_).retry, loop_.deadline());
+    prepared_ = Client::Internals::prepare(client_, loop_.call(), stream ? &*stream : nullptr);
+    steps_.emplace(prepared_->request, Client::Internals::options(client_).retry, loop_.deadline());
     send_try(std::chrono::milliseconds{0});
   }
 
@@ -37,7 +36,7 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   void send_try(std::chrono::milliseconds wait) {
     auto request = steps_->next_try(wait);
     if (!request) return end_attempt();  // the deadline leaves no room: recorded as a timeout
-    ClientInternals::transport(client_).post_async(
+    Client::Internals::transport(client_).post_async(
         AsyncPost{.request = *std::move(request),
                   .delay = wait,
                   .cancelled = cancelled_,
@@ -53,7 +52,7 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   }
 
   void end_attempt() {
-    auto exchanged = ClientInternals::finish(client_, *std::move(prepared_), steps_->take());
+    auto exchanged = Client::Internals::finish(client_, *std::move(prepared_), steps_->take());
     auto result = loop_.on_exchange(std::move(exchanged));
     if (!result && cancelled_->load()) {
       // Cancelled between attempts: no corrective turn is sent.
@@ -76,7 +75,7 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
     try {
       done_(std::move(result));
     } catch (...) {
-      ClientInternals::callback_threw(client_, std::current_exception());
+      Client::Internals::callback_threw(client_, std::current_exception());
     }
   }
 
@@ -98,7 +97,7 @@ CallHandle Client::extract_async(const ExtractRequest& request,
 }
 
 std::future<Result<nlohmann::json>> Client::extract_async(const ExtractRequest& request) const {
-  return detail::as_future<Result<nlohmann::json>>(
+  return as_future<Result<nlohmann::json>>(
       [&](auto done) { return extract_async(request, std::move(done)); });
 }
 

@@ -1,46 +1,17 @@
 #pragma once
 // The extraction loop as steps, so the blocking Client::extract and the asynchronous
 // extract_async run one loop: send call(), hand the answer to on_exchange(), repeat until it
-// returns the Result. Also the two halves of Client::exchange around the transport.
+// returns the Result.
 
 #include <memory>
 #include <optional>
 
 #include "accord/client.hpp"
+#include "loop/client.hpp"
 #include "loop/loop.hpp"
 #include "loop/scoped_correction.hpp"
-#include "loop/stream_session.hpp"
 
 namespace accord::detail {
-
-// An exchange before its delivery: the HTTP request and the attempt's record so far.
-struct PreparedExchange {
-  HttpRequest request;
-  Attempt attempt;
-  OutputMode mode = OutputMode::response_format;
-  std::shared_ptr<StreamSession> stream;  // a streamed attempt's reader; null otherwise
-};
-
-struct ClientInternals {
-  // Encodes `call` with the client's base URL, key, model and max_tokens; asks for a streamed
-  // reply when `stream` is given.
-  [[nodiscard]] static PreparedExchange prepare(const Client& client, CallSpec call,
-                                                const StreamSetup* stream = nullptr);
-  // Records the tries and decodes the last one's reply (redacted whole first).
-  [[nodiscard]] static Exchange finish(const Client& client, PreparedExchange prepared,
-                                       Delivery delivery);
-  [[nodiscard]] static const ClientOptions& options(const Client& client);
-  [[nodiscard]] static Transport& transport(const Client& client);
-  // Another handle on the same client: an asynchronous call keeps it alive until it ends.
-  [[nodiscard]] static Client share(const Client& client);
-  // Counts what a caller's callback threw and hands it to ClientOptions::on_callback_exception.
-  static void callback_threw(const Client& client, std::exception_ptr thrown) noexcept;
-  // Where the client's key occurs in `text` (see secret_spans).
-  [[nodiscard]] static std::vector<std::pair<std::size_t, std::size_t>> key_spans(
-      const Client& client, std::string_view text);
-  // The API base URL the client sends to (no trailing slash).
-  [[nodiscard]] static const std::string& base_url(const Client& client);
-};
 
 class ExtractionLoop {
  public:
@@ -90,7 +61,8 @@ class ExtractionLoop {
   // A key split between the pieces of a continued output is whole only where they join: each
   // piece's share of it is taken out of the records of the attempts that carry it (their
   // content, raw reply, and the prefill sent back). `current` is the latest piece's attempt.
-  void redact_across_continuations(Attempt& current);
+  // Returns the pieces joined, every key in them redacted: the output the loop judges.
+  std::string redact_across_continuations(Attempt& current);
 
   const Client& client_;
   std::shared_ptr<const Contract> contract_;
@@ -115,7 +87,8 @@ class ExtractionLoop {
   // whole object again. Each corrective request, scoped or whole, is one of `corrections_`, so a
   // call makes at most corrections + 1 requests (and truncation recovery's).
   bool scoped_tried_ = false;
-  std::string partial_;  // a continued output so far
+  std::string partial_;                  // a continued output so far
+  std::vector<std::size_t> piece_ends_;  // where each of its pieces ends in it
   int continuations_ = 0;
   int output_cap_ = 0;            // raised after a truncation; 0: the client's max_tokens
   std::string truncated_at_;      // the detail of the truncation the raised cap answers

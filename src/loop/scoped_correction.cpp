@@ -10,6 +10,7 @@
 #include "core/json_stream_reader.hpp"
 #include "core/utf8.hpp"
 #include "loop/loop.hpp"
+#include "loop/lowering_path.hpp"
 
 namespace accord::detail {
 namespace {
@@ -150,53 +151,26 @@ std::vector<Wanted> outermost(std::vector<Wanted> paths) {
   return kept;
 }
 
-// How many segments of `path` a lowering path matches from its start ("[]" stands for any index,
-// "{}" for any key, and its union options name no step of a value), or nullopt.
-std::optional<std::size_t> matched_prefix(const Path& lowered, std::span<const PathSegment> path) {
-  std::size_t at = 0;
-  for (const auto& segment : lowered.segments()) {
-    const auto* key = std::get_if<std::string>(&segment);
-    if (key != nullptr && key->size() > 1 && key->front() == '|') continue;
-    if (at == path.size()) return std::nullopt;
-    const auto& step = path[at++];
-    const bool any =
-        key != nullptr && ((*key == "[]" && std::holds_alternative<std::size_t>(step)) ||
-                           (*key == "{}" && std::holds_alternative<std::string>(step)));
-    if (!any && segment != step) return std::nullopt;
-  }
-  return at;
-}
-
 // Whether the way to `path` (the value there aside) goes through a map the wire sends as a list
 // of entries, where the path's keys name nothing: in `lowering`, or in the recursive definition a
 // reference on the way leads into. A map or definition off the way leaves the path as it is.
 bool crosses_entry_list(const Lowering& lowering, const Lowering& root,
                         std::span<const PathSegment> path, std::size_t hops) {
   for (const auto& list : lowering.pair_lists) {
-    const auto matched = matched_prefix(list, path);
-    if (matched && *matched < path.size()) return true;
+    if (relate(list, path).where == PathRelation::above) return true;
   }
   for (const auto& reference : lowering.references) {
-    const auto matched = matched_prefix(reference.first, path);
-    if (!matched || *matched == path.size()) continue;
+    const auto relation = relate(reference.first, path);
+    if (relation.where != PathRelation::above) continue;
     // A reference to a reference at the same place could go round forever: past the bound, the
     // way is taken as not plain.
     if (hops == 0 || reference.second >= root.definitions.size()) return true;
-    if (crosses_entry_list(root.definitions[reference.second], root, path.subspan(*matched),
+    if (crosses_entry_list(root.definitions[reference.second], root, path.subspan(relation.matched),
                            hops - 1)) {
       return true;
     }
   }
   return false;
-}
-
-// Where `path` of the value sits in the reply as sent.
-std::vector<PathSegment> on_the_wire(const Lowering& lowering,
-                                     const std::vector<PathSegment>& path) {
-  std::vector<PathSegment> wire_path;
-  if (lowering.wrapped_root) wire_path.emplace_back(std::in_place_type<std::string>, "value");
-  wire_path.insert(wire_path.end(), path.begin(), path.end());
-  return wire_path;
 }
 
 // What a stream stopped at `stop` left unwritten in `partial`, added to `wanted`: the members each

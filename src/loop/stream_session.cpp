@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/ascii.hpp"
+#include "loop/lowering_path.hpp"
 #include "providers/wire.hpp"
 #include "repair/value_coercion.hpp"
 
@@ -11,51 +12,6 @@ namespace {
 
 // The most of a failure's text kept (it may quote a hostile event), cut after redaction.
 constexpr std::size_t kProblemBytes = 240;
-
-bool is_option(const PathSegment& segment) {
-  const auto* key = std::get_if<std::string>(&segment);
-  return key != nullptr && key->size() > 1 && (*key)[0] == '|';
-}
-
-bool segment_matches(const PathSegment& pattern, const PathSegment& at) {
-  if (const auto* key = std::get_if<std::string>(&pattern)) {
-    if (*key == "[]") return std::holds_alternative<std::size_t>(at);
-    if (*key == "{}") return std::holds_alternative<std::string>(at);
-  }
-  return pattern == at;
-}
-
-// Where a lowering path (with "[]", "{}" and union-option segments) lies relative to a concrete
-// path: apart, above it (the part is inside what it names), or at or below it (`rest` is what is
-// left of it from the part on).
-struct Relation {
-  enum { apart, above, at_or_below } where = apart;
-  Path rest;
-};
-
-Relation relate(const Path& lowered, const Path& part) {
-  const auto& l = lowered.segments();
-  const auto& p = part.segments();
-  std::size_t i = 0;
-  for (const auto& segment : p) {
-    while (i < l.size() && is_option(l[i])) ++i;
-    if (i == l.size()) return {Relation::above, {}};
-    if (!segment_matches(l[i], segment)) return {};
-    ++i;
-  }
-  return {Relation::at_or_below,
-          Path(std::vector<PathSegment>(l.begin() + static_cast<std::ptrdiff_t>(i), l.end()))};
-}
-
-// A path of the output as written, without the "value" a wrapped root adds; nullopt for the
-// wrapper itself or a path outside it.
-std::optional<Path> unwrapped(const Lowering& lowering, const Path& wire_path) {
-  if (!lowering.wrapped_root) return wire_path;
-  const auto& segments = wire_path.segments();
-  if (segments.empty() || segments.front() != PathSegment(std::string("value")))
-    return std::nullopt;
-  return Path(std::vector<PathSegment>(segments.begin() + 1, segments.end()));
-}
 
 }  // namespace
 
@@ -69,18 +25,18 @@ std::optional<Issues> judge_part(const Contract& contract, const Path& wire_path
   // The part's own share of the lowering, to undo on the part alone.
   Lowering own;
   for (const auto& list : lowering.pair_lists) {
-    const auto relation = relate(list, path);
-    if (relation.where == Relation::above) return std::nullopt;  // inside a list of entries
-    if (relation.where == Relation::at_or_below) own.pair_lists.push_back(relation.rest);
+    const auto relation = relate(list, path.segments());
+    if (relation.where == PathRelation::above) return std::nullopt;  // inside a list of entries
+    if (relation.where == PathRelation::at_or_below) own.pair_lists.push_back(relation.rest);
   }
   for (const auto& optional : lowering.nulled_optionals) {
-    const auto relation = relate(optional, path);
-    if (relation.where != Relation::at_or_below) continue;
+    const auto relation = relate(optional, path.segments());
+    if (relation.where != PathRelation::at_or_below) continue;
     if (relation.rest.empty() && part.is_null()) return std::nullopt;  // absent, not null
     own.nulled_optionals.push_back(relation.rest);
   }
   for (const auto& reference : lowering.references) {
-    if (relate(reference.first, path).where != Relation::apart) return std::nullopt;
+    if (relate(reference.first, path.segments()).where != PathRelation::apart) return std::nullopt;
   }
   auto value = unlower(part, own);
   auto issues = contract.validator().validate_part(path, value);

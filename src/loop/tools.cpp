@@ -311,7 +311,7 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     ++final_attempts;
     auto judged = detail::judge_text(
         reply.text, final_contract->wire().lowering, final_contract->validator(),
-        detail::repair_setup(*final_contract, detail::ClientInternals::options(client).repair));
+        detail::repair_setup(*final_contract, Client::Internals::options(client).repair));
     run.steps.back().attempt.issues = judged.issues;
     run.steps.back().attempt.repairs = judged.repairs;
     if (judged.issues.empty()) {

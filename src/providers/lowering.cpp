@@ -1,11 +1,11 @@
 #include "providers/lowering.hpp"
 #include "text/string_formats.hpp"
 
-#include "text/condition_words.hpp"
 #include "core/ordered_object.hpp"
 #include "accord/rules.hpp"
-#include "schema/schema_text.hpp"
 #include "providers/rule_lowering.hpp"
+#include "schema/schema_text.hpp"
+#include "text/condition_words.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -326,13 +326,12 @@ bool asserts_nothing(const ojson& node, const std::string& key) {
 // `then` and `else` add no sentence of their own. nullopt for any other keyword.
 std::optional<std::string> conditional_sentence(const ojson& node, const std::string& key) {
   if (key != "if" && key != "then" && key != "else") return std::nullopt;
-  const auto if_branch = node.find("if");
   if (key != "if") return std::string();
   const auto branch = [&](const char* name) -> const ojson* {
     const auto found = node.find(name);
     return found == node.end() ? nullptr : &*found;
   };
-  return detail::conditional_words(*if_branch, branch("then"), branch("else"));
+  return detail::conditional_words(*branch("if"), branch("then"), branch("else"));
 }
 
 // Anchors, classes, * + ?, small {n,m}, groups: yes. Lookaround, backreferences, \b, big repeats:

@@ -7,14 +7,14 @@
 
 #include "accord/report.hpp"
 
-namespace accord::detail {
+namespace accord {
 
 // A writable view of one Report, as a std::span is of a vector: cheap to pass by value, made
 // from the Report it writes (implicitly, so code that held a Report& reads the same), and never
 // kept past that Report's life.
-class ReportWriter {
+class Report::Writer {
  public:
-  ReportWriter(Report& report) : report_(&report) {}  // NOLINT: implicit by design
+  Writer(Report& report) : report_(&report) {}  // NOLINT: implicit by design
   // Adds an entry with its stable id (Report::add numbers a kind's rules at one place).
   void add(ReportEntry entry) const { report_->add(std::move(entry)); }
   // Lowering rewrites fates and keywords in place; an entry's id never changes.
@@ -24,4 +24,8 @@ class ReportWriter {
   Report* report_;
 };
 
-}  // namespace accord::detail
+namespace detail {
+using ReportWriter = Report::Writer;
+}  // namespace detail
+
+}  // namespace accord

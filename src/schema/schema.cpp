@@ -289,18 +289,16 @@ const Schema& Schema::check() const {
   return *this;
 }
 
-namespace detail {
 // A Schema straight from a node, past the builders that record its problems: this file only.
-struct SchemaAccess {
+struct Schema::Access {
   static Schema make(SchemaNode node) {
     return Schema(std::make_shared<const SchemaNode>(std::move(node)));
   }
 };
-}  // namespace detail
 
 namespace {
 Schema make_schema(SchemaNode node) {
-  return detail::SchemaAccess::make(std::move(node));
+  return Schema::Access::make(std::move(node));
 }
 }  // namespace
 
@@ -686,7 +684,7 @@ Schema ref(std::string name) {
 
 namespace typed_detail {
 
-// Declared in typed_rules.hpp; here because it builds nodes directly (SchemaAccess).
+// Declared in typed_rules.hpp; here because it builds nodes directly (Schema::Access).
 Schema with_part(const Schema& whole, const std::vector<PathSegment>& at, const Schema& part,
                  std::size_t depth) {
   SchemaNode node = whole.node();

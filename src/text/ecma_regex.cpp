@@ -546,12 +546,35 @@ bool is_ecma_regex(std::string_view pattern) {
 // not take part matches the empty string.
 struct EcmaRegex::Backtracking {
   pcre2_code* code = nullptr;
-  pcre2_match_context* context = nullptr;
-  ~Backtracking() {
+  ~Backtracking() { pcre2_code_free(code); }
+};
+
+// Made once per run rather than per search: a search sets the match limit it needs on the context
+// (the heap limit is the same for all), and the match data holds one pair whatever the pattern.
+struct BacktrackingBudget::Scratch {
+  pcre2_match_context* context = pcre2_match_context_create(nullptr);
+  pcre2_match_data* data = pcre2_match_data_create(1, nullptr);
+  ~Scratch() {
+    pcre2_match_data_free(data);
     pcre2_match_context_free(context);
-    pcre2_code_free(code);
   }
 };
+
+void BacktrackingBudget::FreeScratch::operator()(Scratch* scratch) const {
+  delete scratch;
+}
+
+BacktrackingBudget::Scratch* BacktrackingBudget::scratch() {
+  if (!scratch_) {
+    scratch_.reset(new Scratch);
+    if (scratch_->context == nullptr || scratch_->data == nullptr) {
+      scratch_.reset();
+      return nullptr;
+    }
+    pcre2_set_heap_limit(scratch_->context, 64 * 1024);  // KiB
+  }
+  return scratch_.get();
+}
 
 EcmaRegex::EcmaRegex(std::unique_ptr<const re2::RE2> linear) : linear_(std::move(linear)) {}
 EcmaRegex::EcmaRegex(std::shared_ptr<const Backtracking> backtracking)
@@ -577,11 +600,10 @@ bool EcmaRegex::search(std::string_view text, BacktrackingBudget& budget) const 
                           RE2::UNANCHORED, nullptr, 0);
   }
   if (budget.spent()) return false;
-  std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> data(
-      pcre2_match_data_create(1, nullptr), pcre2_match_data_free);
-  std::unique_ptr<pcre2_match_context, decltype(&pcre2_match_context_free)> context(
-      pcre2_match_context_copy(backtracking_->context), pcre2_match_context_free);
-  if (!data || !context) return false;
+  BacktrackingBudget::Scratch* scratch = budget.scratch();
+  if (scratch == nullptr) return false;
+  pcre2_match_context* context = scratch->context;
+  pcre2_match_data* data = scratch->data;
   const auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   // PCRE2 does not say how many steps a match took, only whether it stayed within its limit:
   // the limit starts small and grows fourfold; each try that reaches it is charged whole and
@@ -591,13 +613,11 @@ bool EcmaRegex::search(std::string_view text, BacktrackingBudget& budget) const 
   std::uint64_t ran_past = 0;
   for (std::uint64_t limit = std::min<std::uint64_t>(kFirstTrySteps, most);;
        limit = std::min(limit * 4, most)) {
-    pcre2_set_match_limit(context.get(), static_cast<std::uint32_t>(limit));
-    int rc =
-        pcre2_match(backtracking_->code, subject, text.size(), 0, 0, data.get(), context.get());
+    pcre2_set_match_limit(context, static_cast<std::uint32_t>(limit));
+    int rc = pcre2_match(backtracking_->code, subject, text.size(), 0, 0, data, context);
     // The JIT's stack is small; the interpreter keeps its frames on the heap, within the limit.
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-      rc = pcre2_match(backtracking_->code, subject, text.size(), 0, PCRE2_NO_JIT, data.get(),
-                       context.get());
+      rc = pcre2_match(backtracking_->code, subject, text.size(), 0, PCRE2_NO_JIT, data, context);
     }
     if (rc != PCRE2_ERROR_MATCHLIMIT) {
       budget.charge(ran_past);
@@ -630,10 +650,6 @@ CompiledRegex compile_backtracking(std::string_view pattern) {
   }
   // Without the JIT (an unusual build) the interpreter gives the same answers, slower.
   (void)pcre2_jit_compile(backtracking->code, PCRE2_JIT_COMPLETE);
-  backtracking->context = pcre2_match_context_create(nullptr);
-  if (!backtracking->context) return {nullptr, "out of memory compiling the pattern", true};
-  pcre2_set_match_limit(backtracking->context, EcmaRegex::kBacktrackingBudget);
-  pcre2_set_heap_limit(backtracking->context, 64 * 1024);  // KiB
   return {std::make_shared<const EcmaRegex>(std::move(backtracking)), "", true};
 }
 

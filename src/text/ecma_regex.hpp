@@ -38,7 +38,8 @@ struct TranslatedRegex {
 
 // The backtracking steps (PCRE2's match limit) one validation may spend across every
 // lookaround or backreference pattern it runs: a document of many hostile strings is bounded as
-// a whole, not per string. Not shared between threads: one per validation.
+// a whole, not per string. Not shared between threads: one per validation, which also owns the
+// PCRE2 match context and match data its searches run with (made at the first one, then reused).
 class BacktrackingBudget {
  public:
   // About 10-20 ms of PCRE2 on one core; a sensible lookaround on a 1 KB string takes under 10,000.
@@ -50,7 +51,16 @@ class BacktrackingBudget {
   void charge(std::uint64_t steps) { left_ -= std::min(steps, left_); }
 
  private:
+  friend class EcmaRegex;
+  struct Scratch;  // ecma_regex.cpp
+  struct FreeScratch {
+    void operator()(Scratch* scratch) const;
+  };
+  // The match context and data, made now if this is the first search; null when out of memory.
+  Scratch* scratch();
+
   std::uint64_t left_;
+  std::unique_ptr<Scratch, FreeScratch> scratch_;
 };
 
 // A compiled pattern: RE2 when the pattern is regular, otherwise PCRE2 (lookaround,

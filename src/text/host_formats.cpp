@@ -3,6 +3,8 @@
 // libidn2 carries IDNA2008's Unicode-version tables (PVALID/DISALLOWED, CONTEXTJ, Bidi classes)
 // and Punycode; what it leaves to the caller is checked here: the label separators, lengths, the
 // CONTEXTO rules of RFC 5892 Appendix A and the domain-wide part of RFC 5893's Bidi rule.
+#include "text/host_formats.hpp"
+
 #include <idn2.h>
 
 #include <memory>
@@ -10,8 +12,8 @@
 #include <vector>
 
 #include "core/ascii.hpp"
-#include "text/string_formats.hpp"
 #include "core/utf8.hpp"
+#include "text/uri_formats.hpp"
 
 namespace accord::detail {
 namespace {

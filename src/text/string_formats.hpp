@@ -1,8 +1,12 @@
 #pragma once
-// accord's own checks for JSON Schema `format` values: no std::regex, real calendars.
+// accord's own checks for JSON Schema `format` values: no std::regex, real calendars. The host
+// and email formats are in host_formats.hpp, the IP and URI ones in uri_formats.hpp.
 
 #include <optional>
 #include <string_view>
+
+#include "text/host_formats.hpp"
+#include "text/uri_formats.hpp"
 
 namespace accord::detail {
 
@@ -39,25 +43,6 @@ enum class FormatRules { zod, json_schema };
 // RFC 6901 JSON Pointer and draft-handrews relative JSON Pointer.
 [[nodiscard]] bool is_json_pointer(std::string_view text);
 [[nodiscard]] bool is_relative_json_pointer(std::string_view text);
-
-// Dotted-quad IPv4 (no leading zeros, no shorthand) and RFC 4291 IPv6 text (no zone, no prefix).
-[[nodiscard]] bool is_ipv4(std::string_view text);
-[[nodiscard]] bool is_ipv6(std::string_view text);
-// RFC 3986 URI / URI-reference; with `iri`, RFC 3987's non-ASCII characters are allowed too.
-[[nodiscard]] bool is_rfc3986_uri(std::string_view text, bool iri);
-[[nodiscard]] bool is_uri_reference(std::string_view text, bool iri);
-// RFC 6570 URI Template (levels 1-4).
-[[nodiscard]] bool is_uri_template(std::string_view text);
-
-// RFC 1123 host name; an `xn--` label must be a valid IDNA2008 A-label.
-[[nodiscard]] bool is_hostname(std::string_view text);
-// IDNA2008 host name: U-labels and A-labels, the contextual rules of RFC 5892 and RFC 5893's Bidi
-// rule, with the four label separators of RFC 3490.
-[[nodiscard]] bool is_idn_hostname(std::string_view text);
-// RFC 5321 mailbox (dot-atom or quoted local part; host name or address literal) and RFC 6531's
-// internationalised form.
-[[nodiscard]] bool is_rfc5321_email(std::string_view text);
-[[nodiscard]] bool is_idn_email(std::string_view text);
 
 // The check for a `format` value; nullopt for formats accord does not check (annotations only).
 // The two-argument form reads the DSL's formats as Zod does.

@@ -1,8 +1,9 @@
 // RFC 3986/3987 references, RFC 6570 templates and IP address text, parsed by their grammars.
+#include "text/uri_formats.hpp"
+
 #include <string>
 
 #include "core/ascii.hpp"
-#include "text/string_formats.hpp"
 #include "core/utf8.hpp"
 
 namespace accord::detail {

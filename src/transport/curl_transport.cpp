@@ -131,31 +131,6 @@ TransportFailure classify(CURLcode code, bool too_large) {
   }
 }
 
-}  // namespace
-
-std::string detail::origin_of(const std::string& url) {
-  CURLU* parsed = curl_url();
-  if (parsed == nullptr) return "unknown URL";
-  std::string out = "invalid URL";
-  if (curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
-    char* scheme = nullptr;
-    char* host = nullptr;
-    char* port = nullptr;
-    if (curl_url_get(parsed, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-        curl_url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-        curl_url_get(parsed, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
-      out = std::string(scheme) + "://" + host + ":" + port;
-    }
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
-  }
-  curl_url_cleanup(parsed);
-  return out;
-}
-
-namespace {
-
 // Every piece of the request that could be a credential: values of credential headers (and the
 // token after "Bearer "), and the URL's user info and query.
 std::vector<std::string> secrets_of(const HttpRequest& request) {

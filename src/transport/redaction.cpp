@@ -2,7 +2,6 @@
 #include "core/ascii.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <utility>
 
 namespace accord::detail {
@@ -59,9 +58,8 @@ std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_
 
 }  // namespace
 
-std::vector<std::pair<std::size_t, std::size_t>> secret_spans(std::string_view text,
-                                                              std::string_view secret) {
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
+Spans secret_spans(std::string_view text, std::string_view secret) {
+  Spans spans;
   if (secret.size() < 4 || text.size() < secret.size()) return spans;
   for (auto span = find_match(text, 0, secret); span.first != std::string_view::npos;
        span = find_match(text, span.second, secret)) {
@@ -70,22 +68,23 @@ std::vector<std::pair<std::size_t, std::size_t>> secret_spans(std::string_view t
   return spans;
 }
 
-std::string redact_secret(std::string text, std::string_view secret) {
-  if (secret.size() < 4 || text.size() < secret.size()) return text;
-  auto [start, end] = find_match(text, 0, secret);
-  if (start == std::string_view::npos) return text;  // the usual case: nothing copied
-  const std::string_view view(text);
+std::string redact_spans(std::string_view text, const Spans& spans) {
   std::string out;
   out.reserve(text.size());
   std::size_t copied = 0;
-  while (start != std::string_view::npos) {
-    out.append(view.substr(copied, start - copied));
+  for (const auto& [start, end] : spans) {
+    out.append(text.substr(copied, start - copied));
     out += kRedacted;
     copied = end;
-    std::tie(start, end) = find_match(view, copied, secret);
   }
-  out.append(view.substr(copied));
+  out.append(text.substr(copied));
   return out;
+}
+
+std::string redact_secret(std::string text, std::string_view secret) {
+  const Spans spans = secret_spans(text, secret);
+  if (spans.empty()) return text;  // the usual case: nothing copied
+  return redact_spans(text, spans);
 }
 
 }  // namespace accord::detail

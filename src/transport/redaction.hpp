@@ -20,7 +20,9 @@ inline constexpr std::string_view kRedacted = "[redacted]";
 [[nodiscard]] std::string redact_secret(std::string text, std::string_view secret);
 
 // Where redact_secret would replace `secret` in `text`: {start, end} byte spans, in order.
-[[nodiscard]] std::vector<std::pair<std::size_t, std::size_t>> secret_spans(
-    std::string_view text, std::string_view secret);
+using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
+[[nodiscard]] Spans secret_spans(std::string_view text, std::string_view secret);
+// `text` with each of `spans` (in order, apart) replaced by "[redacted]".
+[[nodiscard]] std::string redact_spans(std::string_view text, const Spans& spans);
 
 }  // namespace accord::detail

@@ -17,6 +17,7 @@
 
 #include "accord/retry.hpp"
 #include "transport/delivery_steps.hpp"
+#include "transport/retry_reason.hpp"
 
 namespace accord {
 namespace {
@@ -115,32 +116,6 @@ bool is_insufficient_quota(const std::string& body) {
   return scan.found;
 }
 
-std::string describe(const TransportResult& result) {
-  if (result.response) return std::to_string(result.response->status);
-  if (!result.error) return "empty result";
-  switch (result.error->failure) {
-    case TransportFailure::connect:
-      return "connect failure";
-    case TransportFailure::timeout:
-      return "timeout";
-    case TransportFailure::dropped:
-      return "dropped connection";
-    case TransportFailure::too_large:
-      return "response too large";
-    case TransportFailure::tls:
-      return "TLS failure";
-    case TransportFailure::cancelled:
-      return "cancelled";
-    case TransportFailure::other:
-      return "transport failure";
-  }
-  return "transport failure";
-}
-
-RetryDecision no(const std::string& what, std::string_view why) {
-  return RetryDecision{false, milliseconds{0}, what + ", not retried: " + std::string(why)};
-}
-
 double uniform01() {
   thread_local std::mt19937_64 engine{std::random_device{}()};
   return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
@@ -190,13 +165,13 @@ ServerWait server_wait(const HttpResponse& response, const RetryPolicy& policy) 
 
 RetryDecision decide_retry(const TransportResult& result, int retries_done,
                            const RetryPolicy& policy) {
-  const std::string what = describe(result);
+  const std::string what = detail::describe_result(result);
   std::string why_retry;
   if (result.response) {
     const HttpResponse& response = *result.response;
     const long status = response.status;
     if (status == 429 && is_insufficient_quota(response.body)) {
-      return no(what, "insufficient_quota (retrying will not help)");
+      return detail::not_retried(what, "insufficient_quota (retrying will not help)");
     }
     // A 2xx is an answer (and billed): no header makes accord throw it away and ask again.
     if (status >= 200 && status < 300) {
@@ -205,24 +180,24 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
     const auto should_retry = response.header("x-should-retry");
     const std::string verdict =
         should_retry ? detail::ascii_lower(detail::trim_blanks(*should_retry)) : std::string();
-    if (verdict == "false") return no(what, "x-should-retry: false");
+    if (verdict == "false") return detail::not_retried(what, "x-should-retry: false");
     if (verdict == "true") {
       why_retry = "x-should-retry: true";
     } else if (status != 408 && status != 409 && status != 429 && status < 500) {
-      return no(what, "status is not retryable");
+      return detail::not_retried(what, "status is not retryable");
     }
   } else if (result.error) {
     const TransportFailure failure = result.error->failure;
     if (failure != TransportFailure::connect && failure != TransportFailure::dropped &&
         failure != TransportFailure::timeout) {
-      return no(what, "failure is not retryable");
+      return detail::not_retried(what, "failure is not retryable");
     }
   } else {
-    return no(what, "nothing to retry");
+    return detail::not_retried(what, "nothing to retry");
   }
 
   if (retries_done >= policy.max_retries) {
-    return no(what, std::to_string(policy.max_retries) + " retries used up");
+    return detail::not_retried(what, std::to_string(policy.max_retries) + " retries used up");
   }
   ServerWait asked =
       result.response ? server_wait(*result.response, policy) : ServerWait{std::nullopt, "backoff"};
@@ -230,47 +205,6 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
   std::string reason = what + ", retried after " + std::to_string(wait.count()) + " ms (" +
                        asked.note + (why_retry.empty() ? "" : "; " + why_retry) + ")";
   return RetryDecision{true, wait, std::move(reason)};
-}
-
-namespace {
-
-milliseconds left_until(Deadline deadline) {
-  if (deadline == Deadline::max()) return milliseconds::max();
-  return std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
-}
-
-}  // namespace
-
-DeliverySteps::DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline)
-    : request_(std::move(request)), policy_(policy), deadline_(deadline) {}
-
-std::optional<HttpRequest> DeliverySteps::next_try(milliseconds wait) {
-  const milliseconds left = left_until(deadline_);
-  if (left != milliseconds::max() && left <= wait) {
-    delivery_.tries.push_back(TransportResult{
-        std::nullopt, TransportError{TransportFailure::timeout, "the call's deadline passed"},
-        milliseconds{0}});
-    delivery_.decisions.push_back(no("timeout", "the call's deadline passed"));
-    return std::nullopt;
-  }
-  HttpRequest timed = request_;
-  if (left != milliseconds::max()) {
-    const milliseconds after_wait = left - wait;
-    timed.timeout =
-        request_.timeout.count() == 0 ? after_wait : std::min(after_wait, request_.timeout);
-  }
-  return timed;
-}
-
-const RetryDecision& DeliverySteps::record(TransportResult result) {
-  const int retries_done = static_cast<int>(delivery_.tries.size());
-  delivery_.tries.push_back(std::move(result));
-  delivery_.decisions.push_back(decide_retry(delivery_.tries.back(), retries_done, policy_));
-  RetryDecision& decision = delivery_.decisions.back();
-  if (decision.retry && decision.wait >= left_until(deadline_)) {
-    decision = no(describe(delivery_.tries.back()), "the call's deadline comes first");
-  }
-  return decision;
 }
 
 Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,

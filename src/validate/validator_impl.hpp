@@ -8,15 +8,20 @@
 #include "accord/validate.hpp"
 #include "validate/engine.hpp"
 
-namespace accord::detail {
+namespace accord {
 
-struct ValidatorImpl {
+struct Validator::Impl {
   std::optional<Schema> dsl;  // kept alive for the engine's refinements
-  std::unique_ptr<const Engine> engine;
+  std::unique_ptr<const detail::Engine> engine;
 };
+
+namespace detail {
+
+using ValidatorImpl = Validator::Impl;
 
 // Throws SchemaError.
 [[nodiscard]] std::shared_ptr<const ValidatorImpl> make_validator_impl(
     const ojson& json_schema, const Schema* dsl, const EngineOptions& options);
 
-}  // namespace accord::detail
+}  // namespace detail
+}  // namespace accord

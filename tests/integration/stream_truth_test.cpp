@@ -115,24 +115,44 @@ ExtractRequest request_for(const Schema& schema, int corrections = 1) {
 
 // ---- keys ---------------------------------------------------------------------------------
 
-// An Anthropic reply cut at max_tokens 11 characters into the key, then its continuation.
-Result<json> extract_key_split_by_a_continuation(int& requests) {
-  const auto message = [](const std::string& text, const std::string& stop) {
-    return hostile::Server::response(
-        json{{"type", "message"},
-             {"role", "assistant"},
-             {"content", json::array({{{"type", "text"}, {"text", text}}})},
-             {"stop_reason", stop},
-             {"usage", {{"input_tokens", 50}, {"output_tokens", 5}}}}
-            .dump());
-  };
-  hostile::Server server(
-      hostile::in_turn({message(R"({"note":")" + kKey.substr(0, 11), "max_tokens"),
-                        message(kKey.substr(11) + R"("})", "end_turn")}));
+// A whole (not streamed) Anthropic reply holding `text`, stopped for `stop`.
+std::string anthropic_message(const std::string& text, const std::string& stop) {
+  return hostile::Server::response(
+      json{{"type", "message"},
+           {"role", "assistant"},
+           {"content", json::array({{{"type", "text"}, {"text", text}}})},
+           {"stop_reason", stop},
+           {"usage", {{"input_tokens", 50}, {"output_tokens", 5}}}}
+          .dump());
+}
+
+// `schema` extracted from Anthropic replies given in turn, none of them streamed.
+Result<json> extract_from_replies(const Schema& schema, std::vector<std::string> replies,
+                                  int& requests) {
+  hostile::Server server(hostile::in_turn(std::move(replies)));
   const Client client(options_for(server, "anthropic", false));
-  auto result = client.extract(request_for(kNote));
+  auto result = client.extract(request_for(schema));
   requests = server.requests();
   return result;
+}
+
+// An Anthropic reply cut at max_tokens 11 characters into the key, then its continuation.
+Result<json> extract_key_split_by_a_continuation(int& requests) {
+  return extract_from_replies(kNote,
+                              {anthropic_message(R"({"note":")" + kKey.substr(0, 11), "max_tokens"),
+                               anthropic_message(kKey.substr(11) + R"("})", "end_turn")},
+                              requests);
+}
+
+// Three pieces: one key split after 7 characters between the first two, another after 12
+// between the last two. One search of the joined output finds both.
+Result<json> extract_two_keys_split_across_two_joins(int& requests) {
+  return extract_from_replies(
+      object({{"a", string()}, {"b", string()}}),
+      {anthropic_message(R"({"a":")" + kKey.substr(0, 7), "max_tokens"),
+       anthropic_message(kKey.substr(7) + R"(","b":")" + kKey.substr(0, 12), "max_tokens"),
+       anthropic_message(kKey.substr(12) + R"("})", "end_turn")},
+      requests);
 }
 
 TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationIsRedactedWhenJoined) {
@@ -151,6 +171,23 @@ TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationLeavesNoPieceIn
   const std::string kept = records(result);
   EXPECT_FALSE(has(kept, kKey.substr(0, 11))) << kept;
   EXPECT_FALSE(has(kept, kKey.substr(11))) << kept;
+}
+
+TEST(StreamKeys, KeysSplitAcrossTwoJoinsOfAContinuedOutputAreEachRedactedOnce) {
+  int requests = 0;
+  const auto result = extract_two_keys_split_across_two_joins(requests);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(requests, 3);
+  EXPECT_EQ(result.value().dump(), R"({"a":"[redacted]","b":"[redacted]"})");
+}
+
+TEST(StreamKeys, KeysSplitAcrossTwoJoinsOfAContinuedOutputLeaveNoShareInTheRecords) {
+  int requests = 0;
+  const auto result = extract_two_keys_split_across_two_joins(requests);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const std::string kept = records(result);
+  for (const auto& share : {kKey.substr(0, 7), kKey.substr(7), kKey.substr(0, 12), kKey.substr(12)})
+    EXPECT_FALSE(has(kept, share)) << share << " in " << kept;
 }
 
 class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {

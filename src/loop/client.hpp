@@ -1,0 +1,58 @@
+#pragma once
+// The library's side of a Client (accord/client.hpp): what the extraction loop, extract_async and
+// batches reach inside a client for, and the two halves of an exchange around the transport, so
+// a blocking call, an asynchronous one and a batch send the same requests and read the same
+// replies.
+
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "accord/client.hpp"
+#include "loop/stream_session.hpp"
+#include "transport/redaction.hpp"
+
+namespace accord {
+
+namespace detail {
+
+// An exchange before its delivery: the HTTP request and the attempt's record so far.
+struct PreparedExchange {
+  HttpRequest request;
+  Attempt attempt;
+  OutputMode mode = OutputMode::response_format;
+  std::shared_ptr<StreamSession> stream;  // a streamed attempt's reader; null otherwise
+};
+
+}  // namespace detail
+
+struct Client::Internals {
+  // Encodes `call` with the client's base URL, key, model and max_tokens; asks for a streamed
+  // reply when `stream` is given.
+  [[nodiscard]] static detail::PreparedExchange prepare(
+      const Client& client, CallSpec call, const detail::StreamSetup* stream = nullptr);
+  // Records the tries and decodes the last one's reply (redacted whole first).
+  [[nodiscard]] static Exchange finish(const Client& client, detail::PreparedExchange prepared,
+                                       Delivery delivery);
+  // prepare(), the transport's tries within `deadline`, finish(): one blocking exchange.
+  [[nodiscard]] static Exchange exchange(const Client& client, CallSpec call, Deadline deadline,
+                                         const detail::StreamSetup* stream = nullptr);
+  // When a call started now must be over (ClientOptions::call_timeout; none when it is 0).
+  [[nodiscard]] static Deadline call_deadline(const Client& client);
+  // Throws std::invalid_argument, naming `where`, for corrections outside 0..kMaxCorrections.
+  static void check_corrections(int corrections, std::string_view where);
+  [[nodiscard]] static const ClientOptions& options(const Client& client);
+  [[nodiscard]] static Transport& transport(const Client& client);
+  // Another handle on the same client: an asynchronous call keeps it alive until it ends.
+  [[nodiscard]] static Client share(const Client& client);
+  // Counts what a caller's callback threw and hands it to ClientOptions::on_callback_exception.
+  static void callback_threw(const Client& client, std::exception_ptr thrown) noexcept;
+  // Where the client's key occurs in `text` (see secret_spans).
+  [[nodiscard]] static detail::Spans key_spans(const Client& client, std::string_view text);
+  // The API base URL the client sends to (no trailing slash).
+  [[nodiscard]] static const std::string& base_url(const Client& client);
+};
+
+}  // namespace accord

@@ -1,0 +1,53 @@
+#include "transport/delivery_steps.hpp"
+
+#include <algorithm>
+
+#include "transport/retry_reason.hpp"
+
+namespace accord {
+
+using std::chrono::milliseconds;
+
+namespace {
+
+milliseconds left_until(Deadline deadline) {
+  if (deadline == Deadline::max()) return milliseconds::max();
+  return std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
+}
+
+}  // namespace
+
+DeliverySteps::DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline)
+    : request_(std::move(request)), policy_(policy), deadline_(deadline) {}
+
+std::optional<HttpRequest> DeliverySteps::next_try(milliseconds wait) {
+  const milliseconds left = left_until(deadline_);
+  if (left != milliseconds::max() && left <= wait) {
+    delivery_.tries.push_back(TransportResult{
+        std::nullopt, TransportError{TransportFailure::timeout, "the call's deadline passed"},
+        milliseconds{0}});
+    delivery_.decisions.push_back(detail::not_retried("timeout", "the call's deadline passed"));
+    return std::nullopt;
+  }
+  HttpRequest timed = request_;
+  if (left != milliseconds::max()) {
+    const milliseconds after_wait = left - wait;
+    timed.timeout =
+        request_.timeout.count() == 0 ? after_wait : std::min(after_wait, request_.timeout);
+  }
+  return timed;
+}
+
+const RetryDecision& DeliverySteps::record(TransportResult result) {
+  const int retries_done = static_cast<int>(delivery_.tries.size());
+  delivery_.tries.push_back(std::move(result));
+  delivery_.decisions.push_back(decide_retry(delivery_.tries.back(), retries_done, policy_));
+  RetryDecision& decision = delivery_.decisions.back();
+  if (decision.retry && decision.wait >= left_until(deadline_)) {
+    decision = detail::not_retried(detail::describe_result(delivery_.tries.back()),
+                                   "the call's deadline comes first");
+  }
+  return decision;
+}
+
+}  // namespace accord
