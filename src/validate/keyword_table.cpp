@@ -22,7 +22,7 @@ std::span<const KeywordRow> keyword_rows() {
       KeywordRow{"$anchor", kBoth, core, nullptr, value, false, false, not_sent},
       KeywordRow{"$dynamicAnchor", k2020, core, nullptr, value, false, false, not_sent},
       KeywordRow{"$ref", kBoth, core, compile_ref, value, false, false, own_step},
-      KeywordRow{"$dynamicRef", k2020, core, compile_dynamic_ref, value, false, false, not_sent},
+      KeywordRow{"$dynamicRef", k2020, core, compile_dynamic_ref, value, false, false, rejected},
       KeywordRow{"$defs", kBoth, core, compile_definitions, schema_map, false, false, own_step},
       KeywordRow{"definitions", kBoth, core, compile_definitions, schema_map, false, false,
                  not_sent},
