@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/fast_json.hpp"
+#include "core/json_depth.hpp"
 #include "core/ordered_object.hpp"
 
 namespace accord {
@@ -15,43 +16,6 @@ ParsedJson failure(std::string what) {
   ParsedJson out;
   out.issues.push_back(Issue{IssueCode::invalid_json, Path{}, "Invalid JSON: " + std::move(what)});
   return out;
-}
-
-// The offset of the first byte outside JSON strings for which `stop(offset)` is true, or npos.
-// A scan of bytes, so nothing is built however hostile the text.
-template <class Stop>
-std::size_t first_outside_strings(std::string_view text, Stop stop) {
-  bool in_string = false;
-  bool escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (stop(i)) {
-      return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// Finds the first place where arrays/objects nest deeper than `max_depth`. Returns npos when
-// within the limit.
-std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
-  std::size_t depth = 0;
-  return first_outside_strings(text, [&](std::size_t i) {
-    const char c = text[i];
-    if (c == '[' || c == '{') return ++depth > max_depth;
-    if ((c == ']' || c == '}') && depth > 0) --depth;
-    return false;
-  });
 }
 
 // nlohmann's text reads "... parse error at line 1, column 4: syntax error while parsing value -
@@ -95,7 +59,7 @@ std::string reason_of(const std::string& what, std::size_t offset) {
 
 // Where a number token that overflowed sits, for the message (nlohmann does not say).
 std::size_t number_offset(std::string_view text, const std::string& token) {
-  const auto at = first_outside_strings(
+  const auto at = detail::first_outside_strings(
       text, [&](std::size_t i) { return text.substr(i, token.size()) == token; });
   return at == std::string_view::npos ? 0 : at;
 }
@@ -196,7 +160,7 @@ ParsedJson parse_json(std::string_view text, ParseLimits limits) {
     return out;
   }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return failure("empty input");
-  if (auto at = too_deep_at(text, limits.max_depth); at != std::string_view::npos) {
+  if (auto at = detail::first_too_deep(text, limits.max_depth); at != std::string_view::npos) {
     return failure("nested deeper than " + std::to_string(limits.max_depth) + " levels at byte " +
                    std::to_string(at));
   }

@@ -7,17 +7,17 @@
 #include "schema/rule_wording.hpp"
 #include "schema/schema_definitions.hpp"
 #include "schema/schema_text.hpp"
+#include "text/string_formats.hpp"
 
 namespace accord {
 namespace {
 
 using detail::json_number;
+using detail::kDatePattern;
 using detail::number_text;
 using detail::quoted;
 using detail::rule_text;
 using Json = nlohmann::ordered_json;
-
-constexpr const char* kDatePattern = R"(^\d{4}-\d{2}-\d{2}$)";
 
 bool is_pattern(Check::Op op) {
   return op == Check::Op::regex || op == Check::Op::starts_with || op == Check::Op::ends_with ||

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <set>
 
-#include "validate/engine.hpp"
 #include "core/ordered_object.hpp"
 #include "schema/report_writer.hpp"
 #include "schema/rule_wording.hpp"
 #include "schema/schema_text.hpp"
 #include "schema/schema_uri.hpp"
 #include "text/string_formats.hpp"
+#include "validate/engine.hpp"
+#include "validate/keyword_table.hpp"
 
 namespace accord {
 namespace {
@@ -17,50 +18,31 @@ namespace {
 using detail::ObjectWriter;
 using detail::ojson;
 
-const std::set<std::string, std::less<>> kSchemaKeywords = {"additionalProperties",
-                                                            "additionalItems",
-                                                            "items",
-                                                            "contains",
-                                                            "propertyNames",
-                                                            "not",
-                                                            "if",
-                                                            "then",
-                                                            "else",
-                                                            "unevaluatedItems",
-                                                            "unevaluatedProperties"};
-const std::set<std::string, std::less<>> kSchemaListKeywords = {"allOf", "anyOf", "oneOf",
-                                                                "prefixItems", "items"};
-const std::set<std::string, std::less<>> kSchemaMapKeywords = {"properties", "patternProperties",
-                                                               "dependentSchemas", "dependencies"};
-
-// Keywords recorded as `keyword value`: each is a rule a provider may keep, move or reject.
-const std::set<std::string, std::less<>> kValueKeywords = {"minLength",
-                                                           "maxLength",
-                                                           "format",
-                                                           "minimum",
-                                                           "maximum",
-                                                           "exclusiveMinimum",
-                                                           "exclusiveMaximum",
-                                                           "multipleOf",
-                                                           "minItems",
-                                                           "maxItems",
-                                                           "uniqueItems",
-                                                           "minProperties",
-                                                           "maxProperties",
-                                                           "enum",
-                                                           "const",
-                                                           "default",
-                                                           "examples",
-                                                           "not",
-                                                           "if",
-                                                           "then",
-                                                           "else",
-                                                           "contains",
-                                                           "propertyNames",
-                                                           "dependentRequired",
-                                                           "dependencies",
-                                                           "contentEncoding",
-                                                           "contentMediaType"};
+// What the keyword table (validate/keyword_table.hpp) says of `key`: what its value holds, and
+// whether it is a Report row "keyword value", a count.
+detail::Holds keyword_holds(std::string_view key) {
+  const auto* row = detail::keyword_row(key);
+  return row == nullptr ? detail::Holds::value : row->holds;
+}
+bool holds_schema(std::string_view key) {
+  const auto kind = keyword_holds(key);
+  return kind == detail::Holds::schema || kind == detail::Holds::schema_or_schemas;
+}
+bool holds_schemas(std::string_view key) {
+  const auto kind = keyword_holds(key);
+  return kind == detail::Holds::schemas || kind == detail::Holds::schema_or_schemas;
+}
+bool holds_schema_map(std::string_view key) {
+  return keyword_holds(key) == detail::Holds::schema_map;
+}
+bool reported_as_value(std::string_view key) {
+  const auto* row = detail::keyword_row(key);
+  return row != nullptr && row->reported;
+}
+bool is_count_keyword(std::string_view key) {
+  const auto* row = detail::keyword_row(key);
+  return row != nullptr && row->count;
+}
 
 // Names given to the targets of recursive `$ref`s, which stay references into the root's
 // `$defs` (providers that take recursion get it; the others unroll it when lowering).
@@ -114,18 +96,18 @@ ojson inlined(const ojson& node, const ojson& root, const Path& path,
   for (const auto& [key, value] : node.items()) {
     if (key == "$ref" || key == "$defs" || key == "definitions") continue;
     const Path at = path / key;
-    if (kSchemaMapKeywords.count(key) != 0 && value.is_object()) {
+    if (holds_schema_map(key) && value.is_object()) {
       ObjectWriter map(ojson::object());
       for (const auto& [name, child] : value.items())
         map.set(name, inlined(child, root, at / name, active, recursion));
       out.set(key, std::move(map).done());
-    } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
+    } else if (holds_schemas(key) && value.is_array()) {
       ojson list = ojson::array();
       for (std::size_t i = 0; i < value.size(); ++i) {
         list.push_back(inlined(value[i], root, at / i, active, recursion));
       }
       out.set(key, std::move(list));
-    } else if (kSchemaKeywords.count(key) != 0) {
+    } else if (holds_schema(key)) {
       out.set(key, inlined(value, root, at, active, recursion));
     } else {
       out.set(key, value);
@@ -197,21 +179,16 @@ void describe_rules(ojson& node) {
 // `10000000000000000000` are the same kind of number to a reader, and no string, array or object
 // is that long. (The compiler alone refused the float as "not an integer" and took the other.)
 constexpr double kMaxCount = 9007199254740992.0;  // 2^53, the largest exact double integer
-const std::set<std::string, std::less<>> kCountKeywords = {
-    "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"};
-
-// Schema nesting deeper than this is refused before any recursive pass (compiling, inlining,
-// lowering) walks it: a hostile file must not exhaust the stack.
-constexpr std::size_t kMaxSchemaDepth = 256;
 
 // The limits a file must keep before any recursive pass reads it: counts, nesting depth, and no
 // object that requires a key it forbids.
 void check_file_limits(const ojson& node, const Path& path, std::size_t depth,
                        std::vector<SchemaProblem>& problems) {
   if (!node.is_object()) return;
-  if (depth > kMaxSchemaDepth) {
-    problems.push_back(
-        {path, "the schema nests deeper than " + std::to_string(kMaxSchemaDepth) + " levels"});
+  // Refused before any recursive pass (compiling, inlining, lowering) walks it: a hostile file
+  // must not exhaust the stack.
+  if (depth > detail::kMaxSchemaDepth) {
+    problems.push_back({path, detail::schema_too_deep()});
     return;
   }
   // An object that must hold a key it may not hold accepts nothing: no wire can say that.
@@ -232,20 +209,19 @@ void check_file_limits(const ojson& node, const Path& path, std::size_t depth,
     }
   }
   for (const auto& [key, value] : node.items()) {
-    if (kCountKeywords.count(key) != 0 && value.is_number() && value.get<double>() > kMaxCount) {
+    if (is_count_keyword(key) && value.is_number() && value.get<double>() > kMaxCount) {
       problems.push_back({path / key, key + " " + value.dump() +
                                           " is larger than any length accord can check (at "
                                           "most 2^53 = 9007199254740992)"});
-    } else if ((kSchemaMapKeywords.count(key) != 0 || key == "$defs" || key == "definitions") &&
-               value.is_object()) {
+    } else if (holds_schema_map(key) && value.is_object()) {
       for (const auto& [name, child] : value.items()) {
         check_file_limits(child, path / key / name, depth + 1, problems);
       }
-    } else if (kSchemaListKeywords.count(key) != 0 && value.is_array()) {
+    } else if (holds_schemas(key) && value.is_array()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         check_file_limits(value[i], path / key / i, depth + 1, problems);
       }
-    } else if (kSchemaKeywords.count(key) != 0) {
+    } else if (holds_schema(key)) {
       check_file_limits(value, path / key, depth + 1, problems);
     }
   }
@@ -332,7 +308,7 @@ class Importer {
           add(path, detail::rule_report_text(rule), kRulesKeyword, Fate::description,
               detail::rule_why(rule));
         }
-      } else if (kValueKeywords.count(key) != 0) {
+      } else if (reported_as_value(key)) {
         add(path, key + " " + shown(value), key);
       }
     }

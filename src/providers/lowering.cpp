@@ -1,11 +1,12 @@
 #include "providers/lowering.hpp"
 #include "text/string_formats.hpp"
 
-#include "core/ordered_object.hpp"
 #include "accord/rules.hpp"
+#include "core/ordered_object.hpp"
 #include "providers/rule_lowering.hpp"
 #include "schema/schema_text.hpp"
 #include "text/condition_words.hpp"
+#include "validate/keyword_table.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -29,43 +30,23 @@ constexpr long kMaxSimpleRepeat = 100;
 // trees, threads and sections seldom nest deeper in one answer, and each level multiplies size.
 constexpr int kUnrollDepth = 3;
 
+// The keywords lowering classes as `lowering` in the keyword table (validate/keyword_table.hpp).
+std::set<std::string, std::less<>> keywords_lowered(LoweringClass lowering) {
+  std::set<std::string, std::less<>> out;
+  for (const auto& row : keyword_rows()) {
+    if (row.lowering == lowering) out.emplace(row.name);
+  }
+  return out;
+}
+
 // Keywords neither OpenAI strict mode nor Anthropic accept; emit() writes none of them today, but a
 // hand-written or future schema may, and each must still reach the model as words.
-const std::set<std::string, std::less<>> kRejected = {
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "patternProperties",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-};
+const std::set<std::string, std::less<>> kRejected = keywords_lowered(LoweringClass::rejected);
 
 // The keywords the walk below keeps, rewrites or states in words (with kRejected). Anything else
 // is no JSON Schema 2020-12 assertion accord checks (`nullable`, `typeof`, `meta:enum`, nested
 // `$id`, annotations), so it is left off the wire with a Report row.
-const std::set<std::string, std::less<>> kKnownKeywords = {
-    // structure
-    "type", "properties", "required", "additionalProperties", "items", "prefixItems",
-    "additionalItems", "anyOf", "oneOf", "allOf", "enum", "const",
-    // annotations
-    "title", "description", "default", "examples", "$schema", "$comment",
-    // assertions by type: strings, numbers, arrays
-    "format", "pattern", "minLength", "maxLength", "multipleOf", "minimum", "exclusiveMinimum",
-    "maximum", "exclusiveMaximum", "minItems", "maxItems"};
+const std::set<std::string, std::less<>> kKnownKeywords = keywords_lowered(LoweringClass::kept);
 
 bool accepts_null(const ojson& node) {
   if (node.is_boolean()) return node.get<bool>();

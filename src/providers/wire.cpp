@@ -5,36 +5,10 @@
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
 #include "core/fast_json.hpp"
+#include "core/json_depth.hpp"
 #include "core/utf8.hpp"
 
 namespace accord::detail {
-
-namespace {
-
-// Counts bracket nesting outside strings, so a pathological body is refused before parsing.
-bool nests_deeper_than(std::string_view text, std::size_t limit) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 std::optional<ojson> parse_body(std::string_view body, std::string& problem,
                                 std::span<const std::string_view> keep) {
@@ -45,7 +19,7 @@ std::optional<ojson> parse_body(std::string_view body, std::string& problem,
   // The quick reader takes the usual envelope (it stops at the depth limit itself); what it
   // declines goes to nlohmann's parser, after a depth check.
   if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth, keep)) return quick;
-  if (nests_deeper_than(body, kMaxReplyDepth)) {
+  if (first_too_deep(body, kMaxReplyDepth) != std::string_view::npos) {
     problem = "the body nests deeper than " + std::to_string(kMaxReplyDepth) + " levels";
     return std::nullopt;
   }

@@ -18,6 +18,10 @@ namespace accord::detail {
 // every other format reads the same under both.
 enum class FormatRules { zod, json_schema };
 
+// The pattern emit() writes beside format "date" (for providers without the format); the engine
+// does not report it again when the date check has failed.
+inline constexpr std::string_view kDatePattern = R"(^\d{4}-\d{2}-\d{2}$)";
+
 // YYYY-MM-DD with a real day of the month (leap years included).
 [[nodiscard]] bool is_iso_date(std::string_view text);
 // HH:MM, optional :SS and fraction, optional offset (Z or +HH:MM): Zod's z.iso.time() plus

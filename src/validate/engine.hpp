@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "accord/issue.hpp"
@@ -31,8 +32,14 @@ struct EngineOptions {
 inline constexpr std::size_t kMaxIssues = 100;
 // A value nested deeper than this is refused with one issue before anything walks it.
 inline constexpr std::size_t kMaxValueDepth = 1000;
-// Schema objects nested deeper than this are a SchemaError.
-inline constexpr std::size_t kMaxSchemaDepth = 500;
+// Schema objects nested deeper than this are a SchemaError, from the engine and from the import
+// alike. 256: the import's and lowering's passes recurse once per level (frames of a few KB under
+// AddressSanitizer), and no provider takes a wire schema nested a tenth as deep.
+inline constexpr std::size_t kMaxSchemaDepth = 256;
+// The one wording of that SchemaError.
+[[nodiscard]] inline std::string schema_too_deep() {
+  return "the schema nests deeper than " + std::to_string(kMaxSchemaDepth) + " levels";
+}
 
 class Engine {
  public:

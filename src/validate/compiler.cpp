@@ -1,0 +1,410 @@
+#include "validate/compiler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "accord/bounded_file.hpp"
+#include "core/json_number.hpp"
+#include "schema/meta_schemas.hpp"
+#include "schema/schema_uri.hpp"
+
+namespace accord::detail {
+namespace {
+
+const ojson* follow_pointer(const ojson& root, const std::string& pointer) {
+  const ojson* at = &root;
+  std::size_t pos = 1;
+  while (pos <= pointer.size()) {
+    const auto slash = pointer.find('/', pos);
+    const auto end = slash == std::string::npos ? pointer.size() : slash;
+    std::string token;
+    for (std::size_t i = pos; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+        token += pointer[i + 1] == '0' ? '~' : '/';
+        ++i;
+      } else {
+        token += pointer[i];
+      }
+    }
+    if (at->is_object()) {
+      auto it = at->find(token);
+      if (it == at->end()) return nullptr;
+      at = &*it;
+    } else if (at->is_array()) {
+      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos)
+        return nullptr;
+      const auto index = std::stoull(token);
+      if (index >= at->size()) return nullptr;
+      at = &(*at)[index];
+    } else {
+      return nullptr;
+    }
+    pos = end + 1;
+  }
+  return at;
+}
+
+}  // namespace
+
+Draft draft_of(const ojson& schema, Draft fallback) {
+  if (!schema.is_object()) return fallback;
+  auto it = schema.find("$schema");
+  if (it == schema.end() || !it->is_string()) return fallback;
+  const auto& uri = it->get_ref<const std::string&>();
+  for (const char* old : {"draft-07", "draft-06", "draft-04", "draft-03"}) {
+    if (uri.find(old) != std::string::npos) return Draft::draft7;
+  }
+  return Draft::draft2020_12;
+}
+
+void Compiler::run(const ojson& root) {
+  const Draft draft = draft_of(root, options_.default_draft);
+  validation_vocabulary_ = draft == Draft::draft7 || uses_validation_vocabulary(root);
+  d_.root = compile_document(root, "", draft, Path{});
+  resolve_refs();
+  if (problems_.empty()) finish();
+  if (!problems_.empty()) throw SchemaError(problems_);
+}
+
+// A custom 2020-12 meta-schema (from the registry) may leave out the validation vocabulary;
+// its keywords are then annotations. An unknown meta-schema changes nothing.
+bool Compiler::uses_validation_vocabulary(const ojson& root) {
+  auto schema = root.is_object() ? root.find("$schema") : root.end();
+  if (!root.is_object() || schema == root.end() || !schema->is_string()) return true;
+  const auto uri = strip_fragment(schema->get<std::string>());
+  if (!meta_schema(uri).empty()) return true;
+  const std::size_t problems = problems_.size();
+  const ojson* meta = load(uri, Path{});
+  problems_.resize(problems);
+  if (meta == nullptr || !meta->is_object()) return true;
+  auto vocabulary = meta->find("$vocabulary");
+  if (vocabulary == meta->end() || !vocabulary->is_object()) return true;
+  return vocabulary->contains("https://json-schema.org/draft/2020-12/vocab/validation");
+}
+
+void Compiler::problem(const Path& path, std::string message) {
+  problems_.push_back(SchemaProblem{path, std::move(message)});
+}
+
+NodeId Compiler::compile_document(const ojson& document, const std::string& uri, Draft draft,
+                                  const Path& path) {
+  const auto resource = static_cast<std::uint32_t>(d_.resources.size());
+  d_.resources.push_back(Resource{uri, &document, draft, {}, {}, {}});
+  by_uri_[uri] = resource;
+  return compile(document, uri, draft, resource, path, 0);
+}
+
+NodeId Compiler::compile(const ojson& schema, std::string base, Draft draft, std::uint32_t resource,
+                         const Path& path, std::size_t depth) {
+  if (auto it = memo_.find(&schema); it != memo_.end()) return it->second;
+  if (depth > kMaxSchemaDepth) {
+    problem(path, schema_too_deep());
+    return kNone;
+  }
+  const auto id = static_cast<NodeId>(d_.nodes.size());
+  memo_[&schema] = id;
+  d_.nodes.emplace_back();
+  d_.nodes[id].source = &schema;
+  if (schema.is_boolean()) {
+    d_.nodes[id].boolean = true;
+    d_.nodes[id].allows = schema.get<bool>();
+    d_.nodes[id].resource = resource;
+    return id;
+  }
+  if (!schema.is_object()) {
+    problem(path, "a schema must be an object or a boolean");
+    d_.nodes[id].boolean = true;
+    return id;
+  }
+  if (depth > 0) draft = draft_of(schema, draft);
+  const bool has_ref = schema.contains("$ref");
+  // A new base URI (and resource) where `$id` says; draft-07 ignores `$id` beside `$ref`.
+  if (auto it = schema.find("$id"); it != schema.end() && !(draft == Draft::draft7 && has_ref)) {
+    if (!it->is_string()) {
+      problem(path / std::string("$id"), "$id must be a string");
+    } else {
+      const auto target = resolve_uri(base, it->get<std::string>());
+      const auto [uri, fragment] = split_fragment(target);
+      if (uri != strip_fragment(base) || fragment.empty()) {
+        base = uri;
+        resource = static_cast<std::uint32_t>(d_.resources.size());
+        d_.resources.push_back(Resource{uri, &schema, draft, {}, {}, {}});
+        by_uri_[uri] = resource;
+      }
+      // draft-07's location-independent identifiers: "$id": "#name" (or "uri#name").
+      if (draft == Draft::draft7 && !fragment.empty() && fragment[0] != '/') {
+        d_.resources[resource].anchors[fragment] = &schema;
+      }
+    }
+  }
+  d_.nodes[id].resource = resource;
+  if (auto it = schema.find("$anchor"); it != schema.end() && it->is_string()) {
+    d_.resources[resource].anchors[it->get<std::string>()] = &schema;
+  }
+  if (auto it = schema.find("$dynamicAnchor");
+      it != schema.end() && it->is_string() && draft == Draft::draft2020_12) {
+    d_.resources[resource].anchors[it->get<std::string>()] = &schema;
+    d_.resources[resource].dynamic_anchors[it->get<std::string>()] = &schema;
+  }
+  KeywordCompiler keywords{*this, id, base, draft, resource, path, depth, schema};
+  const std::uint8_t dialect = draft == Draft::draft2020_12 ? kDraft2020_12 : kDraft7;
+  for (const auto& [key, value] : schema.items()) {
+    const KeywordRow* row = keyword_row(key);
+    if (row == nullptr || row->compile == nullptr || (row->dialects & dialect) == 0) continue;
+    if (!validation_vocabulary_ && row->vocabulary == Vocabulary::validation) continue;
+    row->compile(keywords, key, value, path / key);
+  }
+  return id;
+}
+
+// The schema at `uri` (absolute, with fragment), loading a remote document when needed.
+std::optional<NodeId> Compiler::target(const std::string& uri, Draft draft, const Path& path) {
+  const auto [document, fragment] = split_fragment(uri);
+  auto found = by_uri_.find(document);
+  if (found == by_uri_.end()) {
+    const ojson* loaded = load(document, path);
+    if (loaded == nullptr) return std::nullopt;
+    (void)compile_document(*loaded, document, draft_of(*loaded, draft), path);
+    found = by_uri_.find(document);
+  }
+  const Resource& resource = d_.resources[found->second];
+  const ojson* at = resource.root;
+  if (!fragment.empty() && fragment[0] == '/') {
+    at = follow_pointer(*resource.root, percent_decoded(fragment));
+  } else if (!fragment.empty()) {
+    auto anchor = resource.anchors.find(fragment);
+    at = anchor == resource.anchors.end() ? nullptr : anchor->second;
+  }
+  if (at == nullptr) return std::nullopt;
+  if (auto it = memo_.find(at); it != memo_.end()) return it->second;
+  const NodeId id = compile(*at, resource.uri, resource.draft, found->second, path, 0);
+  return id;
+}
+
+const ojson* Compiler::load(const std::string& uri, const Path& path) {
+  const auto& registry = options_.registry;
+  const ojson* out = nullptr;
+  if (auto it = registry.documents.find(uri); it != registry.documents.end()) {
+    d_.documents.push_back(std::make_unique<ojson>(it->second));
+    return d_.documents.back().get();
+  }
+  const std::pair<const std::string, std::string>* best = nullptr;
+  for (const auto& entry : registry.directories) {
+    if (uri.compare(0, entry.first.size(), entry.first) == 0 &&
+        (best == nullptr || entry.first.size() > best->first.size())) {
+      best = &entry;
+    }
+  }
+  if (best == nullptr) {
+    if (const auto known = meta_schema(uri); !known.empty()) {
+      d_.documents.push_back(std::make_unique<ojson>(ojson::parse(known)));
+      return d_.documents.back().get();
+    }
+    problem(path, "$ref \"" + uri + "\" is not in this document or the schema registry");
+    return out;
+  }
+  const std::string rest = uri.substr(best->first.size());
+  if (rest.find("..") != std::string::npos) {
+    problem(path, "$ref \"" + uri + "\" leaves the registry's directory");
+    return out;
+  }
+  const std::string file =
+      best->second + (best->second.empty() || best->second.back() == '/' ? "" : "/") + rest;
+  std::string text;
+  try {
+    // A regular file within the schema-file cap: a FIFO, a device or a huge file under the
+    // registry's directory cannot hang or exhaust the validator being built.
+    text = read_bounded_file(file, FileBounds{.max_bytes = kMaxSchemaFileBytes});
+  } catch (const std::runtime_error& e) {
+    problem(path, "$ref \"" + uri + "\": " + e.what());
+    return out;
+  }
+  try {
+    d_.documents.push_back(std::make_unique<ojson>(ojson::parse(text)));
+  } catch (const std::exception& e) {
+    problem(path, "$ref \"" + uri + "\": " + file + " is not JSON: " + e.what());
+    return out;
+  }
+  return d_.documents.back().get();
+}
+
+void Compiler::resolve_refs() {
+  // Resolving may load documents with more references; the list grows as it is walked.
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const PendingRef ref = pending_[i];
+    const auto id = target(ref.uri, ref.draft, ref.path);
+    if (!id || *id == kNone) {
+      if (problems_.empty() || !(problems_.back().path == ref.path)) {
+        problem(ref.path, "$ref \"" + ref.uri + "\" does not point at a schema");
+      }
+      continue;
+    }
+    Node& node = d_.nodes[ref.node];
+    if (!ref.dynamic) {
+      node.ref = *id;
+      continue;
+    }
+    node.dynamic_ref = *id;
+    // Dynamic only when the first target carries the same $dynamicAnchor.
+    const auto fragment = split_fragment(ref.uri).second;
+    const ojson& source = *d_.nodes[*id].source;
+    if (!fragment.empty() && fragment[0] != '/' && source.is_object()) {
+      auto anchor = source.find("$dynamicAnchor");
+      if (anchor != source.end() && anchor->is_string() && anchor->get<std::string>() == fragment) {
+        node.dynamic_anchor = fragment;
+        d_.dynamic_scope = true;
+      }
+    }
+  }
+}
+
+void Compiler::finish() {
+  for (auto& resource : d_.resources) {
+    for (const auto& [name, schema] : resource.dynamic_anchors) {
+      if (auto it = memo_.find(schema); it != memo_.end())
+        resource.dynamic_nodes[name] = it->second;
+    }
+  }
+  for (auto& node : d_.nodes) {
+    if (!node.one_of.empty()) find_discriminator(node);
+    // Whether each property is required, decided once rather than per value.
+    for (const auto& [name, id] : node.properties) {
+      node.property_required.push_back(
+          std::find(node.required.begin(), node.required.end(), name) != node.required.end());
+    }
+    for (const auto& name : node.required) {
+      const bool declared =
+          std::any_of(node.properties.begin(), node.properties.end(),
+                      [&name = name](const auto& entry) { return entry.first == name; });
+      if (!declared) node.required_undeclared.push_back(name);
+    }
+  }
+}
+
+const Node& Compiler::through_refs(NodeId id) const {
+  const Node* node = &d_.nodes[id];
+  for (int hops = 0; hops < 64 && node->ref_only && node->ref != kNone; ++hops) {
+    node = &d_.nodes[node->ref];
+  }
+  return *node;
+}
+
+// A property every oneOf option requires and fixes with a distinct const, in objects only: the
+// tag of a discriminated union. Then the tag alone picks the option (Zod's z.discriminatedUnion).
+void Compiler::find_discriminator(Node& node) {
+  const Node& first = through_refs(node.one_of.front());
+  for (const auto& [name, property] : first.properties) {
+    std::vector<json> values;
+    for (NodeId option_id : node.one_of) {
+      const Node& option = through_refs(option_id);
+      if (option.types != kObject || std::find(option.required.begin(), option.required.end(),
+                                               name) == option.required.end()) {
+        break;
+      }
+      auto it = std::find_if(option.properties.begin(), option.properties.end(),
+                             [&name = name](const auto& entry) { return entry.first == name; });
+      if (it == option.properties.end()) break;
+      const Node& tag = through_refs(it->second);
+      if (tag.const_source == nullptr) break;
+      const bool repeated = std::any_of(values.begin(), values.end(), [&](const json& v) {
+        return json_equal(v, tag.const_value);
+      });
+      if (repeated) break;
+      values.push_back(tag.const_value);
+    }
+    if (values.size() == node.one_of.size()) {
+      node.discriminator = name;
+      node.tag_values = std::move(values);
+      return;
+    }
+  }
+}
+
+NodeId KeywordCompiler::sub(const ojson& schema, const Path& at) {
+  return c.compile(schema, base, draft, resource, at, depth + 1);
+}
+
+void KeywordCompiler::add_unit(Unit unit) {
+  auto& units = node().units;
+  if (std::find(units.begin(), units.end(), unit) == units.end()) units.push_back(unit);
+}
+std::vector<NodeId> KeywordCompiler::list(const ojson& value, const std::string& key,
+                                          const Path& at, bool non_empty) {
+  std::vector<NodeId> out;
+  if (!value.is_array() || (non_empty && value.empty())) {
+    c.problem(
+        at, key + (non_empty ? " must be a non-empty array" : " must be an array") + " of schemas");
+    return out;
+  }
+  for (std::size_t i = 0; i < value.size(); ++i) out.push_back(sub(value[i], at / i));
+  return out;
+}
+std::vector<std::pair<std::string, NodeId>> KeywordCompiler::map(const ojson& value,
+                                                                 const std::string& key,
+                                                                 const Path& at) {
+  std::vector<std::pair<std::string, NodeId>> out;
+  if (!value.is_object()) {
+    c.problem(at, key + " must be an object");
+    return out;
+  }
+  for (const auto& [name, schema] : value.items()) {
+    const NodeId target = sub(schema, at / name);
+    out.emplace_back(name, target);
+  }
+  return out;
+}
+
+std::optional<std::uint64_t> KeywordCompiler::count(const ojson& value, const Path& at,
+                                                    const std::string& key) {
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+  if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+    return static_cast<std::uint64_t>(value.get<std::int64_t>());
+  }
+  if (value.is_number_float()) {
+    const double number = value.get<double>();
+    if (number >= 0 && std::trunc(number) == number) {
+      return number < 1.8e19 ? static_cast<std::uint64_t>(number)
+                             : std::numeric_limits<std::uint64_t>::max();
+    }
+  }
+  c.problem(at, key + " must be a non-negative integer");
+  return std::nullopt;
+}
+
+json KeywordCompiler::number(const ojson& value, const Path& at, const std::string& key) {
+  if (!value.is_number()) {
+    c.problem(at, key + " must be a number");
+    return nullptr;
+  }
+  return json::parse(value.dump());
+}
+
+Regex KeywordCompiler::regex(const ojson& value, const Path& at) {
+  if (!value.is_string()) {
+    c.problem(at, "pattern must be a string");
+    return {};
+  }
+  const auto source = value.get<std::string>();
+  if (auto it = c.regexes_.find(source); it != c.regexes_.end()) return it->second;
+  auto compiled = compile_ecma_regex(source);
+  if (!compiled.regex) {
+    c.problem(at, "pattern /" + source + "/ cannot be used: " + compiled.error);
+    return {};
+  }
+  Regex out{compiled.regex, SimplePattern::compile(source)};
+  c.regexes_.emplace(source, out);
+  return out;
+}
+
+void KeywordCompiler::reference(const ojson& value, const Path& at, const std::string& key,
+                                bool dynamic) {
+  if (!value.is_string()) {
+    problem(at, key + " must be a string");
+    return;
+  }
+  c.pending_.push_back({id, resolve_uri(base, value.get<std::string>()), dynamic, at, draft});
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,271 @@
+#include "validate/evaluation.hpp"
+
+#include "core/json_number.hpp"
+
+namespace accord::detail {
+namespace {
+
+// What a node's refinements are called with: the value itself, or for an object whose fields
+// have defaults and are absent, a copy with those defaults filled in (as Zod's predicates see
+// them).
+const json& refinement_subject(const SchemaNode& node, const json& value, json& storage) {
+  const json* subject = &value;
+  if (node.kind == Kind::object && value.is_object()) {
+    for (const auto& field : node.fields) {
+      const auto& fallback = field.schema.node().default_value;
+      if (!fallback || value.contains(field.name)) continue;
+      if (subject == &value) storage = value;
+      storage[field.name] = *fallback;
+      subject = &storage;
+    }
+  }
+  return *subject;
+}
+
+}  // namespace
+
+Path to_path(const Link* at) {
+  std::vector<const Link*> chain;
+  for (; at != nullptr; at = at->up) chain.push_back(at);
+  std::vector<PathSegment> segments;
+  segments.reserve(chain.size());
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if ((*it)->key != nullptr) {
+      segments.emplace_back(*(*it)->key);
+    } else {
+      segments.emplace_back((*it)->index);
+    }
+  }
+  return Path(std::move(segments));
+}
+
+std::string received(const json* value) {
+  if (value == nullptr) return "undefined";
+  switch (value->type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "boolean";
+    case json::value_t::string:
+      return "string";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    default:
+      return "number";
+  }
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+const SchemaNode* field_node(const SchemaNode* node, const std::string& name, std::size_t hint) {
+  if (node == nullptr || node->kind != Kind::object) return nullptr;
+  if (hint < node->fields.size() && node->fields[hint].name == name) {
+    return &node->fields[hint].schema.node();
+  }
+  for (const auto& field : node->fields) {
+    if (field.name == name) return &field.schema.node();
+  }
+  return nullptr;
+}
+
+const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t index) {
+  if (node == nullptr || node->kind != kind || index >= node->elements.size()) return nullptr;
+  return &node->elements[index].node();
+}
+
+bool Run::node(NodeId id, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+  const Node& n = d_.nodes[id];
+  if (depth_ >= kMaxEvalDepth) {
+    fail(IssueCode::custom, at, true, [] {
+      return "Invalid input: the schema recurses deeper than " + std::to_string(kMaxEvalDepth) +
+             " levels for this value";
+    });
+    return false;
+  }
+  ++depth_;
+  const bool entered = d_.dynamic_scope && (scope_.empty() || scope_.back() != n.resource);
+  if (entered) scope_.push_back(n.resource);
+  const bool ok = body(n, v, at, dsl, seen);
+  if (entered) scope_.pop_back();
+  --depth_;
+  return ok;
+}
+
+// A required property that is absent. Asked for by a condition (a `then`, an `else`, a
+// dependentRequired), the message names it and the condition; asked for plainly, it is Zod's.
+void Run::record(IssueCode code, const Link* at, bool aborting, std::string message,
+                 const Path* tail) {
+  Path path = to_path(at);
+  if (tail != nullptr) path = path + *tail;
+  sink_->found.push_back(FoundIssue{Issue{code, std::move(path), std::move(message)}, aborting});
+}
+
+bool Run::missing(const Link* at) {
+  if (condition_ != nullptr && at != nullptr && at->key != nullptr) {
+    return missing_when(at, [this] { return *condition_; });
+  }
+  return fail(IssueCode::invalid_type, at, true, [] {
+    return std::string("Invalid input: expected nonoptional, received undefined");
+  });
+}
+
+// Whether `text` matches, within this run's backtracking budget; nullopt when the budget was
+// spent before a backtracking pattern could answer (the value is then not passed unchecked).
+std::optional<bool> Run::matches(const Regex& regex, std::string_view text) {
+  if (regex.search(text, budget_)) return true;
+  if (regex.backtracks() && budget_.spent()) return std::nullopt;
+  return false;
+}
+
+bool Run::budget_spent(const Link* at, const std::string& what) {
+  return fail(IssueCode::invalid_format, at, false, [&] {
+    return "Invalid string: not checked against " + what + ": this document spent its budget of " +
+           std::to_string(BacktrackingBudget::kPerDocument) +
+           " backtracking steps for lookaround and backreference patterns";
+  });
+}
+
+// Evaluates a `then` or `else` with `condition` (its reason in words) in force.
+bool Run::under_condition(NodeId id, const json& v, const Link* at, Seen* seen,
+                          const std::string& condition) {
+  const std::string* saved = condition_;
+  condition_ = &condition;
+  const bool ok = node(id, &v, at, nullptr, seen);
+  condition_ = saved;
+  return ok;
+}
+
+// Evaluates without recording issues (for not, if, contains, propertyNames).
+bool Run::quietly(NodeId id, const json* v, const Link* at, Seen* seen) {
+  Sink* saved = sink_;
+  sink_ = nullptr;
+  const bool ok = node(id, v, at, nullptr, seen);
+  sink_ = saved;
+  return ok;
+}
+
+bool Run::body(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+  if (n.boolean) {
+    if (v == nullptr) return missing(at);
+    if (n.allows) return true;
+    return fail(IssueCode::invalid_type, at, true,
+                [&] { return "Invalid input: expected never, received " + received(v); });
+  }
+  if (n.ref_only) {
+    // draft-07 ignores a $ref's siblings; a ref's own refinements (its use) still run.
+    if (dsl == nullptr || dsl->kind != Kind::ref) {
+      return n.ref == kNone || node(n.ref, v, at, dsl, seen);
+    }
+    const std::size_t before = aborts();
+    bool ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
+    if (!ok && sink_ == nullptr) return false;
+    if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
+        aborts() == before) {
+      ok = refine(*dsl, *v, at) && ok;
+    }
+    return ok;
+  }
+
+  bool ok = true;
+  const std::size_t start = aborts();
+  const std::size_t entry = issued();
+  if (n.nullable_inner != kNone) {
+    // emit()'s nullable wrapper: null passes, anything else is the inner schema's, with the
+    // same DSL node (whose refinements run there).
+    if (v == nullptr || !v->is_null()) {
+      ok = node(n.nullable_inner, v, at, dsl, seen);
+      if (!ok && sink_ == nullptr) return false;
+    }
+    dsl = nullptr;
+  }
+  Seen local;
+  Seen* track = n.tracks ? &local : seen;
+  if (n.ref != kNone) {
+    const SchemaNode* target =
+        dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
+    ok = node(n.ref, v, at, target, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  if (n.dynamic_ref != kNone) {
+    ok = node(dynamic_target(n), v, at, nullptr, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+
+  if ((n.enum_source != nullptr || n.const_source != nullptr || n.types != 0) &&
+      !value_kind_ok(n, v, at)) {
+    return false;
+  }
+  if (v == nullptr) {
+    // Absent (a required property): the unions may word it, else it is "nonoptional".
+    (void)unions(n, v, at, dsl, nullptr);
+    if (issued() == entry) missing(at);
+    return false;
+  }
+  if (!n.any_of.empty() || !n.one_of.empty()) {
+    ok = unions(n, v, at, dsl, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
+
+  const bool format_failed = v->is_string() && n.format_check != nullptr &&
+                             !n.format_check(v->get_ref<const std::string&>());
+  for (const Unit unit : n.units) {
+    ok = run_unit(unit, n, *v, at, dsl, track, format_failed) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  if (n.tracks) {
+    ok = unevaluated(n, *v, at, local) && ok;
+    if (!ok && sink_ == nullptr) return false;
+    if (seen != nullptr) seen->merge(local);
+  }
+  if (!n.rules.empty() && v->is_object() && aborts() == start) {
+    ok = accord_rules(n, *v, at) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  if (dsl != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
+      aborts() == start) {
+    ok = refine(*dsl, *v, at) && ok;
+  }
+  return ok;
+}
+
+bool Run::run_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+                   Seen* seen, bool format_failed) {
+  if (unit == Unit::all_of || unit == Unit::not_ || unit == Unit::conditional) {
+    return applicator_unit(unit, n, v, at, seen);
+  }
+  if (v.is_string())
+    return string_unit(unit, n, v.get_ref<const std::string&>(), at, format_failed);
+  if (v.is_number()) return number_unit(unit, n, v, at);
+  if (v.is_array()) return array_unit(unit, n, v, at, dsl, seen);
+  if (v.is_object()) return object_unit(unit, n, v, at, dsl, seen);
+  return true;
+}
+
+// Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
+bool Run::refine(const SchemaNode& dsl, const json& v, const Link* at) {
+  json with_defaults;
+  const json& subject = refinement_subject(dsl, v, with_defaults);
+  bool ok = true;
+  for (const auto& refinement : dsl.refinements) {
+    std::string message;
+    try {
+      if (!refinement.predicate || refinement.predicate(subject)) continue;
+      message = refinement.message.empty() ? "Invalid input" : refinement.message;
+    } catch (const std::exception& e) {
+      message = std::string("Refinement failed: ") + e.what();
+    } catch (...) {
+      message = "Refinement failed: unknown exception";
+    }
+    ok = fail(
+        IssueCode::custom, at, false, [&] { return message; }, &refinement.options.path);
+    if (sink_ == nullptr) return false;
+  }
+  return ok;
+}
+
+}  // namespace accord::detail

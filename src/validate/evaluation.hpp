@@ -1,0 +1,174 @@
+#pragma once
+// One evaluation of a value against the engine's nodes (validate/node.hpp). With a sink, every
+// issue is worded and collected with Zod's abort rules; without one (the fast path) the first
+// failure ends it. Run's steps for each keyword family are defined in that family's file
+// (validate/keywords/), beside its compile step and its wording; this header holds what they
+// share.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "validate/node.hpp"
+
+namespace accord::detail {
+
+// Schema hops (applicators and $refs) for one value; past it a recursive schema is cut off with
+// an issue instead of exhausting the stack. Each hop is a few frames: under AddressSanitizer
+// about 10 KB, so 1,000 hops overflowed an 8 MiB stack; 400 leaves half of it free.
+inline constexpr std::size_t kMaxEvalDepth = 400;
+
+// Where in the value a check is, as a chain up to the root built on the stack; a Path is made
+// only when an issue is reported.
+struct Link {
+  const Link* up;
+  const std::string* key;  // null: an array index
+  std::size_t index;
+};
+
+[[nodiscard]] Path to_path(const Link* at);
+
+struct FoundIssue {
+  Issue issue;
+  bool aborting = false;  // Zod's `continue: false`: stops the refinements of enclosing nodes
+};
+
+struct Sink {
+  std::vector<FoundIssue> found;
+  std::size_t count = 0;     // every issue, the ones past the cap included
+  std::size_t aborting = 0;  // aborting issues among them
+
+  void absorb(Sink&& other) {
+    count += other.count;
+    aborting += other.aborting;
+    for (auto& entry : other.found) {
+      if (found.size() < kMaxIssues) found.push_back(std::move(entry));
+    }
+  }
+};
+
+// What in-place applicators evaluated of the value (for unevaluatedProperties/Items).
+struct Seen {
+  bool all_properties = false;
+  std::vector<const json*> properties;
+  std::size_t items = 0;
+  bool all_items = false;
+  std::vector<std::size_t> item_indices;
+
+  void merge(const Seen& other) {
+    all_properties = all_properties || other.all_properties;
+    properties.insert(properties.end(), other.properties.begin(), other.properties.end());
+    items = std::max(items, other.items);
+    all_items = all_items || other.all_items;
+    item_indices.insert(item_indices.end(), other.item_indices.begin(), other.item_indices.end());
+  }
+  [[nodiscard]] bool has_property(const json* value) const {
+    return all_properties ||
+           std::find(properties.begin(), properties.end(), value) != properties.end();
+  }
+  [[nodiscard]] bool has_item(std::size_t index) const {
+    return all_items || index < items ||
+           std::find(item_indices.begin(), item_indices.end(), index) != item_indices.end();
+  }
+};
+
+// Zod's name for the kind of value received ("undefined" when absent).
+[[nodiscard]] std::string received(const json* value);
+[[nodiscard]] std::string plural(std::uint64_t n, const char* one, const char* many);
+// The DSL node of field `name` of an object node (`hint`: where the field usually is, as emit()
+// writes properties in the order of the fields), or of element `index` of a `kind` node.
+[[nodiscard]] const SchemaNode* field_node(const SchemaNode* node, const std::string& name,
+                                           std::size_t hint = std::string::npos);
+[[nodiscard]] const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t index);
+
+class Run {
+ public:
+  Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
+
+  bool node(NodeId id, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+
+ private:
+  [[nodiscard]] std::size_t aborts() const { return sink_ != nullptr ? sink_->aborting : 0; }
+  [[nodiscard]] std::size_t issued() const { return sink_ != nullptr ? sink_->count : 0; }
+
+  // Records an issue (the message is only built when there is a sink); always "not ok".
+  template <class Words>
+  bool fail(IssueCode code, const Link* at, bool aborting, Words&& words,
+            const Path* tail = nullptr) {
+    if (sink_ == nullptr) return false;
+    ++sink_->count;
+    if (aborting) ++sink_->aborting;
+    if (sink_->found.size() < kMaxIssues) record(code, at, aborting, words(), tail);
+    return false;
+  }
+  // Keeps one issue in the sink (out of line: only a failing value with a sink gets here).
+  void record(IssueCode code, const Link* at, bool aborting, std::string message, const Path* tail);
+
+  // A required property that is absent. Asked for by a condition (a `then`, an `else`, a
+  // dependentRequired), the message names it and the condition; asked for plainly, it is Zod's.
+  bool missing(const Link* at);
+  template <class When>
+  bool missing_when(const Link* at, const When& when) {
+    return fail(IssueCode::invalid_type, at, true,
+                [&] { return json(*at->key).dump() + " is required " + when(); });
+  }
+  // Whether `text` matches, within this run's backtracking budget; nullopt when the budget was
+  // spent before a backtracking pattern could answer (the value is then not passed unchecked).
+  std::optional<bool> matches(const Regex& regex, std::string_view text);
+  bool budget_spent(const Link* at, const std::string& what);
+  // Evaluates a `then` or `else` with `condition` (its reason in words) in force.
+  bool under_condition(NodeId id, const json& v, const Link* at, Seen* seen,
+                       const std::string& condition);
+  // Evaluates without recording issues (for not, if, contains, propertyNames).
+  bool quietly(NodeId id, const json* v, const Link* at, Seen* seen);
+  bool body(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  bool run_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+                Seen* seen, bool format_failed);
+  // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
+  bool refine(const SchemaNode& dsl, const json& v, const Link* at);
+
+  // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
+  bool value_kind_ok(const Node& n, const json* v, const Link* at);
+  // keywords/references.cpp: the node a $dynamicRef lands on in this run's dynamic scope
+  [[nodiscard]] NodeId dynamic_target(const Node& n) const;
+  // keywords/applicators.cpp: anyOf, oneOf, allOf, not, if/then/else
+  bool unions(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  bool union_of(const std::vector<NodeId>& options, const json* v, const Link* at,
+                const SchemaNode* dsl, Seen* seen, bool exclusive);
+  bool discriminated(const Node& n, const json* v, const Link* at, const SchemaNode* dsl,
+                     Seen* seen);
+  bool applicator_unit(Unit unit, const Node& n, const json& v, const Link* at, Seen* seen);
+  bool conditional(const Node& n, const json& v, const Link* at, Seen* seen);
+  // keywords/string.cpp: minLength, maxLength, format, pattern
+  bool string_unit(Unit unit, const Node& n, const std::string& text, const Link* at,
+                   bool format_failed);
+  // keywords/numeric.cpp: minimum, maximum, their exclusive forms, multipleOf
+  bool number_unit(Unit unit, const Node& n, const json& v, const Link* at);
+  // keywords/array.cpp: items, prefixItems, minItems, maxItems, uniqueItems, contains
+  bool tuple_length_ok(const Node& n, const json& v, const Link* at);
+  bool array_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+                  Seen* seen);
+  bool contains(const Node& n, const json& v, const Link* at, Seen* seen);
+  // keywords/object.cpp: properties, required, additionalProperties, patternProperties,
+  // propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas
+  bool object_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+                   Seen* seen);
+  bool object_keywords(const Node& n, const json::object_t& object, const Link* at,
+                       const SchemaNode* dsl, Seen* seen);
+  bool unrecognized(const std::vector<const std::string*>& extra, const Link* at);
+  // keywords/unevaluated.cpp: unevaluatedItems, unevaluatedProperties
+  bool unevaluated(const Node& n, const json& v, const Link* at, Seen& seen);
+  // keywords/accord_rules.cpp: x-accord-rules
+  bool accord_rules(const Node& n, const json& v, const Link* at);
+
+  const Engine::Data& d_;
+  Sink* sink_;
+  const std::string* condition_ = nullptr;  // set inside a then/else: why its properties are due
+  std::vector<std::uint32_t> scope_;        // dynamic scope: the resources entered, outermost first
+  std::size_t depth_ = 0;
+  BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
+};
+
+}  // namespace accord::detail

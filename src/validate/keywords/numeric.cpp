@@ -1,0 +1,68 @@
+// Numbers: `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (compared exactly,
+// whatever the number's kind) and `multipleOf`.
+
+#include "core/json_number.hpp"
+#include "validate/evaluation.hpp"
+#include "validate/keywords/keywords.hpp"
+
+namespace accord::detail {
+
+void compile_bound(KeywordCompiler& k, const std::string& key, const ojson& value, const Path& at) {
+  json bound = k.number(value, at, key);
+  Node& node = k.node();
+  if (key == "minimum") {
+    node.minimum = std::move(bound);
+    k.add_unit(Unit::minimum);
+  } else if (key == "maximum") {
+    node.maximum = std::move(bound);
+    k.add_unit(Unit::maximum);
+  } else if (key == "exclusiveMinimum") {
+    node.exclusive_minimum = std::move(bound);
+    k.add_unit(Unit::exclusive_minimum);
+  } else {
+    node.exclusive_maximum = std::move(bound);
+    k.add_unit(Unit::exclusive_maximum);
+  }
+}
+
+void compile_multiple_of(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
+                         const Path& at) {
+  if (!value.is_number() || value.get<double>() <= 0) {
+    k.problem(at, "multipleOf must be a number above 0");
+    return;
+  }
+  k.node().multiple_of = json::parse(value.dump());
+  k.add_unit(Unit::multiple_of);
+}
+
+bool Run::number_unit(Unit unit, const Node& n, const json& v, const Link* at) {
+  switch (unit) {
+    case Unit::exclusive_minimum:
+      if (n.exclusive_minimum.is_null() || compare_numbers(v, n.exclusive_minimum) > 0) return true;
+      return fail(IssueCode::too_small, at, false, [&] {
+        return "Too small: expected number to be >" + js_number(n.exclusive_minimum);
+      });
+    case Unit::minimum:
+      if (n.minimum.is_null() || compare_numbers(v, n.minimum) >= 0) return true;
+      return fail(IssueCode::too_small, at, false,
+                  [&] { return "Too small: expected number to be >=" + js_number(n.minimum); });
+    case Unit::exclusive_maximum:
+      if (n.exclusive_maximum.is_null() || compare_numbers(v, n.exclusive_maximum) < 0) return true;
+      return fail(IssueCode::too_big, at, false, [&] {
+        return "Too big: expected number to be <" + js_number(n.exclusive_maximum);
+      });
+    case Unit::maximum:
+      if (n.maximum.is_null() || compare_numbers(v, n.maximum) <= 0) return true;
+      return fail(IssueCode::too_big, at, false,
+                  [&] { return "Too big: expected number to be <=" + js_number(n.maximum); });
+    case Unit::multiple_of:
+      if (n.multiple_of.is_null() || is_multiple_of(v, n.multiple_of)) return true;
+      return fail(IssueCode::not_multiple_of, at, false, [&] {
+        return "Invalid number: must be a multiple of " + js_number(n.multiple_of);
+      });
+    default:
+      return true;
+  }
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,131 @@
+// The keywords any value is checked against first: `type`, `enum` and `const`. A failure ends
+// the node (Zod checks the kind of value before anything else).
+
+#include <algorithm>
+#include <map>
+
+#include "core/json_number.hpp"
+#include "validate/evaluation.hpp"
+#include "validate/keywords/keywords.hpp"
+
+namespace accord::detail {
+namespace {
+
+std::string stringify_primitive(const ojson& value) {
+  if (value.is_string()) return "\"" + value.get<std::string>() + "\"";
+  if (value.is_number()) return js_number(json::parse(value.dump()));
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_null()) return "null";
+  return value.dump();
+}
+
+bool type_matches(unsigned types, const json& value) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return (types & kNull) != 0;
+    case json::value_t::boolean:
+      return (types & kBoolean) != 0;
+    case json::value_t::string:
+      return (types & kString) != 0;
+    case json::value_t::array:
+      return (types & kArray) != 0;
+    case json::value_t::object:
+      return (types & kObject) != 0;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return (types & (kNumber | kInteger)) != 0;
+    case json::value_t::number_float:
+      return (types & kNumber) != 0 || ((types & kInteger) != 0 && is_integral(value));
+    default:
+      return false;
+  }
+}
+
+std::string type_message(const Node& n, const json* v) {
+  std::string expected = n.type_names.front();
+  for (const auto& name : n.type_names) {
+    if (name != "null") {
+      expected = name;
+      break;
+    }
+  }
+  // Zod's name for what was expected; a fraction given to an integer is "int" (z.int()).
+  if (expected == "integer") expected = v != nullptr && v->is_number() ? "int" : "number";
+  return "Invalid input: expected " + expected + ", received " + received(v);
+}
+
+}  // namespace
+
+void compile_type(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
+                  const Path& at) {
+  static const std::map<std::string, unsigned> kTypes = {
+      {"string", kString}, {"number", kNumber}, {"integer", kInteger}, {"boolean", kBoolean},
+      {"null", kNull},     {"array", kArray},   {"object", kObject}};
+  bool ok = value.is_string() || value.is_array();
+  auto add = [&](const ojson& name) {
+    auto it = name.is_string() ? kTypes.find(name.get<std::string>()) : kTypes.end();
+    if (it == kTypes.end()) {
+      ok = false;
+      return;
+    }
+    k.node().types |= it->second;
+    k.node().type_names.push_back(it->first);
+  };
+  if (value.is_array()) {
+    for (const auto& name : value) add(name);
+  } else if (value.is_string()) {
+    add(value);
+  }
+  if (!ok) {
+    k.problem(at,
+              "type must be one of string, number, integer, boolean, null, array, object (or "
+              "a list of them), not " +
+                  value.dump());
+  }
+}
+
+void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
+                  const Path& at) {
+  if (!value.is_array()) {
+    k.problem(at, "enum must be an array");
+    return;
+  }
+  k.node().enum_source = &value;
+  for (const auto& option : value) k.node().enum_values.push_back(json::parse(option.dump()));
+}
+
+void compile_const(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
+                   const Path& /*at*/) {
+  k.node().const_source = &value;
+  k.node().const_value = json::parse(value.dump());
+}
+
+bool Run::value_kind_ok(const Node& n, const json* v, const Link* at) {
+  if (n.enum_source != nullptr) {
+    const bool found =
+        v != nullptr && std::any_of(n.enum_values.begin(), n.enum_values.end(),
+                                    [&](const json& e) { return json_equal(e, *v); });
+    if (!found) {
+      return fail(IssueCode::invalid_value, at, true, [&] {
+        const ojson& options = *n.enum_source;
+        if (options.size() == 1)
+          return "Invalid input: expected " + stringify_primitive(options[0]);
+        std::string message = "Invalid option: expected one of ";
+        for (std::size_t i = 0; i < options.size(); ++i) {
+          message += (i == 0 ? "" : "|") + stringify_primitive(options[i]);
+        }
+        return message;
+      });
+    }
+  }
+  if (n.const_source != nullptr && (v == nullptr || !json_equal(n.const_value, *v))) {
+    return fail(IssueCode::invalid_value, at, true,
+                [&] { return "Invalid input: expected " + stringify_primitive(*n.const_source); });
+  }
+  if (n.types != 0 && (v == nullptr || !type_matches(n.types, *v))) {
+    return fail(IssueCode::invalid_type, at, true, [&] { return type_message(n, v); });
+  }
+  return true;
+}
+
+}  // namespace accord::detail

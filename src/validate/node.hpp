@@ -1,0 +1,176 @@
+#pragma once
+// The engine's compiled form: one Node per schema object, each holding its keywords' compiled
+// values and the units that check them, in a flat vector addressed by NodeId. Built by the
+// compiler (validate/compiler.hpp), read by an evaluation (validate/evaluation.hpp).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schema/schema_definitions.hpp"
+#include "text/ecma_regex.hpp"
+#include "text/simple_pattern.hpp"
+#include "text/string_formats.hpp"
+#include "validate/engine.hpp"
+
+namespace accord::detail {
+
+using json = nlohmann::json;
+using NodeId = std::uint32_t;
+
+// A compiled `pattern`: the byte-loop matcher when the pattern is in its subset (the common
+// anchored ones), RE2 or PCRE2 (ecma_regex.hpp) for everything else. All give the same verdict.
+struct Regex {
+  std::shared_ptr<const EcmaRegex> full;
+  std::optional<SimplePattern> simple;
+
+  explicit operator bool() const { return full != nullptr; }
+  [[nodiscard]] bool search(std::string_view text, BacktrackingBudget& budget) const {
+    return simple ? simple->search(text) : full->search(text, budget);
+  }
+  [[nodiscard]] bool backtracks() const { return !simple && full->backtracks(); }
+};
+
+constexpr NodeId kNone = 0xFFFFFFFFu;
+
+enum TypeBit : unsigned {
+  kNull = 1,
+  kBoolean = 2,
+  kObject = 4,
+  kArray = 8,
+  kNumber = 16,
+  kString = 32,
+  kInteger = 64,
+};
+
+// The keyword units a node runs after its type, in the order its keywords are written (the
+// order Zod reports issues in).
+enum class Unit : std::uint8_t {
+  items,
+  min_items,
+  max_items,
+  unique_items,
+  contains,
+  min_length,
+  max_length,
+  format,
+  pattern,
+  minimum,
+  maximum,
+  exclusive_minimum,
+  exclusive_maximum,
+  multiple_of,
+  object,
+  min_properties,
+  max_properties,
+  property_names,
+  dependent_required,
+  dependent_schemas,
+  all_of,
+  not_,
+  conditional,
+};
+
+struct Node {
+  const ojson* source = nullptr;
+  std::uint32_t resource = 0;
+  bool boolean = false;
+  bool allows = true;
+  bool ref_only = false;  // draft-07: keywords beside `$ref` are ignored
+  bool tracks = false;    // has unevaluated*: its in-place applicators say what they evaluated
+
+  std::vector<Unit> units;
+  const ojson* enum_source = nullptr;
+  std::vector<json> enum_values;
+  const ojson* const_source = nullptr;
+  json const_value;
+  unsigned types = 0;
+  std::vector<std::string> type_names;
+
+  NodeId ref = kNone;
+  NodeId dynamic_ref = kNone;
+  std::string dynamic_anchor;  // set when the $dynamicRef is dynamic
+  NodeId nullable_inner = kNone;
+  std::vector<NodeId> any_of;
+  std::vector<NodeId> one_of;
+  std::vector<NodeId> all_of;
+  std::optional<std::string> discriminator;  // oneOf's tag
+  std::vector<json> tag_values;              // the tag's const in each oneOf option
+
+  std::optional<std::uint64_t> min_length;
+  std::optional<std::uint64_t> max_length;
+  Regex pattern;
+  std::string pattern_source;
+  std::string format;
+  FormatCheck format_check = nullptr;  // null for a format accord does not check
+
+  json minimum;
+  json maximum;
+  json exclusive_minimum;
+  json exclusive_maximum;
+  json multiple_of;
+
+  bool tuple = false;
+  std::vector<NodeId> prefix;
+  NodeId rest = kNone;
+  std::optional<std::uint64_t> min_items;
+  std::optional<std::uint64_t> max_items;
+  bool unique = false;
+  NodeId contains = kNone;
+  std::optional<std::uint64_t> min_contains;
+  std::optional<std::uint64_t> max_contains;
+  NodeId unevaluated_items = kNone;
+
+  std::vector<std::pair<std::string, NodeId>> properties;
+  std::vector<std::string> required;
+  std::vector<bool> property_required;           // per entry of `properties`
+  std::vector<std::string> required_undeclared;  // required names `properties` leaves out
+  std::vector<std::pair<Regex, NodeId>> pattern_properties;
+  NodeId additional = kNone;
+  NodeId property_names = kNone;
+  std::optional<std::uint64_t> min_properties;
+  std::optional<std::uint64_t> max_properties;
+  std::vector<std::pair<std::string, std::vector<std::string>>> dependent_required;
+  std::vector<std::pair<std::string, NodeId>> dependent_schemas;
+  NodeId unevaluated_properties = kNone;
+
+  NodeId not_ = kNone;
+  NodeId if_ = kNone;
+  NodeId then_ = kNone;
+  NodeId else_ = kNone;
+  // The `if` in words, as a missing property's issue under `then` ("when ...") or `else`
+  // ("unless ...") says it.
+  std::string when_then;
+  std::string when_else;
+  std::vector<Rule> rules;
+};
+
+struct Resource {
+  std::string uri;
+  const ojson* root = nullptr;
+  Draft draft = Draft::draft2020_12;
+  std::map<std::string, const ojson*> anchors;
+  std::map<std::string, const ojson*> dynamic_anchors;
+  std::map<std::string, NodeId> dynamic_nodes;  // filled once everything is compiled
+};
+
+struct Engine::Data {
+  std::vector<std::unique_ptr<ojson>> documents;  // the root first, then remote documents
+  std::vector<Node> nodes;
+  std::vector<Resource> resources;
+  NodeId root = 0;
+  const SchemaNode* dsl = nullptr;
+  // The DSL schema's named definitions: at a `$ref` emit() wrote for a ref, its definition's node
+  // goes on beside the JSON one, so refinements run at every depth of a recursive schema.
+  SchemaDefinitions definitions;
+  // A DSL schema's formats mean what Zod's do; a JSON Schema file's what the specification says.
+  FormatRules format_rules = FormatRules::json_schema;
+  // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the
+  // list of resources it entered (otherwise the fast pass allocates nothing).
+  bool dynamic_scope = false;
+};
+
+}  // namespace accord::detail
