@@ -44,12 +44,11 @@ void add_options(CLI::App& command, ValidateArgs& args) {
 struct Checker {
   nlohmann::ordered_json schema;
   accord::Validator validator;
-}
+};
 
 // The validator for `accord validate`: the schema file as written (recursive, remote and
 // anchored references included; no lowering is involved), remote documents from --ref-map.
-Checker
-load_checker(const ValidateArgs& args) {
+Checker load_checker(const ValidateArgs& args) {
   accord::ValidatorOptions options;
   options.formats = args.format_mode == "annotation" ? accord::FormatMode::annotation
                                                      : accord::FormatMode::assertion;
