@@ -3,67 +3,32 @@
 #include <cmath>
 
 #include "core/ascii.hpp"
+#include "core/json_types.hpp"
 #include "repair/json_slips.hpp"
 #include "schema/local_ref.hpp"
 
 namespace accord::repair {
 namespace {
 
+using namespace detail;  // the type bits (kNull ... kInteger, kAnyType)
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-// The JSON types a schema admits, as bits; kAny when it says nothing about the type.
-enum TypeBit : unsigned {
-  kNull = 1,
-  kBoolean = 2,
-  kInteger = 4,
-  kNumber = 8,
-  kString = 16,
-  kArray = 32,
-  kObject = 64,
-  kAny = 127,
-};
 
 // Schemas nest unions in unions rarely and shallowly; past this the type is taken as unknown.
 constexpr int kMaxUnionDepth = 16;
 
-unsigned type_bit(std::string_view name) {
-  if (name == "null") return kNull;
-  if (name == "boolean") return kBoolean;
-  if (name == "integer") return kInteger;
-  if (name == "number") return kNumber | kInteger;
-  if (name == "string") return kString;
-  if (name == "array") return kArray;
-  if (name == "object") return kObject;
-  return kAny;
+// An unknown type name says nothing this walk can use.
+constexpr unsigned any_if_none(unsigned bit) {
+  return bit == 0 ? kAnyType : bit;
 }
 
-unsigned type_of(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null:
-      return kNull;
-    case json::value_t::boolean:
-      return kBoolean;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return kInteger | kNumber;
-    case json::value_t::number_float: {
-      const double number = value.get<double>();
-      return std::isfinite(number) && std::floor(number) == number ? kInteger | kNumber : kNumber;
-    }
-    case json::value_t::string:
-      return kString;
-    case json::value_t::array:
-      return kArray;
-    case json::value_t::object:
-      return kObject;
-    default:
-      return kAny;
-  }
-}
-
-unsigned type_of(const ordered_json& value) {
-  return type_of(json(value));
+// Every type bit `value` matches (an integral number is a "number" and an "integer").
+unsigned types_of(const ordered_json& value) {
+  const json plain = value;
+  unsigned out = 0;
+  for (unsigned bit = kNull; bit <= kInteger; bit <<= 1)
+    if (type_matches(bit, plain)) out |= bit;
+  return out;
 }
 
 // "42.50", "-1e3": JSON's number grammar exactly, nothing around it.
@@ -143,7 +108,7 @@ class Coercer {
     schema = resolved(schema);
     if (schema == nullptr) return;
     const unsigned allowed = types(*schema, 0);
-    if (allowed != kAny && (type_of(value) & allowed) == 0) coerce_type(value, allowed, path);
+    if (allowed != kAnyType && !type_matches(allowed, value)) coerce_type(value, allowed, path);
     if (value.is_string()) match_enum_case(value, *schema, path);
     if (value.is_object()) {
       for (const auto* applies : applying(*schema, kObject)) walk_members(value, *applies, path);
@@ -172,27 +137,27 @@ class Coercer {
   }
 
   unsigned types(const ordered_json& schema, int depth) const {
-    if (depth > kMaxUnionDepth) return kAny;
-    unsigned out = kAny;
+    if (depth > kMaxUnionDepth) return kAnyType;
+    unsigned out = kAnyType;
     if (const auto it = schema.find("type"); it != schema.end()) {
       unsigned listed = 0;
-      if (it->is_string()) listed = type_bit(it->get<std::string>());
+      if (it->is_string()) listed = any_if_none(type_named(it->get<std::string>()));
       if (it->is_array())
         for (const auto& name : *it)
-          listed |= name.is_string() ? type_bit(name.get<std::string>()) : kAny;
+          listed |= name.is_string() ? any_if_none(type_named(name.get<std::string>())) : kAnyType;
       out &= listed;
     }
-    if (const auto it = schema.find("const"); it != schema.end()) out &= type_of(*it);
+    if (const auto it = schema.find("const"); it != schema.end()) out &= types_of(*it);
     if (const auto it = schema.find("enum"); it != schema.end() && it->is_array()) {
       unsigned listed = 0;
-      for (const auto& option : *it) listed |= type_of(option);
+      for (const auto& option : *it) listed |= types_of(option);
       out &= listed;
     }
     const auto union_options = options(schema);
     if (!union_options.empty()) {
       unsigned listed = 0;
       for (const auto* option : union_options)
-        listed |= option == nullptr ? kAny : types(*option, depth + 1);
+        listed |= option == nullptr ? kAnyType : types(*option, depth + 1);
       out &= listed;
     }
     if (const auto it = schema.find("allOf"); it != schema.end() && it->is_array())
@@ -238,7 +203,7 @@ class Coercer {
           json_number_text(reading)) {
         json number = json::parse(reading, nullptr, false);
         if (!number.is_discarded() && exact_as_parsed(reading, number) &&
-            (type_of(number) & allowed) != 0) {
+            type_matches(allowed, number)) {
           record(RepairKind::number_from_string, path, value, number);
           value = std::move(number);
           return;

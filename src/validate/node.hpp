@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_types.hpp"
 #include "schema/schema_definitions.hpp"
 #include "text/ecma_regex.hpp"
 #include "text/simple_pattern.hpp"
@@ -35,16 +36,6 @@ struct Regex {
 };
 
 constexpr NodeId kNone = 0xFFFFFFFFu;
-
-enum TypeBit : unsigned {
-  kNull = 1,
-  kBoolean = 2,
-  kObject = 4,
-  kArray = 8,
-  kNumber = 16,
-  kString = 32,
-  kInteger = 64,
-};
 
 // The keyword units a node runs after its type, in the order its keywords are written (the
 // order Zod reports issues in).

@@ -19,28 +19,6 @@ std::string stringify_primitive(const ojson& value) {
   return value.dump();
 }
 
-bool type_matches(unsigned types, const json& value) {
-  switch (value.type()) {
-    case json::value_t::null:
-      return (types & kNull) != 0;
-    case json::value_t::boolean:
-      return (types & kBoolean) != 0;
-    case json::value_t::string:
-      return (types & kString) != 0;
-    case json::value_t::array:
-      return (types & kArray) != 0;
-    case json::value_t::object:
-      return (types & kObject) != 0;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return (types & (kNumber | kInteger)) != 0;
-    case json::value_t::number_float:
-      return (types & kNumber) != 0 || ((types & kInteger) != 0 && is_integral(value));
-    default:
-      return false;
-  }
-}
-
 std::string type_message(const Node& n, const json* v) {
   std::string expected = n.type_names.front();
   for (const auto& name : n.type_names) {
@@ -58,18 +36,15 @@ std::string type_message(const Node& n, const json* v) {
 
 void compile_type(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                   const Path& at) {
-  static const std::map<std::string, unsigned> kTypes = {
-      {"string", kString}, {"number", kNumber}, {"integer", kInteger}, {"boolean", kBoolean},
-      {"null", kNull},     {"array", kArray},   {"object", kObject}};
   bool ok = value.is_string() || value.is_array();
   auto add = [&](const ojson& name) {
-    auto it = name.is_string() ? kTypes.find(name.get<std::string>()) : kTypes.end();
-    if (it == kTypes.end()) {
+    const unsigned bit = name.is_string() ? type_named(name.get<std::string>()) : 0;
+    if (bit == 0) {
       ok = false;
       return;
     }
-    k.node().types |= it->second;
-    k.node().type_names.push_back(it->first);
+    k.node().types |= bit;
+    k.node().type_names.push_back(name.get<std::string>());
   };
   if (value.is_array()) {
     for (const auto& name : value) add(name);
