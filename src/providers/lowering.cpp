@@ -48,6 +48,13 @@ const std::set<std::string, std::less<>> kRejected = keywords_lowered(LoweringCl
 // `$id`, annotations), so it is left off the wire with a Report row.
 const std::set<std::string, std::less<>> kKnownKeywords = keywords_lowered(LoweringClass::kept);
 
+// contentEncoding and its kin: JSON Schema keywords that assert nothing (2020-12's content
+// vocabulary), which the engine does not check either.
+bool is_content_annotation(std::string_view key) {
+  const auto* row = keyword_row(key);
+  return row != nullptr && row->vocabulary == Vocabulary::content;
+}
+
 bool accepts_null(const ojson& node) {
   if (node.is_boolean()) return node.get<bool>();
   if (!node.is_object()) return false;
@@ -807,9 +814,13 @@ class Lowerer {
                key == "nullable"
                    ? "nullable is OpenAPI's keyword, not JSON Schema's: the local rules do not "
                      "accept null for it, so the wire leaves it out too"
+               : is_content_annotation(key)
+                   ? key +
+                         " is an annotation: it asserts nothing and accord checks "
+                         "nothing by it; left off the wire"
                    : key +
-                         " is not a JSON Schema keyword accord checks; left off the wire, and "
-                         "the local rules ignore it too");
+                         " is not a JSON Schema keyword accord checks; left off the wire, "
+                         "and the local rules ignore it too");
       } else {
         out[key] = value;
       }

@@ -87,10 +87,11 @@ std::span<const KeywordRow> keyword_rows() {
                  rejected},
       // format (an assertion unless the engine is told to treat formats as annotations)
       KeywordRow{"format", kBoth, format, compile_format, value, true, false, kept},
-      // content: annotations the engine does not check, which no strict provider takes
-      KeywordRow{"contentEncoding", kBoth, content, nullptr, value, true, false, rejected},
-      KeywordRow{"contentMediaType", kBoth, content, nullptr, value, true, false, rejected},
-      KeywordRow{"contentSchema", k2020, content, nullptr, value, false, false, rejected},
+      // content: annotations the engine does not check (2020-12 asserts nothing by them), which
+      // no strict provider takes; left off the wire, as no rule goes with them
+      KeywordRow{"contentEncoding", kBoth, content, nullptr, value, false, false, not_sent},
+      KeywordRow{"contentMediaType", kBoth, content, nullptr, value, false, false, not_sent},
+      KeywordRow{"contentSchema", k2020, content, nullptr, value, false, false, not_sent},
       // meta-data: annotations
       KeywordRow{"title", kBoth, meta_data, nullptr, value, false, false, kept},
       KeywordRow{"description", kBoth, meta_data, nullptr, value, false, false, kept},

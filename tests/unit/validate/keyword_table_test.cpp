@@ -108,5 +108,27 @@ TEST(KeywordTable, RejectedKeywordsTheEngineChecksAreReportedAsEnforcedLocally) 
   }
 }
 
+// A keyword the engine does not check (2020-12's content annotations) must never be reported as
+// a rule "enforced locally": it is left off the wire, and the Report says it is an annotation.
+TEST(KeywordTable, AnnotationsTheEngineDoesNotCheckAreNeverReportedAsEnforced) {
+  for (const auto& row : detail::keyword_rows()) {
+    if (row.vocabulary != detail::Vocabulary::content) continue;
+    ASSERT_EQ(row.compile, nullptr) << row.name;
+    const auto imported = import_json_schema(schema_with(row));
+    for (const auto& name : provider_names()) {
+      const auto wire = make_provider(name)->lower(imported.json, imported.report);
+      EXPECT_FALSE(wire.schema.dump().contains(std::string(row.name))) << row.name << " " << name;
+      bool reported = false;
+      for (const auto& entry : wire.report.entries()) {
+        if (entry.keyword != row.name) continue;
+        reported = true;
+        EXPECT_EQ(entry.fate, Fate::dropped) << row.name << " for " << name;
+        EXPECT_EQ(entry.why.find("enforced"), std::string::npos) << row.name << ": " << entry.why;
+      }
+      EXPECT_TRUE(reported) << row.name << " for " << name << " has no Report row";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accord
