@@ -47,7 +47,9 @@ TEST(KeywordTable, EveryKeywordTheImportReportsIsKeptOrRejectedByLowering) {
     if (!row.reported && !row.count) continue;
     EXPECT_TRUE(row.lowering == LoweringClass::kept || row.lowering == LoweringClass::rejected)
         << row.name;
-    if (row.count) EXPECT_TRUE(row.reported) << row.name << " is bounded but not reported";
+    if (row.count) {
+      EXPECT_TRUE(row.reported) << row.name << " is bounded but not reported";
+    }
   }
 }
 
@@ -55,7 +57,9 @@ TEST(KeywordTable, EveryKeywordTheImportReportsIsKeptOrRejectedByLowering) {
 // compile them too, or a subschema would be walked and never checked.
 TEST(KeywordTable, EveryKeywordThatHoldsSchemasIsCompiled) {
   for (const auto& row : detail::keyword_rows()) {
-    if (row.holds != Holds::value) EXPECT_NE(row.compile, nullptr) << row.name;
+    if (row.holds != Holds::value) {
+      EXPECT_NE(row.compile, nullptr) << row.name;
+    }
   }
 }
 
@@ -117,7 +121,8 @@ TEST(KeywordTable, AnnotationsTheEngineDoesNotCheckAreNeverReportedAsEnforced) {
     const auto imported = import_json_schema(schema_with(row));
     for (const auto& name : provider_names()) {
       const auto wire = make_provider(name)->lower(imported.json, imported.report);
-      EXPECT_FALSE(wire.schema.dump().contains(std::string(row.name))) << row.name << " " << name;
+      EXPECT_EQ(wire.schema.dump().find(std::string(row.name)), std::string::npos)
+          << row.name << " " << name;
       bool reported = false;
       for (const auto& entry : wire.report.entries()) {
         if (entry.keyword != row.name) continue;
