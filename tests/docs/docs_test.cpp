@@ -25,14 +25,14 @@ std::string read_file(const std::string& path) {
   return buffer.str();
 }
 
-std::string source(const std::string& relative) {
+std::string repo_file(const std::string& relative) {
   return read_file(std::string(ACCORD_SOURCE_DIR) + "/" + relative);
 }
 
 // The text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md, without its
 // code fence; empty when the markers are missing.
 std::string readme_block(const std::string& name) {
-  const std::string readme = source("README.md");
+  const std::string readme = repo_file("README.md");
   const std::string begin = "<!-- " + name + ":begin -->\n";
   const auto start = readme.find(begin);
   const auto stop = readme.find("<!-- " + name + ":end -->");
@@ -50,7 +50,7 @@ std::string without_trailing_space(std::string text) {
 }
 
 TEST(Readme, ExampleIsTheCompiledExamplesReadmeExampleCpp) {
-  std::string program = source("examples/readme_example.cpp");
+  std::string program = repo_file("examples/readme_example.cpp");
   // The file's opening comment says why it exists; the README shows the code after it.
   while (program.rfind("//", 0) == 0) program.erase(0, program.find('\n') + 1);
   EXPECT_EQ(readme_block("readme-example"), program);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "fixtures/batch_mock.hpp"
+#include "fixtures/cli_run.hpp"
 #include "fixtures/hostile_server.hpp"
 #include "fixtures/mock_process.hpp"
 
@@ -28,16 +29,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
+using cli_testing::Outcome;
+using cli_testing::slurp;
 
 class CliBatchResume : public ::testing::Test {
  protected:

@@ -9,14 +9,14 @@ namespace {
 
 using CliRepair = cli_testing::CliTest;
 
-constexpr const char* kSchema = R"({
+constexpr const char* kAmountSchema = R"({
   "type": "object",
   "properties": {"amount": {"type": "number"}, "currency": {"enum": ["EUR", "USD"]}},
   "required": ["amount", "currency"]
 })";
 
 TEST_F(CliRepair, ValidateRepairPrintsEachRepairAndCountsRepairedDocuments) {
-  const auto schema = write("schema.json", kSchema);
+  const auto schema = write("schema.json", kAmountSchema);
   const auto replies = write("replies.jsonl",
                              "{\"amount\": \"42.50\", \"currency\": \"eur\"}\n"
                              "{\"amount\": 1, \"currency\": \"EUR\"}\n"
@@ -34,7 +34,7 @@ TEST_F(CliRepair, ValidateRepairPrintsEachRepairAndCountsRepairedDocuments) {
 }
 
 TEST_F(CliRepair, ValidateWithoutRepairJudgesTheTextAsSent) {
-  const auto schema = write("schema.json", kSchema);
+  const auto schema = write("schema.json", kAmountSchema);
   const auto reply = write("reply.json", "```json\n{\"amount\": 1, \"currency\": \"EUR\"}\n```");
   EXPECT_EQ(run({"validate", schema, reply}).code, 1);
   const auto repaired = run({"validate", schema, reply, "--repair", "lossless"});
@@ -43,7 +43,7 @@ TEST_F(CliRepair, ValidateWithoutRepairJudgesTheTextAsSent) {
 }
 
 TEST_F(CliRepair, UnknownRepairPolicyIsAUsageError) {
-  const auto schema = write("schema.json", kSchema);
+  const auto schema = write("schema.json", kAmountSchema);
   const auto reply = write("reply.json", "{}");
   const auto outcome = run({"validate", schema, reply, "--repair", "always"});
   EXPECT_EQ(outcome.code, 2);

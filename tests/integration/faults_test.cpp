@@ -15,6 +15,7 @@
 #include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
+#include "fixtures/sentinel_key.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {
@@ -23,7 +24,7 @@ namespace {
 using nlohmann::json;
 using std::chrono::milliseconds;
 
-constexpr const char* kKey = "sk-test-SENTINEL-9f8e";
+using sentinel::kKey;
 // Far above what any case needs (the slowest honours a 1 s retry-after), far below a hang.
 constexpr milliseconds kBound{15'000};
 // Short enough that the timeout cases are quick, long enough for a sanitizer build's round trip.
@@ -31,7 +32,7 @@ constexpr milliseconds kShortTimeout{400};
 
 using namespace testing_documents;
 
-const std::vector<std::string> kProviders = provider_names();
+using sentinel::kProviders;
 
 std::string provider_name(const std::string& provider) {
   std::string name = provider;
@@ -43,9 +44,7 @@ bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using sentinel::contains;
 
 // A port nothing listens on: bound once by the kernel's choice, then closed.
 int closed_port() {

@@ -16,6 +16,7 @@
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "fixtures/scoped_env.hpp"
+#include "fixtures/sentinel_key.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {
@@ -24,16 +25,14 @@ namespace {
 using nlohmann::json;
 using std::chrono::milliseconds;
 
-constexpr const char* kKey = "sk-test-SENTINEL-9f8e";
+using sentinel::kKey;
 constexpr const char* kMarker = "SENTINEL-9f8e";
 
 using namespace testing_documents;
 
-const std::vector<std::string> kProviders = provider_names();
+using sentinel::kProviders;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using sentinel::contains;
 
 // Everything an extraction left behind that a user might log.
 std::string everything_written(const Result<json>& result) {

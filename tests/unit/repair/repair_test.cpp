@@ -117,7 +117,7 @@ TEST(RepairText, LongTextIsShortenedInTheRecord) {
   EXPECT_TRUE(repaired->repairs[0].before.ends_with("…"));
 }
 
-const ordered_json kSchema = ordered_json::parse(R"({
+const ordered_json kRepairSchema = ordered_json::parse(R"({
   "type": "object",
   "properties": {
     "amount": {"type": "number"},
@@ -134,7 +134,7 @@ const ordered_json kSchema = ordered_json::parse(R"({
 })");
 
 Repairs repaired(json& value, RepairPolicy policy = RepairPolicy::lossless) {
-  return repair_value(value, kSchema, policy);
+  return repair_value(value, kRepairSchema, policy);
 }
 
 TEST(RepairValue, NumberStringBecomesTheNumber) {
