@@ -1,5 +1,5 @@
-// The example in README.md, word for word below this comment; tests/docs/docs_test.cpp holds the two
-// together and runs this program against accord-mock, so the README's code compiles and works.
+// The example in README.md, word for word below this comment; tests/docs/docs_test.cpp holds the
+// two together and runs this program against accord-mock, so the README's code compiles and works.
 #include <accord/accord.hpp>
 #include <iostream>
 enum class Currency { EUR, USD };

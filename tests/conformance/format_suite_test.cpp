@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "text/string_formats.hpp"
 #include "fixtures/suite_files.hpp"
+#include "text/string_formats.hpp"
 
 namespace accord::detail {
 namespace {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "text/ecma_regex.hpp"
 #include "fixtures/suite_files.hpp"
+#include "text/ecma_regex.hpp"
 
 namespace accord::detail {
 namespace {

@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "loop/loop.hpp"
 #include "accord/client.hpp"
 #include "accord/validate.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
+#include "loop/loop.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "loop/scoped_correction.hpp"
 #include "accord/client.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/refund_documents.hpp"
+#include "loop/scoped_correction.hpp"
 #include "schemas/refund.hpp"
 
 namespace accord {

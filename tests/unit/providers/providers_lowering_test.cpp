@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "schema/report_writer.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/validate.hpp"
+#include "schema/report_writer.hpp"
 
 namespace accord {
 namespace {

@@ -112,8 +112,8 @@ std::string between(const std::string& text, const std::string& begin, const std
 
 TEST(TypedNestedRules, DocsExampleIsTheCodeThisTestCompiles) {
   const auto code =
-      between(file_text("tests/unit/schema/typed_nested_rules_test.cpp"), "// docs/typed.md nested-rules:begin",
-              "// docs/typed.md nested-rules:end");
+      between(file_text("tests/unit/schema/typed_nested_rules_test.cpp"),
+              "// docs/typed.md nested-rules:begin", "// docs/typed.md nested-rules:end");
   const auto docs = between(file_text("docs/typed.md"), "<!-- nested-rules:begin -->",
                             "<!-- nested-rules:end -->");
   EXPECT_EQ("```cpp\n" + code + "```\n", docs);

@@ -16,11 +16,11 @@
 
 #include "../examples/schemas/refund.hpp"
 #include "../examples/schemas/transfer.hpp"
-#include "core/fast_json.hpp"
-#include "validate/validator_impl.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
 #include "accord/validate.hpp"
+#include "core/fast_json.hpp"
+#include "validate/validator_impl.hpp"
 
 namespace accord {
 namespace {
