@@ -53,6 +53,9 @@ struct Repair {
 
 using Repairs = std::vector<Repair>;
 
+// One line for a person, printable: `number_from_string at amount: "42.50" -> 42.5`.
+[[nodiscard]] std::string describe(const Repair& repair);
+
 // Strict JSON text for `text` when reading it took text repairs: the one JSON value in it found
 // (past fences and prose; `root_is_array` says which of `{`/`[` the schema's root is, so a
 // bracketed aside in prose is no second reading), JSON5-like slips written out. nullopt when the
@@ -87,5 +90,19 @@ struct RepairedParse {
 [[nodiscard]] Repairs repair_to_valid(nlohmann::json& value,
                                       const nlohmann::ordered_json& json_schema,
                                       const Validator& validator, RepairPolicy policy);
+
+// Text judged as the extraction loop judges a reply, where no provider's lowering stands between
+// the text and the schema (`accord validate --repair`, a file of replies): parsed through its
+// text repairs, validated, its scalars repaired when that makes it valid. `value` is set when the
+// text parsed; `issues` are those of the value as it parsed when repairs do not make it valid.
+struct RepairedVerdict {
+  std::optional<nlohmann::json> value;
+  Issues issues;
+  Repairs repairs;
+};
+[[nodiscard]] RepairedVerdict judge_with_repairs(std::string_view text, const Validator& validator,
+                                                 const nlohmann::ordered_json& json_schema,
+                                                 RepairPolicy policy,
+                                                 std::optional<bool> root_is_array = {});
 
 }  // namespace accord

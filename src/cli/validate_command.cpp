@@ -76,31 +76,20 @@ bool is_jsonl(const std::string& file) {
   return ends_with(".jsonl") || ends_with(".ndjson") || file == "-";
 }
 
-// The issues of `document` after the repairs `policy` allows, which are printed under `label`.
+// The issues of `document` after the repairs `policy` allows; each repaired document is printed
+// with its repairs under `label` (unless `quiet`) and counted in `repaired`.
 accord::Issues repaired_issues(const Checker& checker, std::string_view document,
                                accord::RepairPolicy policy, const std::string& label, bool quiet,
                                std::size_t& repaired) {
-  auto [parsed, repairs] = accord::parse_with_repairs(document, policy);
-  if (!parsed.value) return parsed.issues;
-  auto issues = checker.validator.validate(*parsed.value);
-  if (!issues.empty()) {
-    const auto coerced =
-        accord::repair_to_valid(*parsed.value, checker.schema, checker.validator, policy);
-    if (!coerced.empty()) issues.clear();
-    repairs.insert(repairs.end(), coerced.begin(), coerced.end());
-  }
-  if (repairs.empty()) return issues;
+  auto verdict = accord::judge_with_repairs(document, checker.validator, checker.schema, policy);
+  if (verdict.repairs.empty()) return std::move(verdict.issues);
   ++repaired;
-  if (quiet) return issues;
-  std::cout << label << ": repaired\n";
-  for (const auto& repair : repairs) {
-    const auto at =
-        repair.path.empty() ? std::string() : " at " + accord::printable(repair.path.to_string());
-    std::cout << "  " << accord::to_string(repair.kind) << at << ": "
-              << accord::printable(repair.before) << " -> " << accord::printable(repair.after)
-              << "\n";
+  if (!quiet) {
+    std::cout << label << ": repaired\n";
+    for (const auto& repair : verdict.repairs)
+      std::cout << "  " << accord::describe(repair) << "\n";
   }
-  return issues;
+  return std::move(verdict.issues);
 }
 
 int run(const ValidateArgs& args) {

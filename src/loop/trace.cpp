@@ -145,12 +145,7 @@ std::string Trace::to_text() const {
       out += "\n";
     }
     if (!attempt.content.empty()) out += "  reply: " + printable(attempt.content) + "\n";
-    for (const auto& repair : attempt.repairs) {
-      const auto at =
-          repair.path.empty() ? std::string() : " at " + printable(repair.path.to_string());
-      out += fmt::format("  repaired: {}{}: {} -> {}\n", to_string(repair.kind), at,
-                         printable(repair.before), printable(repair.after));
-    }
+    for (const auto& repair : attempt.repairs) out += "  repaired: " + describe(repair) + "\n";
     if (!attempt.issues.empty()) out += prettify_printable(attempt.issues, "    ") + "\n";
     if (!attempt.note.empty()) out += "  loop: " + printable(attempt.note) + "\n";
   }

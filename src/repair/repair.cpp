@@ -1,6 +1,7 @@
 #include "accord/repair.hpp"
 
 #include "accord/json_text.hpp"
+#include "accord/printable.hpp"
 #include "core/ascii.hpp"
 #include "repair/json_slips.hpp"
 #include "repair/value_coercion.hpp"
@@ -15,17 +16,27 @@ bool blank(std::string_view text) {
   return detail::trim_blanks(text).empty();
 }
 
-// The strict reading of a slip read: the slips written out must make JSON a strict parser takes
-// (a JSON5 number JSON lacks does not), without a repeated key (two readings).
-bool strict(const SlipRead& read) {
-  return parse_json(read.json, ParseLimits{.refuse_repeated_keys = true}).value.has_value();
+const ParseLimits kReplyLimits{.refuse_repeated_keys = true};
+
+// A slip read with the value its strict text parses to: the slips written out must make JSON a
+// strict parser takes (a JSON5 number JSON lacks does not), without a repeated key (two readings).
+struct Reading {
+  SlipRead read;
+  nlohmann::json value;
+};
+
+std::optional<Reading> strict_reading(std::optional<SlipRead> read) {
+  if (!read) return std::nullopt;
+  auto parsed = parse_json(read->json, kReplyLimits);
+  if (!parsed.value) return std::nullopt;
+  return Reading{std::move(*read), std::move(*parsed.value)};
 }
 
 // `text` read whole as one value, blanks and comments around it allowed.
-std::optional<SlipRead> whole(std::string_view text) {
+std::optional<Reading> whole(std::string_view text) {
   auto read = read_with_slips(text, 0);
-  if (!read || !blank(text.substr(read->end)) || !strict(*read)) return std::nullopt;
-  return read;
+  if (read && !blank(text.substr(read->end))) return std::nullopt;
+  return strict_reading(std::move(read));
 }
 
 // The contents of each ``` fenced block of `text` (the fence's language tag dropped).
@@ -68,9 +79,9 @@ std::size_t past_close(std::string_view text, std::size_t at) {
 
 // The JSON values standing in prose, each whole: a bracket that opens a value that cannot be
 // read is stepped over to its close, so no part of a broken value is taken for the reply.
-std::optional<std::vector<SlipRead>> values_in_prose(std::string_view text,
-                                                     std::optional<bool> root_is_array) {
-  std::vector<SlipRead> found;
+std::optional<std::vector<Reading>> values_in_prose(std::string_view text,
+                                                    std::optional<bool> root_is_array) {
+  std::vector<Reading> found;
   for (std::size_t at = 0; at < text.size();) {
     const char c = text[at];
     if (text.substr(at).starts_with("/*")) {
@@ -85,9 +96,9 @@ std::optional<std::vector<SlipRead>> values_in_prose(std::string_view text,
       ++at;
       continue;
     }
-    if (auto read = read_with_slips(text, at); read && strict(*read)) {
-      at = read->end;
-      if (!root_is_array || *root_is_array == (c == '[')) found.push_back(std::move(*read));
+    if (auto reading = strict_reading(read_with_slips(text, at))) {
+      at = reading->read.end;
+      if (!root_is_array || *root_is_array == (c == '[')) found.push_back(std::move(*reading));
       continue;
     }
     const auto after = past_close(text, at);
@@ -102,6 +113,28 @@ RepairedText with_text_dropped(std::string_view text, SlipRead read) {
                    repair::shortened(read.json)}};
   repairs.insert(repairs.end(), read.slips.begin(), read.slips.end());
   return RepairedText{std::move(read.json), std::move(repairs)};
+}
+
+// What repair_json_text gives, with the value its text parses to; nullopt as there.
+std::optional<std::pair<RepairedText, nlohmann::json>> repaired_reading(
+    std::string_view text, RepairPolicy policy, std::optional<bool> root_is_array) {
+  if (policy == RepairPolicy::off) return std::nullopt;
+  if (auto reading = whole(text)) {
+    if (reading->read.slips.empty()) return std::nullopt;  // strict JSON already
+    return std::pair{RepairedText{std::move(reading->read.json), std::move(reading->read.slips)},
+                     std::move(reading->value)};
+  }
+  std::vector<Reading> found;
+  for (const auto block : fenced_blocks(text))
+    if (auto reading = whole(block)) found.push_back(std::move(*reading));
+  if (found.empty()) {
+    auto in_prose = values_in_prose(text, root_is_array);
+    if (!in_prose) return std::nullopt;
+    found = std::move(*in_prose);
+  }
+  if (found.size() != 1) return std::nullopt;  // none, or two readings
+  auto& only = found.front();
+  return std::pair{with_text_dropped(text, std::move(only.read)), std::move(only.value)};
 }
 
 }  // namespace
@@ -158,21 +191,15 @@ bool lossless(RepairKind kind) {
 
 std::optional<RepairedText> repair_json_text(std::string_view text, RepairPolicy policy,
                                              std::optional<bool> root_is_array) {
-  if (policy == RepairPolicy::off) return std::nullopt;
-  if (auto read = whole(text)) {
-    if (read->slips.empty()) return std::nullopt;  // strict JSON already
-    return RepairedText{std::move(read->json), std::move(read->slips)};
-  }
-  std::vector<SlipRead> found;
-  for (const auto block : fenced_blocks(text))
-    if (auto read = whole(block)) found.push_back(std::move(*read));
-  if (found.empty()) {
-    auto in_prose = values_in_prose(text, root_is_array);
-    if (!in_prose) return std::nullopt;
-    found = std::move(*in_prose);
-  }
-  if (found.size() != 1) return std::nullopt;  // none, or two readings
-  return with_text_dropped(text, std::move(found.front()));
+  auto reading = repaired_reading(text, policy, root_is_array);
+  if (!reading) return std::nullopt;
+  return std::move(reading->first);
+}
+
+std::string describe(const Repair& repair) {
+  const auto at = repair.path.empty() ? std::string() : " at " + printable(repair.path.to_string());
+  return std::string(to_string(repair.kind)) + at + ": " + printable(repair.before) + " -> " +
+         printable(repair.after);
 }
 
 Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
@@ -182,14 +209,11 @@ Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_s
 
 RepairedParse parse_with_repairs(std::string_view text, RepairPolicy policy,
                                  std::optional<bool> root_is_array) {
-  const ParseLimits limits{.refuse_repeated_keys = true};
-  RepairedParse out{parse_json(text, limits), {}};
-  if (out.parsed.value || policy == RepairPolicy::off) return out;
-  if (auto read = repair_json_text(text, policy, root_is_array)) {
-    if (auto again = parse_json(read->json, limits); again.value) {
-      out.parsed = std::move(again);
-      out.repairs = std::move(read->repairs);
-    }
+  RepairedParse out{parse_json(text, kReplyLimits), {}};
+  if (out.parsed.value) return out;
+  if (auto reading = repaired_reading(text, policy, root_is_array)) {
+    out.parsed = ParsedJson{std::move(reading->second), {}};
+    out.repairs = std::move(reading->first.repairs);
   }
   return out;
 }
@@ -201,6 +225,22 @@ Repairs repair_to_valid(nlohmann::json& value, const nlohmann::ordered_json& jso
   if (changes.empty() || !validator.validate(coerced).empty()) return {};
   value = std::move(coerced);
   return changes;
+}
+
+RepairedVerdict judge_with_repairs(std::string_view text, const Validator& validator,
+                                   const nlohmann::ordered_json& json_schema, RepairPolicy policy,
+                                   std::optional<bool> root_is_array) {
+  auto [parsed, repairs] = parse_with_repairs(text, policy, root_is_array);
+  if (!parsed.value) return {std::nullopt, std::move(parsed.issues), {}};
+  auto issues = validator.validate(*parsed.value);
+  RepairedVerdict out{std::move(parsed.value), std::move(issues), {}};
+  if (!out.issues.empty() && policy != RepairPolicy::off) {
+    auto coerced = repair_to_valid(*out.value, json_schema, validator, policy);
+    if (!coerced.empty()) out.issues.clear();
+    repairs.insert(repairs.end(), coerced.begin(), coerced.end());
+  }
+  out.repairs = std::move(repairs);
+  return out;
 }
 
 }  // namespace accord

@@ -66,8 +66,7 @@ const std::map<std::string, SchemaUnderTest>& schemas() {
   return loaded;
 }
 
-// What a reply comes to: the text parsed (repaired when it does not parse as sent), its scalars
-// repaired when it is invalid; the value when it is then valid.
+// What a reply comes to: judged as sent, and judged through the repairs its policy allows.
 struct Outcome {
   bool valid_as_sent = false;
   std::optional<json> accepted;
@@ -76,17 +75,10 @@ struct Outcome {
 
 Outcome outcome_of(const CorpusCase& c) {
   const auto& schema = schemas().at(c.schema);
-  Outcome out;
-  auto [parsed, repairs] = parse_with_repairs(c.reply, c.policy, false);
-  if (!parsed.value) return out;
-  json value = std::move(*parsed.value);
-  out.valid_as_sent = repairs.empty() && schema.validator.validate(value).empty();
-  if (!schema.validator.validate(value).empty()) {
-    const auto coerced = repair_to_valid(value, schema.json_schema, schema.validator, c.policy);
-    repairs.insert(repairs.end(), coerced.begin(), coerced.end());
-  }
-  out.repairs = std::move(repairs);
-  if (schema.validator.validate(value).empty()) out.accepted = std::move(value);
+  auto verdict = judge_with_repairs(c.reply, schema.validator, schema.json_schema, c.policy, false);
+  Outcome out{schema.validator.parse_and_validate(c.reply).ok(), std::nullopt,
+              std::move(verdict.repairs)};
+  if (verdict.value && verdict.issues.empty()) out.accepted = std::move(verdict.value);
   return out;
 }
 

@@ -34,13 +34,21 @@ struct TreeLine {
   std::string words;
 };
 
+// The block as the page has it, from its root line to the closing fence.
+std::string block_on_page(const std::string& page, const std::string& root) {
+  const auto start = page.find("```text\n" + root + "\n");
+  if (start == std::string::npos) return "";
+  const auto body = start + std::string_view("```text\n").size();
+  return page.substr(body, page.find("```", body) - body);
+}
+
 // The lines of the ```text block whose first line is `root`, parsed; empty when there is none.
 std::vector<TreeLine> drawn_tree(const std::string& page, const std::string& root) {
-  const auto start = page.find("```text\n" + root + "\n");
-  if (start == std::string::npos) return {};
-  std::istringstream block(page.substr(start + 8 + root.size() + 1));
+  std::istringstream block(block_on_page(page, root));
   std::vector<TreeLine> lines;
-  for (std::string line; std::getline(block, line) && line != "```";) {
+  std::string line;
+  std::getline(block, line);  // the root itself
+  while (std::getline(block, line)) {
     TreeLine parsed;
     std::string_view rest = line;
     while (rest.starts_with("│   ") || rest.starts_with("    ")) {
@@ -129,14 +137,6 @@ class TreeDrawer {
   std::map<std::string, int> order_;
   std::map<std::string, std::string> words_;
 };
-
-// The block as the page has it, from its root line to the closing fence.
-std::string block_on_page(const std::string& page, const std::string& root) {
-  const auto start = page.find("```text\n" + root + "\n");
-  if (start == std::string::npos) return "";
-  const auto body = start + std::string_view("```text\n").size();
-  return page.substr(body, page.find("```", body) - body);
-}
 
 TEST(Architecture, SourceTreeOnThePageIsTheTreeOnDisk) {
   const auto lines = drawn_tree(architecture_page(), "src/");
