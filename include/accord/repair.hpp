@@ -56,6 +56,21 @@ using Repairs = std::vector<Repair>;
 // One line for a person, printable: `number_from_string at amount: "42.50" -> 42.5`.
 [[nodiscard]] std::string describe(const Repair& repair);
 
+// One repair a policy allows at one place of a schema: what to expect of a reply before any
+// arrives (`accord schema --repair`). Paths are the Report's: `items[]` for every element.
+struct RepairAllowance {
+  Path path;  // the root for the text repairs, which may apply anywhere in the reply
+  RepairKind kind;
+
+  friend bool operator==(const RepairAllowance&, const RepairAllowance&) = default;
+};
+
+// Every repair `policy` allows for replies to `json_schema`: the text repairs (at the root), then
+// each place where the schema's types or options leave a loosely written value one reading
+// (`amount: number_from_string`), in schema order. Empty for `off`.
+[[nodiscard]] std::vector<RepairAllowance> repairs_allowed(
+    const nlohmann::ordered_json& json_schema, RepairPolicy policy);
+
 // Strict JSON text for `text` when reading it took text repairs: the one JSON value in it found
 // (past fences and prose; `root_is_array` says which of `{`/`[` the schema's root is, so a
 // bracketed aside in prose is no second reading), JSON5-like slips written out. nullopt when the

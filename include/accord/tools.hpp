@@ -80,7 +80,10 @@ struct ToolCallRecord {
   std::size_t step = 0;  // index into ToolRun::steps
   ToolCall call;
   CallVerdict verdict = CallVerdict::rejected;
-  Issues issues;          // why it was rejected
+  Issues issues;  // why it was rejected
+  // What was repaired in the arguments before they were judged (ToolRequest::repair); `call`
+  // keeps them as the model wrote them, `input` is the repaired value the handler read.
+  Repairs repairs;
   nlohmann::json input;   // the decoded input, when it parsed
   nlohmann::json result;  // the handler's result, when it ran
   std::string sent_back;  // the text returned to the model as the tool result
@@ -115,6 +118,9 @@ struct ToolRequest {
   // "final_answer"); `final_corrections` corrective turns when it is invalid.
   std::optional<Schema> final_schema;
   int final_corrections = 1;
+  // What of a call's arguments and of the final answer is repaired before they are judged;
+  // overrides ClientOptions::repair. A call its repairs make valid runs, with no correction.
+  std::optional<RepairPolicy> repair;
 };
 
 // Sends the tools, answers every call (all calls of one reply in one follow-up, in order), and

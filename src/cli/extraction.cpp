@@ -7,6 +7,7 @@
 #include "input_files.hpp"
 #include "kept_output.hpp"
 #include "provider_option.hpp"
+#include "repair_option.hpp"
 
 namespace accord_cli {
 namespace {
@@ -32,11 +33,9 @@ void add_extraction_options(CLI::App& command, ExtractArgs& args) {
                      "corrective retries after an invalid reply, 0 to " +
                          std::to_string(accord::kMaxCorrections) + " (default 1)",
                      0, accord::kMaxCorrections);
-  command
-      .add_option("--repair", args.repair,
-                  "lossless (default), lenient or off: what of a loosely written reply is "
-                  "repaired before it is judged (each repair is in the trace)")
-      ->check(CLI::IsMember({"off", "lossless", "lenient"}));
+  add_repair_option(command, args.repair,
+                    "lossless (default), lenient or off: what of a loosely written reply is "
+                    "repaired before it is judged (each repair is in the trace)");
 }
 
 Extractor make_extractor(const ExtractArgs& args) {
@@ -49,8 +48,7 @@ Extractor make_extractor(const ExtractArgs& args) {
   if (args.corrections) options.corrections = *args.corrections;
   if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
   options.stream = args.stream;
-  options.repair =
-      accord::repair_policy_named(args.repair).value_or(accord::RepairPolicy::lossless);
+  options.repair = repair_policy_of(args.repair);
   accord::Client client(std::move(options));
   // Every request would be refused: stop before the command writes or says anything.
   if (const auto why = client.unusable_reason()) throw Failure{kUsage, *why};

@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "input_files.hpp"
 #include "provider_option.hpp"
+#include "repair_option.hpp"
 
 namespace accord_cli {
 namespace {
@@ -20,6 +21,7 @@ struct SchemaArgs {
   std::string provider;
   bool json = false;
   std::string documents;  // a JSON array of values valid for the schema, printed as sent
+  std::string repair;     // a policy: list the repairs it allows
 };
 
 void add_options(CLI::App& command, SchemaArgs& args) {
@@ -29,6 +31,27 @@ void add_options(CLI::App& command, SchemaArgs& args) {
   command.add_option("--documents", args.documents,
                      "a JSON file holding an array of values valid for the schema; each is "
                      "printed as the wire carries it (with --json: under \"documents\")");
+  add_repair_option(command, args.repair,
+                    "off, lossless or lenient: also list where that policy may repair a reply "
+                    "before judging it (with --json: under \"repairs_allowed\")");
+}
+
+// "lossless allows 7 repairs:" and one line per place and kind.
+std::string repairs_table(const std::vector<accord::RepairAllowance>& allowed,
+                          const std::string& policy) {
+  std::string out = policy + " allows " + std::to_string(allowed.size()) + " repairs:\n";
+  for (const auto& [path, kind] : allowed) {
+    const auto place = path.empty() ? std::string("(anywhere)") : path.to_string();
+    out += "  " + accord::printable(place) + "  " + std::string(accord::to_string(kind)) + "\n";
+  }
+  return out;
+}
+
+ordered_json repairs_json(const std::vector<accord::RepairAllowance>& allowed) {
+  auto out = ordered_json::array();
+  for (const auto& [path, kind] : allowed)
+    out.push_back({{"path", path.to_string()}, {"kind", accord::to_string(kind)}});
+  return out;
 }
 
 // Each value of the --documents file as the wire carries it (accord::lower_value), a union's
@@ -53,10 +76,14 @@ int run(const SchemaArgs& args) {
   const auto provider = provider_named(args.provider);
   const auto imported = load_schema(args.file);
   const auto wire = provider->lower(imported.json, imported.report);
+  const auto allowed = args.repair.empty()
+                           ? std::vector<accord::RepairAllowance>{}
+                           : accord::repairs_allowed(imported.json, repair_policy_of(args.repair));
   if (args.json) {
     ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
     if (!args.documents.empty())
       out["documents"] = lowered_documents(args.documents, wire.lowering, imported.json);
+    if (!args.repair.empty()) out["repairs_allowed"] = repairs_json(allowed);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -69,6 +96,7 @@ int run(const SchemaArgs& args) {
   std::cout << "Report: " << wire.report.entries().size() << " entries, " << changed
             << " not sent as keywords\n"
             << wire.report.to_table();
+  if (!args.repair.empty()) std::cout << "\nRepairs: " << repairs_table(allowed, args.repair);
   return 0;
 }
 

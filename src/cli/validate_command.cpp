@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "input_files.hpp"
+#include "repair_option.hpp"
 
 namespace accord_cli {
 namespace {
@@ -34,11 +35,9 @@ void add_options(CLI::App& command, ValidateArgs& args) {
       .add_option("--format-mode", args.format_mode,
                   "assertion (default): `format` is checked; annotation: it is not")
       ->check(CLI::IsMember({"assertion", "annotation"}));
-  command
-      .add_option("--repair", args.repair,
-                  "off (default), lossless or lenient: repair each document as the extraction "
-                  "loop would before judging it, and print every repair")
-      ->check(CLI::IsMember({"off", "lossless", "lenient"}));
+  add_repair_option(command, args.repair,
+                    "off (default), lossless or lenient: repair each document as the extraction "
+                    "loop would before judging it, and print every repair");
 }
 
 struct Checker {
@@ -94,7 +93,7 @@ accord::Issues repaired_issues(const Checker& checker, std::string_view document
 
 int run(const ValidateArgs& args) {
   const auto checker = load_checker(args);
-  const auto policy = accord::repair_policy_named(args.repair).value_or(accord::RepairPolicy::off);
+  const auto policy = repair_policy_of(args.repair);
   const auto text = read_file(args.documents);
 
   std::size_t total = 0;

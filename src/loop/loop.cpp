@@ -102,7 +102,11 @@ void redact(Attempt& attempt, const Client& client) {
   attempt.content = client.redacted(std::move(attempt.content));
   attempt.note = client.redacted(std::move(attempt.note));  // may quote a key the model sent
   redact(attempt.issues, client);
-  for (auto& repair : attempt.repairs) {
+  redact(attempt.repairs, client);
+}
+
+void redact(Repairs& repairs, const Client& client) {
+  for (auto& repair : repairs) {
     repair.path = redacted(repair.path, client);
     repair.before = client.redacted(std::move(repair.before));
     repair.after = client.redacted(std::move(repair.after));

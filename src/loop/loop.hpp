@@ -45,6 +45,7 @@ struct Judged {
 // trace; messages made valid UTF-8.
 void redact(Attempt& attempt, const Client& client);
 void redact(Issues& issues, const Client& client);
+void redact(Repairs& repairs, const Client& client);
 void redact(Trace& trace, const Client& client);
 void redact(Error& error, const Client& client);
 

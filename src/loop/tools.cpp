@@ -37,8 +37,13 @@ std::string result_text(const nlohmann::json& result) {
 // reply has been judged.
 class CallJudge {
  public:
-  CallJudge(const Toolset& toolset, const std::vector<ToolSpec>& specs, int corrections)
-      : toolset_(toolset), specs_(specs), corrections_(corrections) {}
+  CallJudge(const Toolset& toolset, const std::vector<ToolSpec>& specs, int corrections,
+            RepairPolicy repair)
+      : toolset_(toolset),
+        specs_(specs),
+        corrections_(corrections),
+        repair_(repair),
+        input_schemas_(toolset.tools().size()) {}
 
   ToolCallRecord judge(std::size_t step, const ToolCall& call) {
     ToolCallRecord record{.step = step, .call = call};
@@ -49,10 +54,13 @@ class CallJudge {
                                      call.name, join(toolset_.names()));
       return record;
     }
-    const auto& wire = specs_[static_cast<std::size_t>(tool - toolset_.tools().data())].input;
-    auto judged = detail::judge_text(call.arguments_text, wire.lowering, tool->validator());
+    const auto index = static_cast<std::size_t>(tool - toolset_.tools().data());
+    auto judged =
+        detail::judge_text(call.arguments_text, specs_[index].input.lowering, tool->validator(),
+                           {repair_, &input_schema(index), /*root_is_array=*/false});
     record.input = std::move(judged.value);
     record.issues = std::move(judged.issues);
+    record.repairs = std::move(judged.repairs);
     int& rejections = rejections_[tool->name()];
     if (record.issues.empty()) {
       rejections = 0;
@@ -72,7 +80,17 @@ class CallJudge {
  private:
   const Toolset& toolset_;
   const std::vector<ToolSpec>& specs_;
+  // The tool's input as emitted, before lowering: what its arguments are repaired to. Emitted
+  // when a call of the tool first arrives.
+  const nlohmann::ordered_json& input_schema(std::size_t index) {
+    auto& schema = input_schemas_[index];
+    if (!schema) schema = emit(toolset_.tools()[index].input()).json;
+    return *schema;
+  }
+
   int corrections_;
+  RepairPolicy repair_;
+  std::vector<std::optional<nlohmann::ordered_json>> input_schemas_;
   std::map<std::string, int, std::less<>> rejections_;
 };
 
@@ -117,6 +135,8 @@ std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const Tool
     records.push_back(judge.judge(step, tool_call));
     const auto& issues = records.back().issues;
     attempt.issues.insert(attempt.issues.end(), issues.begin(), issues.end());
+    const auto& repairs = records.back().repairs;
+    attempt.repairs.insert(attempt.repairs.end(), repairs.begin(), repairs.end());
   }
   std::optional<Error> stop;
   if (last_turn) {
@@ -286,7 +306,8 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
   call.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
 
   ToolRun run;
-  CallJudge judge(toolset, specs, request.corrections_per_tool);
+  const auto repair = request.repair.value_or(Client::Internals::options(client).repair);
+  CallJudge judge(toolset, specs, request.corrections_per_tool, repair);
   int final_attempts = 0;
   for (int step = 0; step < request.max_steps; ++step) {
     auto exchanged = client.exchange(call);
@@ -309,9 +330,9 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     run.final_text = reply.text;
     if (!final_contract) return Extraction<ToolRun>{run, run.trace()};
     ++final_attempts;
-    auto judged = detail::judge_text(
-        reply.text, final_contract->wire().lowering, final_contract->validator(),
-        detail::repair_setup(*final_contract, Client::Internals::options(client).repair));
+    auto judged =
+        detail::judge_text(reply.text, final_contract->wire().lowering, final_contract->validator(),
+                           detail::repair_setup(*final_contract, repair));
     run.steps.back().attempt.issues = judged.issues;
     run.steps.back().attempt.repairs = judged.repairs;
     if (judged.issues.empty()) {
@@ -351,6 +372,7 @@ Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
     record.call.arguments_text = client.redacted(std::move(record.call.arguments_text));
     record.sent_back = client.redacted(std::move(record.sent_back));
     detail::redact(record.issues, client);
+    detail::redact(record.repairs, client);
   }
   Trace trace = run.trace();
   return Extraction<ToolRun>{std::move(run), std::move(trace)};

@@ -202,6 +202,19 @@ std::string describe(const Repair& repair) {
          printable(repair.after);
 }
 
+std::vector<RepairAllowance> repairs_allowed(const nlohmann::ordered_json& json_schema,
+                                             RepairPolicy policy) {
+  std::vector<RepairAllowance> out;
+  if (policy == RepairPolicy::off) return out;
+  for (const auto kind :
+       {RepairKind::text_around_json, RepairKind::trailing_comma, RepairKind::comment,
+        RepairKind::single_quoted_string, RepairKind::unquoted_key})
+    out.push_back({Path{}, kind});
+  auto values = repair::allowed_repairs(json_schema, policy);
+  out.insert(out.end(), values.begin(), values.end());
+  return out;
+}
+
 Repairs repair_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
                      RepairPolicy policy) {
   return repair::coerce_value(value, json_schema, policy);

@@ -117,6 +117,42 @@ class Coercer {
     }
   }
 
+  // Where this policy may repair a value of `schema` at `path`, in schema order: the scalar and
+  // enum repairs the node's types leave one reading for, then its properties' and items'.
+  // `open` holds the schemas being surveyed, so a recursive $ref is surveyed once.
+  void survey(const ordered_json* schema, const Path& path, std::vector<RepairAllowance>& out,
+              std::vector<const ordered_json*>& open) const {
+    schema = resolved(schema);
+    if (schema == nullptr || std::find(open.begin(), open.end(), schema) != open.end()) return;
+    open.push_back(schema);
+    const unsigned allowed = types(*schema, 0);
+    const auto add = [&](RepairKind kind, bool applies) {
+      if (applies && allows(kind)) out.push_back({path, kind});
+    };
+    if (allowed != kAnyType) {
+      const bool text = (allowed & kString) != 0;
+      add(RepairKind::number_from_string, (allowed & (kNumber | kInteger)) != 0 && !text);
+      add(RepairKind::boolean_from_string, (allowed & kBoolean) != 0 && !text);
+      add(RepairKind::string_from_number, text && (allowed & kNumber) == 0);
+      add(RepairKind::wrapped_in_array, (allowed & kArray) != 0);
+    }
+    std::vector<std::string> listed;
+    collect_options(*schema, listed, 0);
+    add(RepairKind::enum_letter_case, !listed.empty());
+    for (const auto* applies : applying(*schema, kObject)) {
+      const auto properties = applies->find("properties");
+      if (properties == applies->end() || !properties->is_object()) continue;
+      add(RepairKind::key_letter_case, !properties->empty());
+      for (const auto& [key, member] : properties->items()) survey(&member, path / key, out, open);
+    }
+    for (const auto* applies : applying(*schema, kArray)) {
+      const auto items = applies->find("items");
+      if (items != applies->end() && items->is_object())
+        survey(&*items, path / std::string("[]"), out, open);
+    }
+    open.pop_back();
+  }
+
   Repairs repairs;
 
  private:
@@ -333,6 +369,15 @@ Repairs coerce_value(json& value, const ordered_json& json_schema, RepairPolicy 
   Coercer coercer(json_schema, policy);
   coercer.walk(value, &json_schema, Path{});
   return std::move(coercer.repairs);
+}
+
+std::vector<RepairAllowance> allowed_repairs(const ordered_json& json_schema, RepairPolicy policy) {
+  if (policy == RepairPolicy::off) return {};
+  const Coercer coercer(json_schema, policy);
+  std::vector<RepairAllowance> out;
+  std::vector<const ordered_json*> open;
+  coercer.survey(&json_schema, Path{}, out, open);
+  return out;
 }
 
 Repairs coerce_part(json& part, const ordered_json& json_schema, const Path& path,

@@ -10,6 +10,10 @@ namespace accord::repair {
 [[nodiscard]] Repairs coerce_value(nlohmann::json& value, const nlohmann::ordered_json& json_schema,
                                    RepairPolicy policy);
 
+// The value repairs `policy` may make for `json_schema` (accord/repair.hpp's repairs_allowed).
+[[nodiscard]] std::vector<RepairAllowance> allowed_repairs(
+    const nlohmann::ordered_json& json_schema, RepairPolicy policy);
+
 // The same for `part`, the value at `path` of a larger one (a streamed part as it closes): the
 // schema is followed down the path through properties and items; where it forks (a union with
 // more than one option that fits), nothing is coerced.

@@ -50,5 +50,31 @@ TEST_F(CliRepair, UnknownRepairPolicyIsAUsageError) {
   EXPECT_NE(outcome.err.find("--repair"), std::string::npos) << outcome.err;
 }
 
+TEST_F(CliRepair, SchemaListsWhereThePolicyMayRepair) {
+  const auto schema = write("schema.json", kAmountSchema);
+  const auto outcome = run({"schema", schema, "--provider", "openai-chat", "--repair", "lossless"});
+  EXPECT_EQ(outcome.code, 0) << outcome.err;
+  EXPECT_NE(
+      outcome.out.find("Repairs: lossless allows 7 repairs:\n  (anywhere)  text_around_json\n"),
+      std::string::npos)
+      << outcome.out;
+  EXPECT_NE(outcome.out.find("  amount  number_from_string\n  currency  enum_letter_case\n"),
+            std::string::npos)
+      << outcome.out;
+}
+
+TEST_F(CliRepair, SchemaJsonCarriesTheRepairsAllowed) {
+  const auto schema = write("schema.json", kAmountSchema);
+  const auto outcome =
+      run({"schema", schema, "--provider", "anthropic", "--repair", "lenient", "--json"});
+  ASSERT_EQ(outcome.code, 0) << outcome.err;
+  const auto allowed = nlohmann::json::parse(outcome.out)["repairs_allowed"];
+  EXPECT_TRUE(allowed.is_array());
+  EXPECT_NE(std::find(allowed.begin(), allowed.end(),
+                      nlohmann::json({{"path", ""}, {"kind", "key_letter_case"}})),
+            allowed.end())
+      << allowed.dump();
+}
+
 }  // namespace
 }  // namespace accord

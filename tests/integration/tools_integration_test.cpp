@@ -409,6 +409,33 @@ TEST_P(ToolLoop, RefusalEndsTheRunAsRefused) {
   EXPECT_EQ(result.error().kind, ErrorKind::refused);
 }
 
+// "450" for the amount: the repair reads it as 450, so the handler runs on the first call.
+TEST_P(ToolLoop, ArgumentsARepairMakesValidRunWithoutACorrection) {
+  json loose = kValid;
+  loose["amount"] = "450";
+  auto result = run({calls({call("call_a", loose)}), final_text("Sent.")});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(inputs_.size(), 1u);
+  EXPECT_EQ(inputs_[0], kValid);
+  const auto& record = result.value().calls.at(0);
+  EXPECT_EQ(record.verdict, CallVerdict::ran);
+  ASSERT_EQ(record.repairs.size(), 1u);
+  EXPECT_EQ(describe(record.repairs[0]), "number_from_string at amount: \"450\" -> 450");
+  EXPECT_EQ(result.value().steps.at(0).attempt.repairs, record.repairs);
+}
+
+TEST_P(ToolLoop, ArgumentsAreJudgedAsSentWhenRepairIsOff) {
+  json loose = kValid;
+  loose["amount"] = "450";
+  auto result =
+      run({calls({call("call_a", loose)}), calls({call("call_b", kValid)}), final_text("Sent.")},
+          {.repair = RepairPolicy::off});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value().calls.at(0).verdict, CallVerdict::rejected);
+  EXPECT_TRUE(result.value().calls.at(0).repairs.empty());
+  EXPECT_EQ(handler_runs_, 1);
+}
+
 // A hostile server echoes the key into a tool call's arguments (as an unknown field, so it lands
 // in the issues) and into a refusal: neither the error nor the trace keeps it.
 TEST_P(ToolLoop, KeyEchoedByTheModelIsKeptOutOfTheErrorAndTrace) {

@@ -2,6 +2,8 @@
 // are coerced, and what is left alone because it has a second reading or would lose something.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "accord/repair.hpp"
 
 namespace accord {
@@ -235,6 +237,57 @@ TEST(RepairPolicyWords, LosslessAllowsNoKindThatGuesses) {
   EXPECT_FALSE(lossless(RepairKind::string_from_number));
   EXPECT_EQ(to_string(RepairKind::wrapped_in_array), "wrapped_in_array");
   EXPECT_EQ(to_string(RepairPolicy::lossless), "lossless");
+}
+
+const ordered_json kSurveyed = ordered_json::parse(R"({
+  "type": "object",
+  "properties": {
+    "amount": {"type": "number"},
+    "note": {"type": "string"},
+    "reason": {"enum": ["damaged", "late"]},
+    "tags": {"type": "array", "items": {"type": "boolean"}}
+  }
+})");
+
+std::vector<std::string> allowed_lines(const ordered_json& schema, RepairPolicy policy) {
+  std::vector<std::string> lines;
+  for (const auto& [path, kind] : repairs_allowed(schema, policy))
+    lines.push_back(path.to_string() + " " + std::string(to_string(kind)));
+  return lines;
+}
+
+TEST(RepairsAllowed, LosslessListsTheTextRepairsThenEachPlaceInSchemaOrder) {
+  EXPECT_EQ(allowed_lines(kSurveyed, RepairPolicy::lossless),
+            (std::vector<std::string>{" text_around_json", " trailing_comma", " comment",
+                                      " single_quoted_string", " unquoted_key",
+                                      "amount number_from_string", "reason enum_letter_case",
+                                      "tags wrapped_in_array", "tags[] boolean_from_string"}));
+}
+
+TEST(RepairsAllowed, LenientAddsKeyCaseAndNumbersForStrings) {
+  const auto lines = allowed_lines(kSurveyed, RepairPolicy::lenient);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), " key_letter_case"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "note string_from_number"), lines.end());
+}
+
+TEST(RepairsAllowed, OffAllowsNothing) {
+  EXPECT_TRUE(repairs_allowed(kSurveyed, RepairPolicy::off).empty());
+}
+
+TEST(RepairsAllowed, AStringUnionOptionLeavesNoNumberReading) {
+  const auto schema = ordered_json::parse(R"({"type": ["number", "string"]})");
+  const auto lines = allowed_lines(schema, RepairPolicy::lossless);
+  EXPECT_EQ(std::find(lines.begin(), lines.end(), " number_from_string"), lines.end());
+}
+
+TEST(RepairsAllowed, ARecursiveReferenceIsSurveyedOnce) {
+  const auto schema = ordered_json::parse(R"({
+    "$defs": {"node": {"type": "object", "properties": {
+      "size": {"type": "integer"}, "child": {"$ref": "#/$defs/node"}}}},
+    "$ref": "#/$defs/node"
+  })");
+  const auto lines = allowed_lines(schema, RepairPolicy::lossless);
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), "size number_from_string"), 1);
 }
 
 }  // namespace
