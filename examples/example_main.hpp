@@ -16,6 +16,8 @@
 #include <sstream>
 #include <string>
 
+#include "otlp_json_tracer.hpp"
+
 namespace accord::examples {
 
 // An example's struct, its schema, and how it is asked for.
@@ -89,7 +91,7 @@ template <class T>
 int example_main(int argc, char** argv, const ExampleSpec<T>& spec) {
   CLI::App app{"accord example: " + spec.name};
   bool print = false, report = false;
-  std::string validate_file, input_file;
+  std::string validate_file, input_file, otlp_file;
   ClientOptions options;
   options.provider.clear();
   app.add_flag("--print-schema", print, "print the wire schema and the Report as JSON");
@@ -100,6 +102,8 @@ int example_main(int argc, char** argv, const ExampleSpec<T>& spec) {
   app.add_option("--base-url", options.base_url, "the provider's base URL (e.g. accord-mock's)");
   app.add_option("--model", options.model, "the model name");
   app.add_option("--input", input_file, "the text to extract from (a built-in e-mail when absent)");
+  app.add_option("--otlp", otlp_file,
+                 "append the call's OpenTelemetry spans to this file as OTLP/JSON lines");
   CLI11_PARSE(app, argc, argv);
   try {
     if (print) return print_schema(spec, options.provider);
@@ -111,6 +115,9 @@ int example_main(int argc, char** argv, const ExampleSpec<T>& spec) {
     if (options.provider.empty()) {
       std::cerr << app.help() << "\n";
       return 2;
+    }
+    if (!otlp_file.empty()) {
+      options.hooks = genai_tracing(std::make_shared<OtlpJsonTracer>(otlp_file, spec.name));
     }
     return run_extraction(spec, std::move(options), input_file);
   } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 
 #include "accord/call_handle.hpp"
 #include "accord/error.hpp"
+#include "accord/hooks.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/loop_options.hpp"
 #include "accord/providers/provider.hpp"
@@ -64,6 +65,10 @@ struct ClientOptions {
   // Client::callback_exceptions(); this hook, when set, is how to hear what it was. A hook that
   // throws in turn is ignored.
   std::function<void(std::exception_ptr)> on_callback_exception;
+  // Callbacks on each request, reply, issue, correction, retry and the call's end
+  // (docs/configuration.md#hooks; accord/telemetry.hpp for OpenTelemetry spans). What a hook
+  // throws is caught and counted in Client::hook_exceptions().
+  Hooks hooks;
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -162,6 +167,8 @@ class Client {
   // How many extract_async callbacks (`done`) have thrown since this client was made; each was
   // caught and handed to ClientOptions::on_callback_exception.
   [[nodiscard]] std::uint64_t callback_exceptions() const;
+  // Exceptions thrown by ClientOptions::hooks, each caught where the hook was called.
+  [[nodiscard]] std::uint64_t hook_exceptions() const;
   // Throws ExtractError (carrying the Error and its Trace) instead of returning it.
   [[nodiscard]] Extraction<nlohmann::json> extract_or_throw(const ExtractRequest& request) const;
 

@@ -3,6 +3,7 @@
 // retries: which results are tried again, after what wait, and the sending loop under a deadline.
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct Delivery {
 };
 
 using Sleeper = std::function<void(std::chrono::milliseconds)>;
+// Told of each retry before its wait: the try that failed, the decision, and the number of the
+// try to come (2 for the first retry). ClientOptions::hooks hear of retries through it.
+using RetryObserver = std::function<void(const TransportResult& failed,
+                                         const RetryDecision& decision, std::size_t next_try)>;
 using Deadline = std::chrono::steady_clock::time_point;
 
 // Sends with transport retries. `sleep` defaults to std::this_thread::sleep_for. Every try and
@@ -48,6 +53,7 @@ using Deadline = std::chrono::steady_clock::time_point;
 // end past it is not made, and a deadline already passed is a timeout without a request.
 [[nodiscard]] Delivery deliver(Transport& transport, const HttpRequest& request,
                                const RetryPolicy& policy, const Sleeper& sleep = {},
-                               Deadline deadline = Deadline::max());
+                               Deadline deadline = Deadline::max(),
+                               const RetryObserver& on_retry = {});
 
 }  // namespace accord

@@ -108,6 +108,7 @@ struct Client::Impl {
   std::string model;
 
   std::atomic<std::uint64_t> callback_exceptions{0};
+  std::atomic<std::uint64_t> hook_exceptions{0};
 
   // Why no request may be sent (a hosted endpoint and no key), or empty.
   std::string unusable;
@@ -125,10 +126,11 @@ Exchange Client::exchange(CallSpec call) const {
 }
 
 Exchange Client::Internals::exchange(const Client& client, CallSpec call, Deadline deadline,
-                                     const detail::StreamSetup* stream) {
+                                     const detail::StreamSetup* stream,
+                                     const RetryObserver& on_retry) {
   auto prepared = prepare(client, std::move(call), stream);
   Delivery delivery = deliver(*client.impl_->transport, prepared.request,
-                              client.impl_->options.retry, {}, deadline);
+                              client.impl_->options.retry, {}, deadline, on_retry);
   return finish(client, std::move(prepared), std::move(delivery));
 }
 
@@ -237,6 +239,14 @@ void Client::Internals::callback_threw(const Client& client, std::exception_ptr 
   }
 }
 
+void Client::Internals::hook_threw(const Client& client) noexcept {
+  ++client.impl_->hook_exceptions;
+}
+
+const std::string& Client::Internals::model(const Client& client) {
+  return client.impl_->model;
+}
+
 detail::Spans Client::Internals::key_spans(const Client& client, std::string_view text) {
   return detail::secret_spans(text, client.impl_->api_key);
 }
@@ -302,8 +312,8 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
   detail::ExtractionLoop loop(*this, request);
   for (;;) {
     const auto stream = loop.stream();
-    if (auto result = loop.on_exchange(Internals::exchange(*this, loop.call(), loop.deadline(),
-                                                           stream ? &*stream : nullptr))) {
+    if (auto result = loop.on_exchange(Internals::exchange(
+            *this, loop.call(), loop.deadline(), stream ? &*stream : nullptr, loop.retries()))) {
       return *std::move(result);
     }
   }
@@ -311,6 +321,10 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
 
 std::uint64_t Client::callback_exceptions() const {
   return impl_->callback_exceptions.load();
+}
+
+std::uint64_t Client::hook_exceptions() const {
+  return impl_->hook_exceptions.load();
 }
 
 std::string Client::redacted(std::string text) const {

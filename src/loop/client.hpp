@@ -38,7 +38,8 @@ struct Client::Internals {
                                        Delivery delivery);
   // prepare(), the transport's tries within `deadline`, finish(): one blocking exchange.
   [[nodiscard]] static Exchange exchange(const Client& client, CallSpec call, Deadline deadline,
-                                         const detail::StreamSetup* stream = nullptr);
+                                         const detail::StreamSetup* stream = nullptr,
+                                         const RetryObserver& on_retry = {});
   // When a call started now must be over (ClientOptions::call_timeout; none when it is 0).
   [[nodiscard]] static Deadline call_deadline(const Client& client);
   // Throws std::invalid_argument, naming `where`, for corrections outside 0..kMaxCorrections.
@@ -49,6 +50,10 @@ struct Client::Internals {
   [[nodiscard]] static Client share(const Client& client);
   // Counts what a caller's callback threw and hands it to ClientOptions::on_callback_exception.
   static void callback_threw(const Client& client, std::exception_ptr thrown) noexcept;
+  // Counts an exception a ClientOptions::hooks callback threw.
+  static void hook_threw(const Client& client) noexcept;
+  // The model requests name when the call does not (ClientOptions::model or the provider's).
+  [[nodiscard]] static const std::string& model(const Client& client);
   // Where the client's key occurs in `text` (see secret_spans).
   [[nodiscard]] static detail::Spans key_spans(const Client& client, std::string_view text);
   // The API base URL the client sends to (no trailing slash).

@@ -28,7 +28,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   void send_attempt() {
     const auto stream = loop_.stream();
     prepared_ = Client::Internals::prepare(client_, loop_.call(), stream ? &*stream : nullptr);
-    steps_.emplace(prepared_->request, Client::Internals::options(client_).retry, loop_.deadline());
+    steps_.emplace(prepared_->request, Client::Internals::options(client_).retry, loop_.deadline(),
+                   loop_.retries());
     send_try(std::chrono::milliseconds{0});
   }
 

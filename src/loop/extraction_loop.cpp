@@ -61,11 +61,14 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   call_.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
   whole_turns_ = call_.turns;
   request_turns_ = call_.turns;
+  events_.emplace(client, contract_->name());
+  events_->request_sent(1, role_, call_, stream_.enabled);
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange exchanged) {
   auto& [attempt, reply] = exchanged;
   attempt.role = role_;
+  events_->reply_received(trace_.attempts.size() + 1, attempt);
   trace_.usage += attempt.usage;
   std::string joined;  // a continued output with this piece, redacted
   if (continuations_ > 0) joined = redact_across_continuations(attempt);
@@ -109,6 +112,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::succeed(Attempt attempt,
                                                               nlohmann::json value) {
   trace_.attempts.push_back(std::move(attempt));
   redact(trace_, client_);
+  events_->finished(trace_, nullptr);
   return Result<nlohmann::json>(Extraction<nlohmann::json>{std::move(value), std::move(trace_)});
 }
 
@@ -124,6 +128,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt at
   attempt.issues = judged.issues;
   attempt.repairs = judged.repairs;
   if (judged.issues.empty()) return succeed(std::move(attempt), std::move(judged.value));
+  events_->issues_found(trace_.attempts.size() + 1, judged.issues, judged.repairs);
   if (!take_correction()) {
     trace_.attempts.push_back(std::move(attempt));
     return end_with(invalid_after(trace_.attempts.size(), judged.issues, {}));
@@ -168,6 +173,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
     attempt.issues = std::move(judged.issues);
     add_note(attempt, "not a usable patch (" + problem + ")");
   }
+  events_->issues_found(trace_.attempts.size() + 1, attempt.issues, attempt.repairs);
   if (!take_correction()) {
     add_note(attempt, "no correction is left to send it whole");
     // A reply that is no patch leaves the issues it was asked to fix standing.
@@ -351,6 +357,10 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attem
     }
   }
   trace_.attempts.push_back(std::move(attempt));
+  const auto sent = trace_.attempts.size() + 1;
+  if (role == AttemptRole::scoped_correction || role == AttemptRole::whole_correction)
+    events_->correction_sent(sent, role, call_);
+  events_->request_sent(sent, role, call_, stream().has_value());
   return std::nullopt;
 }
 
@@ -362,6 +372,7 @@ Result<nlohmann::json> ExtractionLoop::end_with(Error error, Attempt unanswered)
 Result<nlohmann::json> ExtractionLoop::end_with(Error error) {
   error.trace = std::move(trace_);
   redact(error, client_);
+  events_->finished(error.trace, &error);
   return error;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "accord/client.hpp"
+#include "loop/call_events.hpp"
 #include "loop/client.hpp"
 #include "loop/loop.hpp"
 #include "loop/scoped_correction.hpp"
@@ -23,6 +24,10 @@ class ExtractionLoop {
   [[nodiscard]] const CallSpec& call() const { return call_; }
   // How the next attempt is streamed; nullopt when it is not.
   [[nodiscard]] std::optional<StreamSetup> stream() const;
+  // What the transport tells of each retry of call()'s request (ClientOptions::hooks).
+  [[nodiscard]] RetryObserver retries() const {
+    return events_->retries(trace_.attempts.size() + 1);
+  }
   // When the whole call must be over (ClientOptions::call_timeout from the start).
   [[nodiscard]] Deadline deadline() const { return deadline_; }
   // The call's Result once it is decided; nullopt when call() now carries the corrective turn.
@@ -96,6 +101,7 @@ class ExtractionLoop {
   Trace trace_;
   StreamOptions stream_;
   PartialValueCallback on_partial_;
+  std::optional<CallEvents> events_;  // made once the schema's name is known
 };
 
 }  // namespace accord::detail

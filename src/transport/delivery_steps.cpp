@@ -17,8 +17,12 @@ milliseconds left_until(Deadline deadline) {
 
 }  // namespace
 
-DeliverySteps::DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline)
-    : request_(std::move(request)), policy_(policy), deadline_(deadline) {}
+DeliverySteps::DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline,
+                             RetryObserver on_retry)
+    : request_(std::move(request)),
+      policy_(policy),
+      deadline_(deadline),
+      on_retry_(std::move(on_retry)) {}
 
 std::optional<HttpRequest> DeliverySteps::next_try(milliseconds wait) {
   const milliseconds left = left_until(deadline_);
@@ -47,6 +51,8 @@ const RetryDecision& DeliverySteps::record(TransportResult result) {
     decision = detail::not_retried(detail::describe_result(delivery_.tries.back()),
                                    "the call's deadline comes first");
   }
+  if (decision.retry && on_retry_)
+    on_retry_(delivery_.tries.back(), decision, delivery_.tries.size() + 1);
   return decision;
 }
 

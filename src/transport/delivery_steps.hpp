@@ -16,7 +16,8 @@ namespace accord {
 // the try's result and says whether to try again and after what wait.
 class DeliverySteps {
  public:
-  DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline);
+  DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline,
+                RetryObserver on_retry = {});
   [[nodiscard]] std::optional<HttpRequest> next_try(std::chrono::milliseconds wait = {});
   const RetryDecision& record(TransportResult result);
   [[nodiscard]] Delivery take() { return std::move(delivery_); }
@@ -25,6 +26,7 @@ class DeliverySteps {
   HttpRequest request_;
   RetryPolicy policy_;
   Deadline deadline_;
+  RetryObserver on_retry_;
   Delivery delivery_;
 };
 

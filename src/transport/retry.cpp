@@ -208,8 +208,8 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
 }
 
 Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,
-                 const Sleeper& sleep, Deadline deadline) {
-  DeliverySteps steps(request, policy, deadline);
+                 const Sleeper& sleep, Deadline deadline, const RetryObserver& on_retry) {
+  DeliverySteps steps(request, policy, deadline, on_retry);
   for (auto next = steps.next_try(); next; next = steps.next_try()) {
     const RetryDecision& decision = steps.record(transport.post(*next));
     if (!decision.retry) break;

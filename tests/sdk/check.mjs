@@ -1,7 +1,6 @@
 // Points the official `openai` and `@anthropic-ai/sdk` clients at accord-mock and checks that they
 // parse its replies. Usage: node check.mjs /path/to/accord-mock
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { startMock } from './mock.mjs';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -45,24 +44,7 @@ const replies = [
   { refusal: "I can't help with that." }, // chat stream refusal
 ];
 
-function startMock() {
-  const child = spawn(mockPath, ['--port', '0', '--scenario-json', JSON.stringify({ replies })], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('accord-mock did not announce its port')), 10000);
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`accord-mock exited early (${code})`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const match = /^listening on 127\.0\.0\.1:(\d+)$/.exec(line);
-      if (!match) reject(new Error(`unexpected first line: ${line}`));
-      else resolve({ child, port: Number(match[1]) });
-    });
-  });
-}
-
-const { child, port } = await startMock();
+const { child, port } = await startMock(mockPath, replies);
 const root = `http://127.0.0.1:${port}`;
 let failures = 0;
 async function check(name, fn) {

@@ -89,6 +89,9 @@ class Provider {
  public:
   virtual ~Provider() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
+  // The provider as OpenTelemetry's GenAI conventions name it (gen_ai.provider.name): "openai"
+  // for both OpenAI shapes; a provider with no well-known name keeps accord's.
+  [[nodiscard]] virtual std::string_view telemetry_name() const { return name(); }
   // Environment variables for the key and base URL, and the default base URL.
   [[nodiscard]] virtual std::string_view api_key_env() const = 0;
   [[nodiscard]] virtual std::string_view base_url_env() const = 0;

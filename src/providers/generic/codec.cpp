@@ -31,6 +31,8 @@ const SchemaCapabilities kGeneric{
 class Generic final : public ChatCompletions {
  public:
   [[nodiscard]] std::string_view name() const override { return "generic"; }
+  // Whatever server it is, it is not OpenAI's.
+  [[nodiscard]] std::string_view telemetry_name() const override { return name(); }
   [[nodiscard]] std::string_view api_key_env() const override { return "ACCORD_GENERIC_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "ACCORD_GENERIC_BASE_URL"; }
   // llama.cpp, vLLM and Ollama serve without a key by default, on whatever host they run.

@@ -32,6 +32,7 @@ namespace accord::detail {
 // Either OpenAI shape as a Provider: OpenAI's key, URLs and model, strict-mode schemas.
 class OpenAIProvider : public Provider {
  public:
+  [[nodiscard]] std::string_view telemetry_name() const override { return "openai"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "OPENAI_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "OPENAI_BASE_URL"; }
   [[nodiscard]] std::string_view default_base_url() const override {
