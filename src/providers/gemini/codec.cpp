@@ -20,7 +20,7 @@ namespace {
 // additionalProperties and required; the rest is ignored, so it goes in words.
 // ai.google.dev/gemini-api/docs/structured-output names the string formats (date-time, date, time).
 const SchemaCapabilities kGemini{
-    .family = "Gemini JSON Schema (responseJsonSchema)",
+    .family = "Gemini response schemas",
     .formats = {"date-time", "date", "time"},
     // minimum and maximum are listed, but exclusive bounds and multipleOf are not, and the table
     // has one switch for all four: words for every bound keep the Report true.

@@ -206,6 +206,39 @@ TEST(GeminiCodec, BodiesOfAnotherShapeAreBadReplies) {
   }
 }
 
+// The wire snapshot: what responseJsonSchema honours stays a keyword (a listed format, item
+// counts); what it ignores is said in words, each with a Report row.
+TEST(GeminiLowering, WhatResponseJsonSchemaIgnoresIsStatedInWords) {
+  const ojson emitted = ojson::parse(R"({"type": "object",
+    "properties": {
+      "accountId": {"type": "string", "pattern": "^acct_[a-z0-9]+$"},
+      "email": {"type": "string", "format": "email"},
+      "day": {"type": "string", "format": "date"},
+      "amount": {"type": "number", "minimum": 1, "maximum": 10000},
+      "memo": {"type": "string", "minLength": 3},
+      "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}},
+    "required": ["accountId", "email", "day", "amount", "tags"],
+    "additionalProperties": false})");
+  const auto wire = make_provider("gemini")->lower(emitted, Report{});
+  const ojson expected = ojson::parse(R"({"type": "object",
+    "properties": {
+      "accountId": {"type": "string", "description": "Must match /^acct_[a-z0-9]+$/."},
+      "email": {"type": "string", "description": "Must be a valid email address."},
+      "day": {"type": "string", "format": "date"},
+      "amount": {"type": "number", "description": "Must be at least 1 and at most 10000."},
+      "memo": {"type": "string", "description": "Must have at least 3 characters."},
+      "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}},
+    "required": ["accountId", "email", "day", "amount", "tags"],
+    "additionalProperties": false})");
+  EXPECT_EQ(wire.schema.dump(2), expected.dump(2));
+  std::vector<std::string> worded;
+  for (const auto& entry : wire.report.entries()) {
+    if (entry.fate == Fate::description) worded.push_back(entry.keyword);
+  }
+  EXPECT_EQ(worded,
+            (std::vector<std::string>{"pattern", "format", "minimum", "maximum", "minLength"}));
+}
+
 TEST(GeminiStream, TextPiecesJoinAndTheFinishReasonEndsTheStream) {
   auto assembler = detail::make_stream_assembler("gemini", OutputMode::response_format);
   ASSERT_NE(assembler, nullptr);
