@@ -203,6 +203,8 @@ class Gemini final : public Provider {
  public:
   [[nodiscard]] std::string_view name() const override { return "gemini"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "GEMINI_API_KEY"; }
+  // The official SDKs read GOOGLE_API_KEY too.
+  [[nodiscard]] std::string_view api_key_fallback_env() const override { return "GOOGLE_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "GEMINI_BASE_URL"; }
   [[nodiscard]] std::string_view default_base_url() const override {
     return "https://generativelanguage.googleapis.com";
