@@ -1,5 +1,7 @@
 // accord-mock's Gemini routes over real HTTP: the Gemini API's and Vertex AI's paths, Google's
-// error envelope, a stream asked for by its URL, and the output cap read from generationConfig.
+// error envelope, a stream asked for by its URL, and the output cap read from generationConfig;
+// and the loop's paths that are not parameterised by provider (truncation recovery, async) on
+// them.
 
 #include <gtest/gtest.h>
 
@@ -7,8 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "accord/client.hpp"
 #include "fixtures/mock_http.hpp"
 #include "fixtures/mock_process.hpp"
+#include "fixtures/refund_documents.hpp"
+#include "schemas/refund.hpp"
 
 namespace {
 
@@ -93,3 +98,49 @@ TEST(GeminiMock, ObeyMaxTokensCutsAtGenerationConfigsCap) {
 }
 
 }  // namespace
+
+namespace accord {
+namespace {
+
+using namespace testing_documents;
+
+Client gemini_client(const MockProcess& mock, int max_tokens = 1024) {
+  return Client({.provider = "gemini",
+                 .model = "gemini-test",
+                 .base_url = mock.base_url(),
+                 .api_key = "gm-test-key",
+                 .max_tokens = max_tokens});
+}
+
+TEST(GeminiLoop, TruncatedReplyIsSentAgainWithARaisedMaxOutputTokens) {
+  // The refund (153 bytes) is cut at the cap: 15 tokens (60 bytes), raised once to 60 tokens.
+  MockProcess mock(gemini_replies({{{"json", kValidRefund}, {"obey_max_tokens", true}}}));
+  auto result = gemini_client(mock, 15).extract(refund_request());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value(), kValidRefund);
+  const auto& attempts = result.trace().attempts;
+  ASSERT_EQ(attempts.size(), 2u);
+  EXPECT_EQ(attempts[0].status, ReplyStatus::truncated);
+  EXPECT_EQ(attempts[1].role, AttemptRole::raised_cap);
+  const auto requests = mock.requests();
+  EXPECT_EQ(requests.at(1)["body"]["generationConfig"]["maxOutputTokens"], 60);
+  EXPECT_EQ(requests.at(1)["body"]["contents"], requests.at(0)["body"]["contents"]);
+}
+
+TEST(GeminiLoop, ExtractAsyncHoldsTheCorrectedValue) {
+  json invalid = kValidRefund;
+  invalid["amount"] = -5;
+  MockProcess mock(gemini_replies({{{"json", invalid}}, {{"json", kValidRefund}}}));
+  auto result = gemini_client(mock).extract_async(refund_request()).get();
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value(), kValidRefund);
+  ASSERT_EQ(result.trace().attempts.size(), 2u);
+  // By default a scoped correction: a fresh request for the failing value, in the same shape.
+  const auto second = mock.requests().at(1)["body"];
+  EXPECT_EQ(second["contents"].size(), 1u);
+  EXPECT_EQ(second["generationConfig"]["responseMimeType"], "application/json");
+  EXPECT_TRUE(second["generationConfig"].contains("responseJsonSchema"));
+}
+
+}  // namespace
+}  // namespace accord
