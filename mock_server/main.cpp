@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "batches.hpp"
+#include "gemini_shape.hpp"
 #include "growing_pool.hpp"
 #include "quiet_keep_alive.hpp"
 #include "render.hpp"
@@ -253,6 +254,9 @@ class MockServer {
     server_.Post("/v1/messages", [this](const httplib::Request& req, httplib::Response& res) {
       serve(Endpoint::messages, req, res);
     });
+    server_.Post(kGeminiRoute, [this](const httplib::Request& req, httplib::Response& res) {
+      serve(Endpoint::gemini, req, res, req.matches[2] == "streamGenerateContent");
+    });
 
     install_batch_routes();
 
@@ -356,7 +360,9 @@ class MockServer {
     res.set_content(reply.body, reply.content_type);
   }
 
-  void serve(Endpoint endpoint, const httplib::Request& req, httplib::Response& res) {
+  // `streamed`: the URL asks for a stream (Gemini); other APIs ask with "stream": true.
+  void serve(Endpoint endpoint, const httplib::Request& req, httplib::Response& res,
+             bool streamed = false) {
     record(req);
     const auto serial = ++serial_;
     const auto request = json::parse(req.body, nullptr, false);
@@ -387,7 +393,7 @@ class MockServer {
     }
 
     const auto rendered = render_reply(endpoint, reply, request, req.body.size(), serial);
-    if (request.contains("stream") && request["stream"] == json(true) &&
+    if ((streamed || (request.contains("stream") && request["stream"] == json(true))) &&
         reply.kind != ReplyKind::http && rendered.status / 100 == 2) {
       serve_stream(endpoint, reply, request, rendered, res);
       return;

@@ -270,13 +270,16 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   if (impl_->base_url.empty()) impl_->base_url = provider.default_base_url();
   while (!impl_->base_url.empty() && impl_->base_url.back() == '/') impl_->base_url.pop_back();
   impl_->api_key = !options.api_key.empty() ? options.api_key : from_env(provider.api_key_env());
+  const auto fallback = provider.api_key_fallback_env();
+  if (impl_->api_key.empty() && !fallback.empty()) impl_->api_key = from_env(fallback);
   if (impl_->api_key.empty() && provider.needs_api_key() && !loopback_endpoint(impl_->base_url)) {
     // Sent without a key, the request would only come back 401 (or reach a server that should
     // not have been asked): stop before it, naming where the key was looked for.
     impl_->unusable = fmt::format(
-        "no API key for {}: {} is empty or unset and ClientOptions::api_key is empty (only a "
+        "no API key for {}: {} is empty or unset{} and ClientOptions::api_key is empty (only a "
         "loopback endpoint such as accord-mock may go without one)",
-        impl_->base_url, provider.api_key_env());
+        impl_->base_url, provider.api_key_env(),
+        fallback.empty() ? "" : fmt::format(" (as is {})", fallback));
   }
   impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
   impl_->transport = options.custom_transport ? options.custom_transport

@@ -37,9 +37,10 @@ std::vector<std::pair<std::string, std::string>> capability_rows(const SchemaCap
       {"recursion ($defs + $ref cycles)",
        c.recursion ? "yes" : "no: unrolled 3 levels, deeper values cannot be sent"},
       {"default", c.defaults ? "yes" : "no: stated in words"},
-      {"pattern", c.complex_patterns ? "yes"
-                                     : "simple patterns only; lookaround, backreferences, \\b "
-                                       "and repeats over 100 in words"},
+      {"pattern", !c.patterns          ? "no: stated in words, enforced locally"
+                  : c.complex_patterns ? "yes"
+                                       : "simple patterns only; lookaround, backreferences, \\b "
+                                         "and repeats over 100 in words"},
       {"objects and arrays in enum/const", yes_no(c.structured_enums)},
       {"optional properties",
        c.all_required ? "no: sent required and nullable, null means absent" : "yes"},

@@ -768,8 +768,9 @@ class Lowerer {
                              : "; stated in the description, not checked (accord does not know "
                                "this format)"));
         }
-      } else if (key == "pattern" && value.is_string() && !caps_.complex_patterns &&
-                 !simple_pattern(value.get<std::string>())) {
+      } else if (key == "pattern" && value.is_string() &&
+                 (!caps_.patterns ||
+                  (!caps_.complex_patterns && !simple_pattern(value.get<std::string>())))) {
         notes.sentences.push_back("Must match /" + value.get<std::string>() + "/.");
         moved(path, key, value, simple_patterns_why());
       } else if (key == "default" && !caps_.defaults) {
@@ -903,7 +904,7 @@ class Lowerer {
       const std::string pattern = option["pattern"];
       ReportEntry* entry = next < pattern_entries.size() ? pattern_entries[next] : nullptr;
       ++next;
-      if (caps_.all_of && (caps_.complex_patterns || simple_pattern(pattern))) {
+      if (caps_.all_of && caps_.patterns && (caps_.complex_patterns || simple_pattern(pattern))) {
         kept.push_back(option);
         continue;
       }
@@ -952,6 +953,9 @@ class Lowerer {
   }
 
   [[nodiscard]] std::string simple_patterns_why() const {
+    if (!caps_.patterns) {
+      return family_ + " ignore pattern; stated in the description, enforced locally";
+    }
     return family_ +
            " accept only simple patterns (no lookaround, backreferences, \\b or repeats over "
            "100); stated in the description, enforced locally";

@@ -11,6 +11,7 @@ const ProviderParts& openai_chat_parts();
 const ProviderParts& openai_responses_parts();
 const ProviderParts& anthropic_parts();
 const ProviderParts& generic_parts();
+const ProviderParts& gemini_parts();
 
 namespace {
 
@@ -20,6 +21,7 @@ constexpr std::array kProviders = {
     &openai_responses_parts,
     &anthropic_parts,
     &generic_parts,
+    &gemini_parts,
 };
 
 }  // namespace

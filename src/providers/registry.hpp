@@ -19,6 +19,9 @@ struct ProviderParts {
   void (*ask_for_stream)(ojson& body) = nullptr;
   // Its batch API; nullptr when it has none.
   std::unique_ptr<BatchProtocol> (*batches)(const BatchSetup&) = nullptr;
+  // A provider that asks for a stream by other means than `"stream": true` (another URL):
+  // replaces the body member and ask_for_stream above.
+  void (*stream_request)(HttpRequest& request) = nullptr;
 };
 
 // The parts of the provider named; nullptr for a name no provider has.

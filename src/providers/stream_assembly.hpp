@@ -39,7 +39,8 @@ class StreamAssembler {
                                                                      OutputMode mode);
 
 // The encoded request asking for a streamed reply: `"stream": true`, and whatever else the
-// provider's folder says a stream needs.
+// provider's folder says a stream needs (or, for a provider that streams from another URL, its own
+// change instead).
 void ask_for_stream(HttpRequest& request, std::string_view provider);
 
 // For the providers' assemblers.

@@ -213,6 +213,14 @@ class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
       }
       return out + responses_final("response.completed", "completed", text);
     }
+    if (provider == "gemini") {
+      std::string out;
+      for (const auto& piece : pieces) {
+        out += event({{"candidates", {{{"content", {{"parts", {{{"text", piece}}}}}}}}}});
+      }
+      return out + event({{"candidates",
+                           {{{"content", {{"parts", json::array()}}}, {"finishReason", "STOP"}}}}});
+    }
     return chat_stream(pieces);
   }
 };

@@ -104,6 +104,20 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
             out.push_back({block["tool_use_id"], block["content"], block.value("is_error", false)});
         }
       }
+    } else if (provider == "gemini") {
+      // A text result goes under "output", a failed one under "error", an object as itself.
+      for (const auto& content : body["contents"]) {
+        for (const auto& part : content["parts"]) {
+          if (!part.contains("functionResponse")) continue;
+          const json& response = part["functionResponse"]["response"];
+          const bool error = response.contains("error");
+          const json& value = error                         ? response["error"]
+                              : response.contains("output") ? response["output"]
+                                                            : response;
+          out.push_back({part["functionResponse"].value("id", ""),
+                         value.is_string() ? value.get<std::string>() : value.dump(), error});
+        }
+      }
     } else {
       for (const auto& message : body["messages"]) {
         if (message["role"] == "tool")
@@ -116,6 +130,14 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
   // The transfer tool's input schema and description as the first request sent them.
   json sent_tool(const json& body) const {
     const std::string provider = GetParam();
+    if (provider == "gemini") {
+      for (const auto& declaration : body["tools"][0]["functionDeclarations"]) {
+        if (declaration["name"] == "transfer")
+          return {{"description", declaration["description"]},
+                  {"schema", declaration["parametersJsonSchema"]}};
+      }
+      return nullptr;
+    }
     for (const auto& tool : body["tools"]) {
       if (provider == "openai-chat" || provider == "generic") {
         if (tool["function"]["name"] == "transfer")
@@ -131,8 +153,9 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
     return nullptr;
   }
 
-  // Only Anthropic has an error flag on a tool result; the others carry the text alone.
-  static bool has_error_flag() { return GetParam() == "anthropic"; }
+  // Only Anthropic (is_error) and Gemini (an "error" response) mark a failed tool result; the
+  // others carry the text alone.
+  static bool has_error_flag() { return GetParam() == "anthropic" || GetParam() == "gemini"; }
 
   std::unique_ptr<MockProcess> mock_;
   int handler_runs_ = 0;
@@ -237,8 +260,8 @@ TEST_P(ToolLoop, BrokenArgumentTextIsRejectedNotACrash) {
   const auto& first = result.value().calls[0];
   EXPECT_EQ(first.verdict, CallVerdict::rejected);
   ASSERT_FALSE(first.issues.empty());
-  // OpenAI sends the text itself; Anthropic's input cannot be broken JSON, so the mock sends the
-  // text as a JSON string, which is the wrong type.
+  // OpenAI sends the text itself; Anthropic's input (Gemini's args) cannot be broken JSON, so the
+  // mock sends the text as a JSON string, which is the wrong type.
   EXPECT_EQ(first.issues[0].code,
             has_error_flag() ? IssueCode::invalid_type : IssueCode::invalid_json);
   const auto results = results_in(bodies()[1]);
@@ -345,8 +368,8 @@ TEST_P(ToolLoop, FirstRequestStatesTheCapInWords) {
             std::string::npos);
 }
 
-// Anthropic gets the cap in words only; the others get keywords too (anyOf branches, if/then),
-// and every provider's Report says the rule is also stated in the description.
+// Anthropic and Gemini get the cap in words only; the others get keywords too (anyOf branches,
+// if/then), and every provider's Report says the rule is also stated in the description.
 TEST_P(ToolLoop, ReportSaysTheCapIsStatedInTheDescription) {
   const auto provider = make_provider(GetParam());
   const auto specs = toolset().specs(*provider);
@@ -356,8 +379,8 @@ TEST_P(ToolLoop, ReportSaysTheCapIsStatedInTheDescription) {
     if (entry.rule == R"(rule if currency == "eur" then amount <= 500)") {
       found = true;
       EXPECT_NE(entry.why.find("stated in the description"), std::string::npos) << entry.why;
-      EXPECT_EQ(entry.fate,
-                std::string(GetParam()) == "anthropic" ? Fate::description : Fate::keyword);
+      const bool words_only = std::string(GetParam()) == "anthropic" || GetParam() == "gemini";
+      EXPECT_EQ(entry.fate, words_only ? Fate::description : Fate::keyword);
     }
   }
   EXPECT_TRUE(found);
@@ -368,7 +391,7 @@ TEST_P(ToolLoop, OpenAIRequestsAskForOneCallAtATime) {
   ASSERT_TRUE(result.ok()) << result.error().message;
   const json first = bodies()[0];
   if (has_error_flag()) {
-    EXPECT_FALSE(first.contains("parallel_tool_calls"));  // not an Anthropic field
+    EXPECT_FALSE(first.contains("parallel_tool_calls"));  // not an Anthropic or Gemini field
   } else {
     EXPECT_EQ(first["parallel_tool_calls"], false);
   }

@@ -33,6 +33,7 @@ struct SchemaCapabilities {
   bool recursion = false;         // `$ref` cycles through `$defs` (else unrolled a few levels)
   bool defaults = false;          // `default`
   bool complex_patterns = false;  // lookaround, backreferences, \b, repeats over 100
+  bool patterns = true;           // `pattern` at all (false: every pattern in words)
   bool structured_enums = false;  // objects and arrays inside enum/const
   // Every property must be listed in `required` (optional ones become nullable, null = absent).
   bool all_required = false;

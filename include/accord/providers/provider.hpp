@@ -97,6 +97,8 @@ class Provider {
   [[nodiscard]] virtual std::string_view base_url_env() const = 0;
   [[nodiscard]] virtual std::string_view default_base_url() const = 0;
   [[nodiscard]] virtual std::string_view default_model() const = 0;
+  // A second variable the key is read from when the first is empty or unset (empty: none).
+  [[nodiscard]] virtual std::string_view api_key_fallback_env() const { return {}; }
   // Whether a request to an endpoint off this machine needs an API key: a client with none
   // refuses to send (Client::extract and the rest throw std::invalid_argument) rather than send a
   // request that can only be refused.

@@ -80,11 +80,11 @@ TEST(ProvidersRegistry, MakesEveryListedProviderUnderItsOwnName) {
     EXPECT_EQ(p->name(), name);
     EXPECT_FALSE(p->default_base_url().empty());
   }
-  EXPECT_EQ(provider_names().size(), 4u);
+  EXPECT_EQ(provider_names().size(), 5u);
 }
 
 TEST(ProvidersRegistry, UnknownNameGivesNull) {
-  EXPECT_EQ(make_provider("gemini"), nullptr);
+  EXPECT_EQ(make_provider("no-such-provider"), nullptr);
 }
 
 TEST(ReplyTypes, UsageAddsEachCount) {
