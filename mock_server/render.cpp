@@ -4,44 +4,15 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
-#include <random>
+
+#include "bedrock_shape.hpp"
+#include "render_parts.hpp"
 
 namespace accord_mock {
 namespace {
 
 using json = nlohmann::ordered_json;  // keys in the order the real APIs send them
 using request_json = nlohmann::json;
-
-// Content that nlohmann cannot or should not serialise (invalid UTF-8, 100k-deep nesting) is put
-// in the document as a unique placeholder string and spliced into the serialised text afterwards.
-class Splicer {
- public:
-  Splicer() {
-    static const std::uint64_t process_nonce = std::random_device{}();
-    nonce_ = std::to_string(process_nonce);
-  }
-
-  // `fragment` must be valid JSON text, apart from the bytes it is meant to carry.
-  json raw(std::string fragment) {
-    auto token = "@@accord-splice-" + nonce_ + "-" + std::to_string(fragments_.size()) + "@@";
-    fragments_.emplace_back("\"" + token + "\"", std::move(fragment));
-    return token;
-  }
-  json string(std::string_view bytes) { return raw(json_string_literal(bytes)); }
-
-  [[nodiscard]] std::string serialise(const json& document) const {
-    auto text = document.dump();
-    for (const auto& [quoted_token, fragment] : fragments_) {
-      const auto at = text.find(quoted_token);
-      if (at != std::string::npos) text.replace(at, quoted_token.size(), fragment);
-    }
-    return text;
-  }
-
- private:
-  std::string nonce_;
-  std::vector<std::pair<std::string, std::string>> fragments_;
-};
 
 std::string insert_invalid_utf8_in_text(std::string text) {
   const auto quote = text.find('"');
@@ -70,14 +41,14 @@ std::string insert_invalid_utf8_in_json(std::string text) {
   return json_string_literal(std::string(kInvalidUtf8) + text);
 }
 
-// The text a reply carries, after the nest_depth and invalid_utf8 modifiers.
+}  // namespace
+
 std::string payload_text(const Reply& reply, std::string text) {
   if (reply.nest_depth > 0) text = nested_json(reply.nest_depth);
   if (reply.invalid_utf8) text = insert_invalid_utf8_in_text(std::move(text));
   return text;
 }
 
-// The same, for payloads that travel as JSON values (Anthropic tool input).
 std::string payload_json(const Reply& reply, std::string json_text) {
   if (reply.nest_depth > 0) json_text = nested_json(reply.nest_depth);
   if (reply.invalid_utf8) json_text = insert_invalid_utf8_in_json(std::move(json_text));
@@ -95,6 +66,8 @@ std::optional<std::string> string_member(const request_json& object, const char*
   if (v == nullptr || !v->is_string()) return std::nullopt;
   return v->get<std::string>();
 }
+
+namespace {
 
 // The tool the request forces, if any: a named tool choice, or "must call a tool" with one tool.
 std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& request) {
@@ -122,6 +95,8 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
       if (string_member(*choice, "type") == "any" && one_tool)
         return string_member((*tools)[0], "name");
       return std::nullopt;
+    case Endpoint::converse:
+      return std::nullopt;  // bedrock_shape.cpp reads its own toolConfig
   }
   return std::nullopt;
 }
@@ -138,14 +113,8 @@ json finish_usage(json usage, const request_json& override_usage, const char* fi
   return usage;
 }
 
-struct CallOut {
-  std::string id;
-  std::string name;
-  std::string arguments_text;  // OpenAI: the arguments string's content
-  std::string input_json;      // Anthropic: the input value's JSON text
-};
+}  // namespace
 
-// The calls a reply answers with: its tool_calls, or the forced tool called with its json value.
 std::vector<CallOut> calls_for(const Reply& reply, const std::optional<std::string>& forced,
                                const char* id_prefix, std::uint64_t serial) {
   std::vector<CallOut> out;
@@ -194,6 +163,8 @@ std::size_t content_bytes(const Reply& reply) {
       return reply.text.size();
   }
 }
+
+namespace {
 
 std::string model_of(const request_json& request) {
   return string_member(request, "model").value_or("accord-mock");
@@ -592,6 +563,7 @@ std::int64_t now_seconds() {
 
 RenderedReply render_error(Endpoint endpoint, int status, const request_json& fields,
                            std::uint64_t serial) {
+  if (endpoint == Endpoint::converse) return render_bedrock_error(status, fields, serial);
   const auto d = error_defaults(status);
   json document;
   if (endpoint == Endpoint::messages) {
@@ -648,6 +620,9 @@ RenderedReply render_reply(Endpoint endpoint, const Reply& reply, const request_
         break;
       case Endpoint::messages:
         out = render_messages(reply, request, request_bytes, serial);
+        break;
+      case Endpoint::converse:
+        out = render_converse(reply, request, request_bytes, serial);
         break;
     }
   }

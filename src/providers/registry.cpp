@@ -11,15 +11,13 @@ const ProviderParts& openai_chat_parts();
 const ProviderParts& openai_responses_parts();
 const ProviderParts& anthropic_parts();
 const ProviderParts& generic_parts();
+const ProviderParts& bedrock_parts();
 
 namespace {
 
 // Every provider, one line each, in the order provider_names() lists them.
 constexpr std::array kProviders = {
-    &openai_chat_parts,
-    &openai_responses_parts,
-    &anthropic_parts,
-    &generic_parts,
+    &openai_chat_parts, &openai_responses_parts, &anthropic_parts, &generic_parts, &bedrock_parts,
 };
 
 }  // namespace

@@ -45,6 +45,7 @@ ENDPOINTS = {
                     {"type": "function", "function": {"name": "refund"}}),
     "openai_responses": ("/v1/responses", {"type": "function", "name": "refund"}),
     "anthropic": ("/v1/messages", {"type": "tool", "name": "refund"}),
+    "bedrock": ("/model/m/converse", {"toolChoice": {"tool": {"name": "refund"}}}),
 }
 
 
@@ -72,7 +73,7 @@ def main():
                         "input": "x"}
                 if forced:
                     body["tools"] = [{"type": "function", "name": "refund"}]
-                    body["tool_choice"] = forced_choice
+                    body["toolConfig" if target == "bedrock" else "tool_choice"] = forced_choice
                 reply = post(port, path, body)
                 control = STATUS_CONTROL[status] | (0x10 if forced else 0)
                 for out in [target] + (["generic"] if target == "openai_chat" else []):

@@ -84,7 +84,12 @@ TEST_P(Streaming, StreamedResultMatchesTheReplyReadWhole) {
     EXPECT_TRUE(attempt.stream.streamed);
     EXPECT_GT(attempt.stream.events, 5u);
     EXPECT_FALSE(whole.result.trace().attempts.at(0).stream.streamed);
-    EXPECT_EQ(received()[0]["stream"], true);
+    if (GetParam() == "bedrock") {
+      // ConverseStream is asked for by its URL; the body is Converse's.
+      EXPECT_FALSE(received()[0].contains("stream"));
+    } else {
+      EXPECT_EQ(received()[0]["stream"], true);
+    }
   }
 }
 
