@@ -29,6 +29,7 @@
 
 #include "batches.hpp"
 #include "gemini_shape.hpp"
+#include "bedrock_shape.hpp"
 #include "growing_pool.hpp"
 #include "quiet_keep_alive.hpp"
 #include "render.hpp"
@@ -257,6 +258,12 @@ class MockServer {
     server_.Post(kGeminiRoute, [this](const httplib::Request& req, httplib::Response& res) {
       serve(Endpoint::gemini, req, res, req.matches[2] == "streamGenerateContent");
     });
+    server_.Post(kConverseRoute, [this](const httplib::Request& req, httplib::Response& res) {
+      serve(Endpoint::converse, req, res);
+    });
+    server_.Post(kConverseStreamRoute, [this](const httplib::Request& req, httplib::Response& res) {
+      serve(Endpoint::converse, req, res, true);
+    });
 
     install_batch_routes();
 
@@ -365,6 +372,15 @@ class MockServer {
              bool streamed = false) {
     record(req);
     const auto serial = ++serial_;
+    if (endpoint == Endpoint::converse) {
+      SignedRequest signed_request{req.method, req.target, {}, req.body};
+      for (const auto& [name, value] : req.headers)
+        signed_request.headers.emplace_back(name, value);
+      if (const auto refused = refused_signature(signed_request, serial)) {
+        send(*refused, res);  // as AWS: a bad signature is refused before the body is read
+        return;
+      }
+    }
     const auto request = json::parse(req.body, nullptr, false);
     if (request.is_discarded() || !request.is_object()) {
       // A real API answers 400 here; the scripted reply is kept for the next, well-formed request.
@@ -444,9 +460,13 @@ class MockServer {
     const StreamFault fault = reply.stream_fault;
     auto sent = std::make_shared<std::size_t>(0);
     auto faulted = std::make_shared<bool>(fault.kind == StreamFaultKind::none);
+    // Bedrock frames its events in AWS's binary event-stream; the others send server-sent events.
+    const bool aws = endpoint == Endpoint::converse;
+    auto malformed = std::make_shared<const std::string>(aws ? malformed_converse_event()
+                                                             : std::string(kMalformedEvent));
     res.set_chunked_content_provider(
-        "text/event-stream",
-        [this, events, fault, sent, faulted](std::size_t, httplib::DataSink& sink) {
+        aws ? std::string(kEventStreamMediaType) : "text/event-stream",
+        [this, events, fault, sent, faulted, malformed](std::size_t, httplib::DataSink& sink) {
           if (!*faulted && *sent >= fault.after_events) {
             *faulted = true;
             switch (fault.kind) {
@@ -456,8 +476,7 @@ class MockServer {
                 if (!shutdown_.sleep_for(std::chrono::milliseconds(fault.stall_ms))) return false;
                 break;
               case StreamFaultKind::malformed:
-                if (!sink.write(kMalformedEvent, std::char_traits<char>::length(kMalformedEvent)))
-                  return false;
+                if (!sink.write(malformed->data(), malformed->size())) return false;
                 break;
               case StreamFaultKind::none:
                 break;

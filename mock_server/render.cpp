@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "gemini_shape.hpp"
+#include "bedrock_shape.hpp"
 #include "render_parts.hpp"
 
 namespace accord_mock {
@@ -97,6 +98,8 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
       return std::nullopt;
     case Endpoint::gemini:
       return std::nullopt;  // gemini_shape.cpp reads its own toolConfig
+    case Endpoint::converse:
+      return std::nullopt;  // bedrock_shape.cpp reads its own toolConfig
   }
   return std::nullopt;
 }
@@ -568,6 +571,7 @@ std::int64_t now_seconds() {
 RenderedReply render_error(Endpoint endpoint, int status, const request_json& fields,
                            std::uint64_t serial) {
   if (endpoint == Endpoint::gemini) return render_gemini_error(status, fields, serial);
+  if (endpoint == Endpoint::converse) return render_bedrock_error(status, fields, serial);
   const auto d = error_defaults(status);
   json document;
   if (endpoint == Endpoint::messages) {
@@ -627,6 +631,9 @@ RenderedReply render_reply(Endpoint endpoint, const Reply& reply, const request_
         break;
       case Endpoint::gemini:
         out = render_gemini(reply, request, request_bytes, serial);
+        break;
+      case Endpoint::converse:
+        out = render_converse(reply, request, request_bytes, serial);
         break;
     }
   }

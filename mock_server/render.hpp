@@ -14,7 +14,7 @@
 
 namespace accord_mock {
 
-enum class Endpoint { chat_completions, responses, messages, gemini };
+enum class Endpoint { chat_completions, responses, messages, gemini, converse };
 
 struct RenderedReply {
   int status = 200;

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "gemini_shape.hpp"
+#include "bedrock_shape.hpp"
 
 namespace accord_mock {
 namespace {
@@ -216,6 +217,8 @@ std::vector<std::string> stream_events(Endpoint endpoint, const std::string& bod
           return messages_events(parsed, chunk_chars);
         case Endpoint::gemini:
           return gemini_events(parsed, chunk_chars);
+        case Endpoint::converse:
+          return converse_stream_events(parsed, chunk_chars);
       }
     }
   } catch (const json::exception&) {

@@ -39,6 +39,12 @@ struct HttpRequest {
   // in HttpResponse::body. CurlTransport honours it; a transport that does not fills
   // HttpResponse::body, which the reader is then given whole.
   std::shared_ptr<BodyReader> body_reader;
+  // AWS Signature Version 4, computed by the transport as it sends (CurlTransport adds
+  // x-amz-date, x-amz-content-sha256 and Authorization): the scope "aws:amz:{region}:{service}"
+  // and the credentials "ACCESS_KEY_ID:SECRET_ACCESS_KEY" (a secret: never logged). Empty: the
+  // request is not signed.
+  std::string aws_sigv4;
+  std::string aws_credentials;
 };
 
 struct HttpResponse {

@@ -269,9 +269,8 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
       !options.base_url.empty() ? options.base_url : from_env(provider.base_url_env());
   if (impl_->base_url.empty()) impl_->base_url = provider.default_base_url();
   while (!impl_->base_url.empty() && impl_->base_url.back() == '/') impl_->base_url.pop_back();
-  impl_->api_key = !options.api_key.empty() ? options.api_key : from_env(provider.api_key_env());
+  impl_->api_key = !options.api_key.empty() ? options.api_key : provider.api_key_from_environment();
   const auto fallback = provider.api_key_fallback_env();
-  if (impl_->api_key.empty() && !fallback.empty()) impl_->api_key = from_env(fallback);
   if (impl_->api_key.empty() && provider.needs_api_key() && !loopback_endpoint(impl_->base_url)) {
     // Sent without a key, the request would only come back 401 (or reach a server that should
     // not have been asked): stop before it, naming where the key was looked for.

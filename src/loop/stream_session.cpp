@@ -48,13 +48,18 @@ std::optional<Issues> judge_part(const Contract& contract, const Path& wire_path
 
 StreamSession::StreamSession(std::string_view provider, OutputMode mode, StreamSetup setup,
                              Redactor redact)
-    : provider_(provider), mode_(mode), setup_(std::move(setup)), redact_(std::move(redact)) {
+    : provider_(provider),
+      mode_(mode),
+      setup_(std::move(setup)),
+      redact_(std::move(redact)),
+      framing_(stream_framing(provider)) {
   begin();
   record_.streamed = true;
 }
 
 void StreamSession::begin() {
   sse_ = SseReader();
+  aws_ = AwsEventStreamReader();
   assembler_ = make_stream_assembler(provider_, mode_);
   json_ = std::make_unique<JsonStreamReader>(
       [this](const Path& path, const nlohmann::json& part) { return on_close(path, part); },
@@ -97,7 +102,14 @@ bool StreamSession::read_events(std::string_view bytes) {
     }
     unframed_ += bytes;
   }
-  for (const auto& event : sse_.feed(bytes)) {
+  const auto events = events_in(bytes);
+  // Broken framing after events is a broken stream; before any, the server may have answered
+  // with its reply whole (read by reply()).
+  if (!aws_.problem().empty() && record_.events > 0) {
+    fail(aws_.problem());
+    return false;
+  }
+  for (const auto& event : events) {
     // After the provider's last event nothing belongs to the reply: no text, no stop reason.
     if (assembler_->ended()) {
       ++record_.ignored_after_end;
@@ -122,6 +134,10 @@ bool StreamSession::read_events(std::string_view bytes) {
   return true;
 }
 
+std::vector<SseEvent> StreamSession::events_in(std::string_view bytes) {
+  return framing_ == StreamFraming::aws_event_stream ? aws_.feed(bytes) : sse_.feed(bytes);
+}
+
 bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
   if (setup_.on_partial) {
     try {
@@ -144,13 +160,15 @@ bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
 
 Reply StreamSession::reply(const Provider& provider, const HttpResponse& response) {
   if (problem_.empty() && record_.events == 0 && !unframed_.empty() &&
-      !ascii_lower(response.header("content-type").value_or("")).starts_with("text/event-stream")) {
+      !ascii_lower(response.header("content-type").value_or(""))
+           .starts_with(media_type(framing_))) {
     // Asked to stream, the server answered with its reply whole: read it as such.
     record_.read_whole = true;
     body_ = redact_(std::move(unframed_));
     return provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
   }
   body_ = redact_(serialize(assembler_->body(&json_->value())));
+  if (problem_.empty() && !aws_.problem().empty()) fail(aws_.problem());
   if (!problem_.empty()) {
     Reply failed = bad_reply(problem_);
     failed.text = redact_(output_);

@@ -1,5 +1,6 @@
 #pragma once
-// One streamed attempt: the event stream read as it arrives (SseReader), folded back into the
+// One streamed attempt: the event stream read as it arrives (SseReader, or
+// AwsEventStreamReader for a provider framed so), folded back into the
 // provider's reply (StreamAssembler), its output read as JSON (JsonStreamReader) with each part
 // handed to the caller and, when asked, judged the moment it closes. Sits between the transport,
 // which feeds it bytes, and the extraction loop, which gets the Reply from it.
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "accord/client.hpp"
+#include "core/aws_event_stream.hpp"
 #include "core/json_stream_reader.hpp"
 #include "core/sse.hpp"
 #include "providers/stream_assembly.hpp"
@@ -64,6 +66,8 @@ class StreamSession final : public BodyReader {
 
  private:
   bool read_events(std::string_view bytes);
+  // The events `bytes` complete, in the provider's framing.
+  std::vector<SseEvent> events_in(std::string_view bytes);
   bool on_close(const Path& path, const nlohmann::json& part);
   // Records why the attempt failed: redacted whole, then cut, so no piece of a key survives.
   void fail(std::string why);
@@ -72,7 +76,9 @@ class StreamSession final : public BodyReader {
   OutputMode mode_;
   StreamSetup setup_;
   Redactor redact_;
+  StreamFraming framing_;
   SseReader sse_;
+  AwsEventStreamReader aws_;
   std::unique_ptr<StreamAssembler> assembler_;
   std::unique_ptr<JsonStreamReader> json_;
   std::string output_;  // the output text so far

@@ -12,6 +12,7 @@ const ProviderParts& openai_responses_parts();
 const ProviderParts& anthropic_parts();
 const ProviderParts& generic_parts();
 const ProviderParts& gemini_parts();
+const ProviderParts& bedrock_parts();
 
 namespace {
 
@@ -22,6 +23,7 @@ constexpr std::array kProviders = {
     &anthropic_parts,
     &generic_parts,
     &gemini_parts,
+    &bedrock_parts,
 };
 
 }  // namespace

@@ -19,9 +19,10 @@ struct ProviderParts {
   void (*ask_for_stream)(ojson& body) = nullptr;
   // Its batch API; nullptr when it has none.
   std::unique_ptr<BatchProtocol> (*batches)(const BatchSetup&) = nullptr;
-  // A provider that asks for a stream by other means than `"stream": true` (another URL):
-  // replaces the body member and ask_for_stream above.
+  // A provider that asks for a stream another way than `"stream": true` (Bedrock: another URL)
+  // sets this instead of ask_for_stream; and how its events are framed.
   void (*stream_request)(HttpRequest& request) = nullptr;
+  StreamFraming framing = StreamFraming::server_sent_events;
 };
 
 // The parts of the provider named; nullptr for a name no provider has.

@@ -29,6 +29,16 @@ std::unique_ptr<StreamAssembler> make_stream_assembler(std::string_view provider
   return parts != nullptr && parts->stream != nullptr ? parts->stream(mode) : nullptr;
 }
 
+StreamFraming stream_framing(std::string_view provider) {
+  const ProviderParts* parts = provider_parts(provider);
+  return parts != nullptr ? parts->framing : StreamFraming::server_sent_events;
+}
+
+std::string_view media_type(StreamFraming framing) {
+  return framing == StreamFraming::aws_event_stream ? "application/vnd.amazon.eventstream"
+                                                    : "text/event-stream";
+}
+
 void ask_for_stream(HttpRequest& request, std::string_view provider) {
   const ProviderParts* parts = provider_parts(provider);
   if (parts != nullptr && parts->stream_request != nullptr) {

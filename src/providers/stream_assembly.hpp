@@ -33,14 +33,20 @@ class StreamAssembler {
       const nlohmann::json* partial_output = nullptr) const = 0;
 };
 
+// How a provider's stream frames its events: server-sent events, or AWS's binary event-stream
+// (core/aws_event_stream.hpp), whose messages are read as events named by their :event-type.
+enum class StreamFraming { server_sent_events, aws_event_stream };
+[[nodiscard]] StreamFraming stream_framing(std::string_view provider);
+// The media type a stream of that framing is sent as.
+[[nodiscard]] std::string_view media_type(StreamFraming framing);
+
 // The assembler for the provider's event format, as its folder declares it; nullptr when it has
 // none.
 [[nodiscard]] std::unique_ptr<StreamAssembler> make_stream_assembler(std::string_view provider,
                                                                      OutputMode mode);
 
 // The encoded request asking for a streamed reply: `"stream": true`, and whatever else the
-// provider's folder says a stream needs (or, for a provider that streams from another URL, its own
-// change instead).
+// provider's folder says a stream needs (or the provider's own way of asking).
 void ask_for_stream(HttpRequest& request, std::string_view provider);
 
 // For the providers' assemblers.

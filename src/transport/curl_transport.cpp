@@ -25,6 +25,7 @@
 
 #include "accord/redaction.hpp"
 #include "accord/transport.hpp"
+#include "transport/aws_signature.hpp"
 #include "transport/redaction.hpp"
 #include "transport/url_origin.hpp"
 
@@ -132,7 +133,8 @@ TransportFailure classify(CURLcode code, bool too_large) {
 }
 
 // Every piece of the request that could be a credential: values of credential headers (and the
-// token after "Bearer "), and the URL's user info and query.
+// token after "Bearer "), the AWS credentials (and their secret half), and the URL's user info
+// and query.
 std::vector<std::string> secrets_of(const HttpRequest& request) {
   std::vector<std::string> secrets;
   const Headers redacted = redacted_headers(request.headers);
@@ -143,6 +145,10 @@ std::vector<std::string> secrets_of(const HttpRequest& request) {
     if (const auto space = value.rfind(' '); space != std::string::npos) {
       secrets.push_back(value.substr(space + 1));
     }
+  }
+  if (!request.aws_credentials.empty()) {
+    secrets.push_back(request.aws_credentials);
+    secrets.push_back(request.aws_credentials.substr(request.aws_credentials.find(':') + 1));
   }
   if (CURLU* parsed = curl_url()) {
     if (curl_url_set(parsed, CURLUPART_URL, request.url.c_str(), 0) == CURLUE_OK) {
@@ -185,6 +191,14 @@ void configure(CURL* handle, const HttpRequest& request, const TransportOptions&
     // "Name;" is curl's way to send a header with an empty value ("Name:" would remove it).
     const std::string line = value.empty() ? name + ";" : name + ": " + value;
     transfer.header_list = curl_slist_append(transfer.header_list, line.c_str());
+  }
+  // Signed last, over the headers above and the body as sent (see aws_signature.hpp for why not
+  // CURLOPT_AWS_SIGV4).
+  if (!request.aws_sigv4.empty()) {
+    for (const auto& [name, value] :
+         detail::aws_sigv4_headers(request, std::chrono::system_clock::now())) {
+      transfer.header_list = curl_slist_append(transfer.header_list, (name + ": " + value).c_str());
+    }
   }
   // No "Expect: 100-continue" round trip for large bodies; providers answer directly.
   if (!has_expect) transfer.header_list = curl_slist_append(transfer.header_list, "Expect:");

@@ -60,12 +60,35 @@ std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_
 
 Spans secret_spans(std::string_view text, std::string_view secret) {
   Spans spans;
-  if (secret.size() < 4 || text.size() < secret.size()) return spans;
-  for (auto span = find_match(text, 0, secret); span.first != std::string_view::npos;
-       span = find_match(text, span.second, secret)) {
-    spans.push_back(span);
+  // The whole key, then each part of a key joined with ':' (AWS credentials: the secret half and
+  // the session token travel on their own).
+  std::vector<std::string_view> secrets{secret};
+  if (secret.find(':') != std::string_view::npos) {
+    for (std::size_t from = 0; from <= secret.size();) {
+      const std::size_t colon = std::min(secret.find(':', from), secret.size());
+      secrets.push_back(secret.substr(from, colon - from));
+      from = colon + 1;
+    }
   }
-  return spans;
+  for (const std::string_view one : secrets) {
+    if (one.size() < 4 || text.size() < one.size()) continue;
+    for (auto span = find_match(text, 0, one); span.first != std::string_view::npos;
+         span = find_match(text, span.second, one)) {
+      spans.push_back(span);
+    }
+  }
+  if (secrets.size() == 1) return spans;
+  // In order and apart: overlapping matches (a part inside the whole) become one span.
+  std::sort(spans.begin(), spans.end());
+  Spans merged;
+  for (const auto& span : spans) {
+    if (!merged.empty() && span.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, span.second);
+    } else {
+      merged.push_back(span);
+    }
+  }
+  return merged;
 }
 
 std::string redact_spans(std::string_view text, const Spans& spans) {

@@ -15,11 +15,13 @@ inline constexpr std::string_view kRedacted = "[redacted]";
 
 // `text` with every occurrence of `secret` (each character plain or written as a `\uXXXX`
 // escape behind one or more backslashes) replaced by "[redacted]". Secrets shorter than 4
-// characters are left alone: replacing them would shred ordinary text. Linear in practice:
+// characters (and such parts, see secret_spans) are left alone: replacing them would shred
+// ordinary text. Linear in practice:
 // a candidate is abandoned at its first differing character.
 [[nodiscard]] std::string redact_secret(std::string text, std::string_view secret);
 
-// Where redact_secret would replace `secret` in `text`: {start, end} byte spans, in order.
+// Where redact_secret would replace `secret` in `text`: {start, end} byte spans, in order. A
+// secret made of parts joined with ':' (AWS credentials) is also matched part by part.
 using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
 [[nodiscard]] Spans secret_spans(std::string_view text, std::string_view secret);
 // `text` with each of `spans` (in order, apart) replaced by "[redacted]".

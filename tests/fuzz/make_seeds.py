@@ -47,6 +47,7 @@ ENDPOINTS = {
     "anthropic": ("/v1/messages", {"type": "tool", "name": "refund"}),
     "gemini": ("/v1/models/m:generateContent",
                {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["refund"]}}),
+    "bedrock": ("/model/m/converse", {"toolChoice": {"tool": {"name": "refund"}}}),
 }
 
 
@@ -74,7 +75,7 @@ def main():
                         "input": "x"}
                 if forced:
                     body["tools"] = [{"type": "function", "name": "refund"}]
-                    body["toolConfig" if target == "gemini" else "tool_choice"] = forced_choice
+                    body["toolConfig" if target in ("gemini", "bedrock") else "tool_choice"] = forced_choice
                 reply = post(port, path, body)
                 control = STATUS_CONTROL[status] | (0x10 if forced else 0)
                 for out in [target] + (["generic"] if target == "openai_chat" else []):

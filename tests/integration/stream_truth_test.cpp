@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "accord/providers/provider.hpp"
+#include "core/aws_event_stream.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
 
@@ -192,6 +193,12 @@ TEST(StreamKeys, KeysSplitAcrossTwoJoinsOfAContinuedOutputLeaveNoShareInTheRecor
 
 class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
  protected:
+  // One ConverseStream event in the AWS event-stream framing Bedrock streams in.
+  static std::string bedrock_event(const std::string& type, const std::string& payload) {
+    return detail::aws_event_stream_message({{":event-type", type}, {":message-type", "event"}},
+                                            payload);
+  }
+
   // The output written in the provider's event format, as the given pieces.
   static std::string stream_of(const std::vector<std::string>& pieces) {
     const std::string& provider = GetParam();
@@ -199,6 +206,15 @@ class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
       std::string out = anthropic_open();
       for (const auto& piece : pieces) out += anthropic_piece(piece);
       return out + anthropic_stop_reason("end_turn") + kAnthropicStop;
+    }
+    if (provider == "bedrock") {
+      std::string out;
+      for (const auto& piece : pieces) {
+        out += bedrock_event("contentBlockDelta",
+                             json{{"delta", {{"text", piece}}}, {"contentBlockIndex", 0}}.dump());
+      }
+      return out + bedrock_event("messageStop", R"({"stopReason":"end_turn"})") +
+             bedrock_event("metadata", R"({"usage":{"inputTokens":1,"outputTokens":1}})");
     }
     if (provider == "openai-responses") {
       std::string out;
@@ -240,7 +256,9 @@ TEST_P(StreamKeysEveryProvider, KeySplitAcrossTwoDeltasLeavesNoPieceInTheRecords
 TEST_P(StreamKeysEveryProvider, KeyInAMalformedEventIsRedactedBeforeItsSnippetIsCut) {
   // The old 120-byte cut fell 10 bytes into the key.
   const std::string data = std::string(110, 'x') + kKey + std::string(400, 'y');
-  hostile::Server server(hostile::canned(hostile::event_stream("data: " + data + "\n\n")));
+  hostile::Server server(hostile::canned(
+      hostile::event_stream(GetParam() == "bedrock" ? bedrock_event("contentBlockDelta", data)
+                                                    : "data: " + data + "\n\n")));
   const Client client(options_for(server, GetParam()));
   const auto result = client.extract(request_for(kNote));
   ASSERT_FALSE(result.ok());

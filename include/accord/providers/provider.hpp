@@ -2,6 +2,7 @@
 // A provider profile: lower a JSON Schema to what the provider accepts, encode a request, decode
 // a reply. Each provider implements it in its own folder, src/providers/<name>/.
 
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -103,6 +104,17 @@ class Provider {
   // refuses to send (Client::extract and the rest throw std::invalid_argument) rather than send a
   // request that can only be refused.
   [[nodiscard]] virtual bool needs_api_key() const { return true; }
+  // The key when ClientOptions::api_key is empty: the api_key_env() variable, else the
+  // api_key_fallback_env() one, unless the provider's credentials span several variables
+  // (Bedrock's AWS keys), which it joins.
+  [[nodiscard]] virtual std::string api_key_from_environment() const {
+    for (const auto variable : {api_key_env(), api_key_fallback_env()}) {
+      if (variable.empty()) continue;
+      const char* value = std::getenv(std::string(variable).c_str());
+      if (value != nullptr && *value != '\0') return value;
+    }
+    return "";
+  }
 
   // What the provider's schema decoder accepts; lower() follows it.
   [[nodiscard]] virtual const SchemaCapabilities& schema_capabilities() const = 0;

@@ -1,6 +1,6 @@
 #pragma once
-// Anthropic Messages: its stream of message and content-block events, and Message Batches (its
-// codec is codec.cpp's alone).
+// Anthropic Messages: its stream of message and content-block events, Message Batches, and its
+// capability table (its codec is codec.cpp's alone).
 
 #include <memory>
 
@@ -10,6 +10,8 @@
 namespace accord::detail {
 
 [[nodiscard]] std::unique_ptr<StreamAssembler> make_anthropic_stream(OutputMode mode);
+// What Anthropic's structured outputs accept (Claude on Bedrock takes the same).
+[[nodiscard]] const SchemaCapabilities& anthropic_schema_capabilities();
 [[nodiscard]] std::unique_ptr<BatchProtocol> make_anthropic_batches(const BatchSetup& setup);
 
 }  // namespace accord::detail

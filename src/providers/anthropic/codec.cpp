@@ -205,6 +205,10 @@ class Anthropic final : public Provider {
 
 }  // namespace
 
+const SchemaCapabilities& anthropic_schema_capabilities() {
+  return kAnthropic;
+}
+
 const ProviderParts& anthropic_parts() {
   static const ProviderParts kParts{
       .name = "anthropic",

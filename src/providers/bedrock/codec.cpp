@@ -1,0 +1,358 @@
+// Amazon Bedrock Converse (providers.md, "bedrock"): POST {base}/model/{modelId}/converse, signed
+// with AWS Signature Version 4 by the transport or sent with a Bedrock API key as a bearer token.
+// Structured output through outputConfig.textFormat (json_schema, the schema as a JSON string)
+// or a forced toolConfig tool; the reply's stopReason is read first.
+
+#include <array>
+#include <cstdlib>
+
+#include "providers/anthropic/anthropic.hpp"
+#include "providers/bedrock/bedrock.hpp"
+#include "providers/lowering.hpp"
+#include "providers/registry.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+// Bedrock's own structured outputs and tool input schemas follow the JSON Schema subset of the
+// model behind them; Claude (the models Bedrock's structured outputs launched with, and the
+// default here) takes Anthropic's subset, so that table applies: a schema it keeps is one every
+// structured-output model on Bedrock reads (providers.md, "bedrock").
+const SchemaCapabilities& bedrock_capabilities() {
+  static const SchemaCapabilities kBedrock = [] {
+    SchemaCapabilities table = anthropic_schema_capabilities();
+    table.family = "Bedrock structured outputs (the Anthropic subset)";
+    table.size_limits =
+        "the model's own limits (Claude: as Anthropic's); the Converse request is at most 20 MB";
+    return table;
+  }();
+  return kBedrock;
+}
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+// The region the SDKs use: AWS_REGION, then AWS_DEFAULT_REGION.
+std::string region_from_environment() {
+  std::string region = env_or_empty("AWS_REGION");
+  if (region.empty()) region = env_or_empty("AWS_DEFAULT_REGION");
+  return region.empty() ? "us-east-1" : region;
+}
+
+// The region a bedrock-runtime[-fips].{region}.amazonaws.com base URL names, or empty.
+std::string region_of(std::string_view base_url) {
+  const auto scheme = base_url.find("://");
+  std::string_view host = scheme == std::string_view::npos ? base_url : base_url.substr(scheme + 3);
+  host = host.substr(0, host.find_first_of("/:?#"));
+  for (const std::string_view prefix : {"bedrock-runtime-fips.", "bedrock-runtime."}) {
+    if (!host.starts_with(prefix)) continue;
+    host.remove_prefix(prefix.size());
+    const auto dot = host.find('.');
+    if (dot != std::string_view::npos && host.substr(dot).starts_with(".amazonaws.com")) {
+      return std::string(host.substr(0, dot));
+    }
+  }
+  return {};
+}
+
+// A model id (or ARN) as one path segment: everything but the unreserved characters
+// percent-encoded (`:` -> %3A, `/` -> %2F), as the AWS SDKs send it.
+std::string path_segment(std::string_view id) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : id) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || c == '-' ||
+        c == '.' || c == '_' || c == '~') {
+      out.push_back(c);
+    } else {
+      out += {'%', kHex[u >> 4], kHex[u & 0xFU]};
+    }
+  }
+  return out;
+}
+
+ojson text_block(const std::string& text) {
+  return {{"text", text}};
+}
+
+ojson assistant_content(const Turn& turn) {
+  // The content blocks exactly as received keep toolUse ids for the toolResult blocks.
+  if (turn.raw.is_array()) return ojson(turn.raw);
+  ojson blocks = ojson::array();
+  if (!turn.text.empty()) blocks.push_back(text_block(turn.text));
+  for (const auto& call : turn.tool_calls) {
+    ojson input = ojson::parse(call.arguments_text, nullptr, false);
+    if (input.is_discarded() || !input.is_object()) input = ojson::object();
+    blocks.push_back(
+        {{"toolUse", {{"toolUseId", call.id}, {"name", call.name}, {"input", std::move(input)}}}});
+  }
+  return blocks;
+}
+
+ojson converse_messages(const CallSpec& call) {
+  ojson out = ojson::array();
+  // Turns of one role in a row join one message: Converse wants the roles to alternate.
+  const auto add = [&out](const char* role, ojson blocks) {
+    if (!out.empty() && out.back()["role"] == role) {
+      for (auto& block : blocks) out.back()["content"].push_back(std::move(block));
+    } else {
+      out.push_back({{"role", role}, {"content", std::move(blocks)}});
+    }
+  };
+  for (const auto& turn : call.turns) {
+    switch (turn.role) {
+      case Turn::Role::system:
+        break;  // top-level `system`
+      case Turn::Role::user:
+        add("user", ojson::array({text_block(turn.text)}));
+        break;
+      case Turn::Role::assistant:
+        add("assistant", assistant_content(turn));
+        break;
+      case Turn::Role::tool_results: {
+        ojson blocks = ojson::array();
+        for (const auto& result : turn.results) {
+          ojson block{{"toolUseId", result.call_id},
+                      {"content", ojson::array({text_block(result.content)})}};
+          if (result.is_error) block["status"] = "error";
+          blocks.push_back({{"toolResult", std::move(block)}});
+        }
+        add("user", std::move(blocks));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+ojson tool(const std::string& name, const std::string& description, const ojson& schema) {
+  ojson spec{{"name", name}};
+  if (!description.empty()) spec["description"] = description;
+  spec["inputSchema"] = {{"json", schema}};
+  return {{"toolSpec", std::move(spec)}};
+}
+
+// Credentials as ClientOptions::api_key carries them: "ACCESS_KEY_ID:SECRET_ACCESS_KEY" with an
+// optional ":SESSION_TOKEN" (SigV4), or a Bedrock API key (a bearer token, which has no ':').
+struct AwsCredentials {
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string session_token;
+};
+
+std::optional<AwsCredentials> aws_credentials(const std::string& key) {
+  const auto first = key.find(':');
+  if (first == std::string::npos) return std::nullopt;
+  const auto second = key.find(':', first + 1);
+  AwsCredentials out{key.substr(0, first), key.substr(first + 1, second - first - 1), {}};
+  if (second != std::string::npos) out.session_token = key.substr(second + 1);
+  return out;
+}
+
+// A non-2xx reply in AWS's shape: {"message"} (or "Message") with the error's name in the
+// x-amzn-ErrorType header ("ThrottlingException:http://...") or the body's "__type".
+Reply aws_error_reply(const HttpResponse& response) {
+  Reply reply = http_error_reply(response);
+  std::string problem;
+  const auto body = parse_body(response.body, problem);
+  if (body && body->is_object()) {
+    for (const char* key : {"message", "Message"}) {
+      if (const std::string message = string_or_empty(*body, key); !message.empty()) {
+        reply.detail = message;
+        break;
+      }
+    }
+  }
+  std::string type = response.header("x-amzn-errortype").value_or("");
+  if (type.empty() && body) type = string_or_empty(*body, "__type");
+  type = type.substr(0, type.find(':'));
+  if (const auto hash = type.rfind('#'); hash != std::string::npos) type.erase(0, hash + 1);
+  if (!type.empty()) reply.error_code = type;
+  return reply;
+}
+
+Usage converse_usage(const ojson& body) {
+  Usage usage;
+  if (const auto u = body.find("usage"); u != body.end() && u->is_object()) {
+    // Cached input is still input: the three fields together are the prompt.
+    usage.input_tokens = token_count(*u, "inputTokens") + token_count(*u, "cacheReadInputTokens") +
+                         token_count(*u, "cacheWriteInputTokens");
+    usage.output_tokens = token_count(*u, "outputTokens");
+    usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  }
+  return usage;
+}
+
+// stopReason, read first. Bedrock has no refusal reason of its own: a `content_filtered` reply
+// that carries the model's words is the model declining (a refusal, its words kept); one without
+// any, and every `guardrail_intervened` (whose text is the guardrail's blocked message), is
+// filtered.
+Ending ending_of(const std::string& stop, const std::string& text) {
+  if (stop == "max_tokens" || stop == "model_context_window_exceeded") return Ending::cut_off;
+  if (stop == "guardrail_intervened") return Ending::filtered;
+  if (stop == "content_filtered") return text.empty() ? Ending::filtered : Ending::refused;
+  return Ending::finished;
+}
+
+class Bedrock final : public Provider {
+ public:
+  Bedrock()
+      : region_(region_from_environment()),
+        default_url_("https://bedrock-runtime." + region_ + ".amazonaws.com") {}
+
+  [[nodiscard]] std::string_view name() const override { return "bedrock"; }
+  [[nodiscard]] std::string_view telemetry_name() const override { return "aws.bedrock"; }
+  // Named when no key is found: the access key pair is the other way in.
+  [[nodiscard]] std::string_view api_key_fallback_env() const override {
+    return "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY";
+  }
+  [[nodiscard]] std::string_view api_key_env() const override { return "AWS_BEARER_TOKEN_BEDROCK"; }
+  [[nodiscard]] std::string_view base_url_env() const override { return "BEDROCK_BASE_URL"; }
+  [[nodiscard]] std::string_view default_base_url() const override { return default_url_; }
+  [[nodiscard]] std::string_view default_model() const override {
+    return "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+  }
+  // A Bedrock API key, else the AWS access key pair (and session token) joined with ':'.
+  [[nodiscard]] std::string api_key_from_environment() const override {
+    if (std::string bearer = env_or_empty("AWS_BEARER_TOKEN_BEDROCK"); !bearer.empty()) {
+      return bearer;
+    }
+    const std::string id = env_or_empty("AWS_ACCESS_KEY_ID");
+    const std::string secret = env_or_empty("AWS_SECRET_ACCESS_KEY");
+    if (id.empty() || secret.empty()) return {};
+    const std::string token = env_or_empty("AWS_SESSION_TOKEN");
+    return id + ":" + secret + (token.empty() ? "" : ":" + token);
+  }
+
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
+    return bedrock_capabilities();
+  }
+  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
+                                 Report report) const override {
+    return lower_schema(emitted, std::move(report), bedrock_capabilities(), std::string(name()));
+  }
+
+  [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    ojson body{{"messages", converse_messages(call)}};
+    if (const std::string system = system_text(call); !system.empty()) {
+      body["system"] = ojson::array({text_block(system)});
+    }
+    body["inferenceConfig"] = {{"maxTokens", call.max_tokens}};
+    const bool forced = call.output && call.mode == OutputMode::forced_tool;
+    if (call.output && !forced) {
+      // The schema travels as a JSON string (JsonSchemaDefinition.schema is a String).
+      const std::string schema =
+          call.output_text != nullptr ? *call.output_text : serialize(call.output->schema);
+      body["outputConfig"] = {
+          {"textFormat",
+           {{"type", "json_schema"},
+            {"structure", {{"jsonSchema", {{"schema", schema}, {"name", output_name(call)}}}}}}}};
+    }
+    ojson tools = ojson::array();
+    for (const auto& t : call.tools) tools.push_back(tool(t.name, t.description, t.input.schema));
+    if (forced) {
+      tools.push_back(tool(output_name(call), kOutputToolDescription, output_schema(call)));
+    }
+    if (!tools.empty()) {
+      body["toolConfig"] = {{"tools", std::move(tools)}};
+      if (forced) body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
+    }
+    HttpRequest request{call.base_url + "/model/" + path_segment(call.model) + "/converse",
+                        {{"content-type", "application/json"}},
+                        serialize_request(body, call)};
+    if (const auto credentials = aws_credentials(call.api_key)) {
+      std::string region = region_of(call.base_url);
+      if (region.empty()) region = region_;
+      request.aws_sigv4 = "aws:amz:" + region + ":bedrock";
+      request.aws_credentials = credentials->access_key_id + ":" + credentials->secret_access_key;
+      if (!credentials->session_token.empty()) {
+        request.headers.emplace_back("x-amz-security-token", credentials->session_token);
+      }
+    } else if (!call.api_key.empty()) {
+      request.headers.emplace_back("authorization", "Bearer " + call.api_key);
+    }
+    return request;
+  }
+
+  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
+    if (!is_success(response.status)) return aws_error_reply(response);
+    Reply failure;
+    // The members read below; the rest (metrics, trace) is checked as JSON, not built.
+    static constexpr std::array<std::string_view, 7> kRead = {
+        "output", "stopReason", "usage", "message", "Message", "__type", "error"};
+    const auto body = reply_object(response, kRead, failure);
+    if (!body) return failure;
+    if (!body->contains("output") && (body->contains("message") || body->contains("Message"))) {
+      // An exception in a stream (or a gateway's error with a 2xx status): not a reply.
+      Reply r = aws_error_reply(HttpResponse{400, response.headers, response.body});
+      r.status = ReplyStatus::bad_reply;
+      return r;
+    }
+    if (auto error = error_in_success(*body, "output")) return *std::move(error);
+    const Usage usage = converse_usage(*body);
+    const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
+    const auto output = body->find("output");
+    if (output == body->end() || !output->is_object()) return fail("the reply has no output");
+    const auto message = output->find("message");
+    if (message == output->end() || !message->is_object()) {
+      return fail("the reply's output has no message");
+    }
+    const auto content = message->find("content");
+    if (content == message->end() || !content->is_array()) {
+      return fail("the reply's message has no content array");
+    }
+
+    Reply reply;
+    reply.usage = usage;
+    std::string text;
+    for (const auto& block : *content) {
+      if (!block.is_object()) return fail("a content block is not an object");
+      if (const auto t = block.find("text"); t != block.end()) {
+        if (!t->is_string()) return fail("a text block's text is not a string");
+        text += t->get<std::string>();
+      } else if (const auto use = block.find("toolUse"); use != block.end()) {
+        if (!use->is_object()) return fail("a toolUse block is not an object");
+        const auto input = use->find("input");
+        if (input == use->end()) return fail("a toolUse block has no input");
+        reply.tool_calls.push_back(
+            {string_or_empty(*use, "toolUseId"), string_or_empty(*use, "name"), serialize(*input)});
+      }
+      // reasoningContent, citations, images and the rest carry no output
+    }
+    set_assistant_turn(reply, text, nlohmann::json(*content));
+    const std::string stop = string_or_empty(*body, "stopReason");
+    reply.detail = stop;
+    set_ending(reply, ending_of(stop, text), mode, text, text);
+    return reply;
+  }
+
+ private:
+  std::string region_;
+  std::string default_url_;
+};
+
+}  // namespace
+
+void ask_for_bedrock_stream(HttpRequest& request) {
+  constexpr std::string_view kWhole = "/converse";
+  if (request.url.ends_with(kWhole)) request.url += "-stream";
+}
+
+const ProviderParts& bedrock_parts() {
+  static const ProviderParts kParts{
+      .name = "bedrock",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Bedrock>(); },
+      .stream = make_bedrock_stream,
+      .ask_for_stream = nullptr,
+      .batches = nullptr,
+      .stream_request = ask_for_bedrock_stream,
+      .framing = StreamFraming::aws_event_stream,
+  };
+  return kParts;
+}
+
+}  // namespace accord::detail
