@@ -8,7 +8,9 @@
 
 namespace accord {
 
-enum class Dialect { draft07, draft2020_12 };
+// The JSON Schema dialects, oldest first. The validator reads all five; emit() writes draft-07 or
+// 2020-12 (SchemaError for the others).
+enum class Dialect { draft04, draft06, draft07, draft2019_09, draft2020_12 };
 
 struct EmitOptions {
   Dialect dialect = Dialect::draft2020_12;

@@ -1,7 +1,7 @@
 #pragma once
 // A Validator compiled once from a Schema (or a JSON Schema document) and reused.
 //
-// One engine judges and words every issue (draft-07 and 2020-12 JSON Schema; pattern through the
+// One engine judges and words every issue (JSON Schema draft-04 to 2020-12; pattern through the
 // ECMA-262 front end, formats through accord's own checks), in Zod 4's messages and order. A
 // field's refinements run when the field has the right type; an object's refinements and
 // declarative rules (rules.hpp, `x-accord-rules`) run unless some issue inside it is a type
@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "accord/issue.hpp"
 #include "accord/json_schema.hpp"
@@ -44,18 +45,23 @@ struct SchemaRegistry {
 };
 
 struct ValidatorOptions {
-  // How a document without `$schema` is read (one with it is read as it says).
+  // How a document without `$schema` is read (one with it is read as it says; a `$schema` that
+  // names no dialect, directly or through a meta-schema in the registry, is a SchemaError).
   Dialect dialect = Dialect::draft2020_12;
   FormatMode formats = FormatMode::assertion;
   SchemaRegistry registry;
+  // Draft-04/06/07 ignore the keywords beside a `$ref`, and so does accord by default; true
+  // applies them, as ajv does (Validator::keywords_beside_ref() lists them either way).
+  bool apply_ref_siblings = false;
 };
 
 class Validator {
  public:
   // Throws SchemaError for a schema with mistakes.
   explicit Validator(const Schema& schema);
-  // A plain JSON Schema: draft-07 or 2020-12 as its `$schema` says (2020-12 without one); throws
-  // SchemaError with the path of each problem for a document that is not a usable schema.
+  // A plain JSON Schema: draft-04, draft-06, draft-07, 2019-09 or 2020-12 as its `$schema` says
+  // (options.dialect without one); throws SchemaError with the path of each problem for a
+  // document that is not a usable schema.
   [[nodiscard]] static Validator from_json_schema(const nlohmann::ordered_json& json_schema,
                                                   const ValidatorOptions& options = {});
 
@@ -69,6 +75,9 @@ class Validator {
                                                     const nlohmann::json& value) const;
   [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,
                                                     ParseLimits limits = {}) const;
+  // The schema paths of keywords written beside a draft-04/06/07 `$ref` that would check
+  // something: ignored, as the specification says, unless ValidatorOptions::apply_ref_siblings.
+  [[nodiscard]] const std::vector<Path>& keywords_beside_ref() const;
 
   // What a Validator holds, the compiled schema (src/validate/validator_impl.hpp): declared here
   // for the library, complete only there; no part of the API.

@@ -5,6 +5,7 @@
 #include <accord/repair.hpp>
 #include <accord/validate.hpp>
 #include <iostream>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -22,7 +23,21 @@ struct ValidateArgs {
   std::vector<std::string> ref_maps;  // URI_PREFIX=DIR
   std::string format_mode = "assertion";
   std::string repair = "off";
+  std::string dialect = "draft2020-12";
+  bool apply_ref_siblings = false;
 };
+
+// --dialect's names: the JSON-Schema-Test-Suite's folders.
+const std::map<std::string, accord::Dialect>& dialect_names() {
+  static const std::map<std::string, accord::Dialect> kNames = {
+      {"draft4", accord::Dialect::draft04},
+      {"draft6", accord::Dialect::draft06},
+      {"draft7", accord::Dialect::draft07},
+      {"draft2019-09", accord::Dialect::draft2019_09},
+      {"draft2020-12", accord::Dialect::draft2020_12},
+  };
+  return kNames;
+}
 
 void add_options(CLI::App& command, ValidateArgs& args) {
   add_schema_file_argument(command, args.schema);
@@ -35,9 +50,40 @@ void add_options(CLI::App& command, ValidateArgs& args) {
       .add_option("--format-mode", args.format_mode,
                   "assertion (default): `format` is checked; annotation: it is not")
       ->check(CLI::IsMember({"assertion", "annotation"}));
+  command
+      .add_option("--dialect", args.dialect,
+                  "how a schema without $schema is read: draft4, draft6, draft7, draft2019-09 or "
+                  "draft2020-12 (default)")
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names;
+        for (const auto& entry : dialect_names()) names.push_back(entry.first);
+        return names;
+      }()));
+  command.add_flag("--apply-ref-siblings", args.apply_ref_siblings,
+                   "apply the keywords beside a draft-04/06/07 $ref, as ajv does (the "
+                   "specification ignores them)");
   add_repair_option(command, args.repair,
                     "off (default), lossless or lenient: repair each document as the extraction "
                     "loop would before judging it, and print every repair");
+}
+
+// Draft-04/06/07 ignore what is written beside a `$ref`; authors who wrote for ajv expect it
+// applied, so a schema that has such keywords hears which (on stderr: stdout stays the verdicts).
+void say_keywords_beside_ref(const accord::Validator& validator, bool applied) {
+  const auto& paths = validator.keywords_beside_ref();
+  if (paths.empty()) return;
+  std::cerr << "note: " << paths.size()
+            << (paths.size() == 1 ? " keyword is written" : " keywords are written")
+            << " beside a $ref, which this dialect "
+            << (applied ? "ignores; applied (--apply-ref-siblings):"
+                        : "ignores (as the specification says; --apply-ref-siblings applies "
+                          "them, as ajv does):");
+  constexpr std::size_t kNamed = 10;  // a large schema's list stays one readable line
+  for (std::size_t i = 0; i < paths.size() && i < kNamed; ++i) {
+    std::cerr << " " << paths[i].to_pointer();
+  }
+  if (paths.size() > kNamed) std::cerr << " and " << paths.size() - kNamed << " more";
+  std::cerr << "\n";
 }
 
 struct Checker {
@@ -51,6 +97,8 @@ Checker load_checker(const ValidateArgs& args) {
   accord::ValidatorOptions options;
   options.formats = args.format_mode == "annotation" ? accord::FormatMode::annotation
                                                      : accord::FormatMode::assertion;
+  options.dialect = dialect_names().at(args.dialect);
+  options.apply_ref_siblings = args.apply_ref_siblings;
   for (const auto& entry : args.ref_maps) {
     const auto equals = entry.find('=');
     if (equals == std::string::npos || equals == 0) {
@@ -61,6 +109,7 @@ Checker load_checker(const ValidateArgs& args) {
   nlohmann::ordered_json document = read_schema_document(args.schema);
   try {
     auto validator = accord::Validator::from_json_schema(document, options);
+    say_keywords_beside_ref(validator, args.apply_ref_siblings);
     return Checker{std::move(document), std::move(validator)};
   } catch (const accord::SchemaError& e) {
     throw unusable(args.schema, e);

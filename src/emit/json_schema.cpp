@@ -451,6 +451,10 @@ std::string model_description(const SchemaNode& node) {
 }
 
 EmittedSchema emit(const Schema& schema, EmitOptions options) {
+  // The older and 2019-09 dialects are ones the validator reads; emit() writes the two below.
+  if (options.dialect != Dialect::draft07 && options.dialect != Dialect::draft2020_12) {
+    throw SchemaError({SchemaProblem{Path{}, "emit() writes draft-07 or 2020-12"}});
+  }
   schema.check();
   const auto definitions = detail::collect_definitions(schema.node());
   check_definitions(definitions, options.dialect);

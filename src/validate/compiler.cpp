@@ -1,6 +1,7 @@
 #include "validate/compiler.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -46,42 +47,88 @@ const ojson* follow_pointer(const ojson& root, const std::string& pointer) {
   return at;
 }
 
-}  // namespace
-
-Draft draft_of(const ojson& schema, Draft fallback) {
-  if (!schema.is_object()) return fallback;
-  auto it = schema.find("$schema");
-  if (it == schema.end() || !it->is_string()) return fallback;
-  const auto& uri = it->get_ref<const std::string&>();
-  for (const char* old : {"draft-07", "draft-06", "draft-04", "draft-03"}) {
-    if (uri.find(old) != std::string::npos) return Draft::draft7;
+// The draft a meta-schema URI of json-schema.org names (http or https, any document under the
+// draft's folder: schema, hyper-schema, a vocabulary), or nullopt.
+std::optional<Draft> draft_named(const std::string& uri) {
+  std::string_view rest = uri;
+  for (std::string_view scheme : {"https://", "http://"}) {
+    if (rest.starts_with(scheme)) {
+      rest.remove_prefix(scheme.size());
+      break;
+    }
   }
-  return Draft::draft2020_12;
+  static constexpr std::array<std::pair<std::string_view, Draft>, 5> kFolders = {{
+      {"json-schema.org/draft-04/", Draft::draft4},
+      {"json-schema.org/draft-06/", Draft::draft6},
+      {"json-schema.org/draft-07/", Draft::draft7},
+      {"json-schema.org/draft/2019-09/", Draft::draft2019_09},
+      {"json-schema.org/draft/2020-12/", Draft::draft2020_12},
+  }};
+  for (const auto& [folder, draft] : kFolders) {
+    if (rest.starts_with(folder)) return draft;
+  }
+  return std::nullopt;
 }
 
+}  // namespace
+
 void Compiler::run(const ojson& root) {
-  const Draft draft = draft_of(root, options_.default_draft);
-  validation_vocabulary_ = draft == Draft::draft7 || uses_validation_vocabulary(root);
+  const Draft draft = dialect_of(root, options_.default_draft, Path{});
+  validation_vocabulary_ = before_2019(draft) || uses_validation_vocabulary(root);
   d_.root = compile_document(root, "", draft, Path{});
   resolve_refs();
   if (problems_.empty()) finish();
   if (!problems_.empty()) throw SchemaError(problems_);
 }
 
-// A custom 2020-12 meta-schema (from the registry) may leave out the validation vocabulary;
-// its keywords are then annotations. An unknown meta-schema changes nothing.
+// The draft `schema` declares with `$schema`, or `fallback`. A custom meta-schema (from the
+// registry) is written in the dialect its own `$schema` names; a URI that leads to no dialect
+// is a problem naming it.
+Draft Compiler::dialect_of(const ojson& schema, Draft fallback, const Path& path) {
+  if (!schema.is_object()) return fallback;
+  auto it = schema.find("$schema");
+  if (it == schema.end()) return fallback;
+  if (!it->is_string()) {
+    problem(path / std::string("$schema"), "$schema must be a string");
+    return fallback;
+  }
+  std::string uri = strip_fragment(it->get<std::string>());
+  for (int hops = 0; hops < 8; ++hops) {
+    if (const auto draft = draft_named(uri)) return *draft;
+    const ojson* meta = load_quietly(uri);
+    if (meta == nullptr || !meta->is_object()) break;
+    auto declared = meta->find("$schema");
+    if (declared == meta->end() || !declared->is_string()) break;
+    uri = strip_fragment(declared->get<std::string>());
+  }
+  problem(path / std::string("$schema"),
+          "$schema \"" + it->get<std::string>() +
+              "\" is no dialect accord reads (draft-04, draft-06, draft-07, 2019-09, 2020-12) "
+              "nor a meta-schema in the schema registry");
+  return fallback;
+}
+
+// A document from the registry or the bundled meta-schemas, or null (no problem recorded).
+const ojson* Compiler::load_quietly(const std::string& uri) {
+  const std::size_t problems = problems_.size();
+  const ojson* out = load(uri, Path{});
+  problems_.resize(problems);
+  return out;
+}
+
+// A custom 2019-09 or 2020-12 meta-schema (from the registry) may leave out the validation
+// vocabulary; its keywords are then annotations. An unknown meta-schema changes nothing.
 bool Compiler::uses_validation_vocabulary(const ojson& root) {
   auto schema = root.is_object() ? root.find("$schema") : root.end();
   if (!root.is_object() || schema == root.end() || !schema->is_string()) return true;
   const auto uri = strip_fragment(schema->get<std::string>());
   if (!meta_schema(uri).empty()) return true;
-  const std::size_t problems = problems_.size();
-  const ojson* meta = load(uri, Path{});
-  problems_.resize(problems);
+  const ojson* meta = load_quietly(uri);
   if (meta == nullptr || !meta->is_object()) return true;
   auto vocabulary = meta->find("$vocabulary");
   if (vocabulary == meta->end() || !vocabulary->is_object()) return true;
-  return vocabulary->contains("https://json-schema.org/draft/2020-12/vocab/validation");
+  return vocabulary->contains("https://json-schema.org/draft/2020-12/vocab/validation") ||
+         vocabulary->contains("https://json-schema.org/draft/2019-09/vocab/validation");
 }
 
 void Compiler::problem(const Path& path, std::string message) {
@@ -118,12 +165,14 @@ NodeId Compiler::compile(const ojson& schema, std::string base, Draft draft, std
     d_.nodes[id].boolean = true;
     return id;
   }
-  if (depth > 0) draft = draft_of(schema, draft);
+  if (depth > 0) draft = dialect_of(schema, draft, path);
   const bool has_ref = schema.contains("$ref");
-  // A new base URI (and resource) where `$id` says; draft-07 ignores `$id` beside `$ref`.
-  if (auto it = schema.find("$id"); it != schema.end() && !(draft == Draft::draft7 && has_ref)) {
+  // A new base URI (and resource) where `$id` (draft-04: `id`) says; before 2019-09 it is ignored
+  // beside `$ref`.
+  const std::string id_key = keyword_row("$id")->dialects & dialect_bit(draft) ? "$id" : "id";
+  if (auto it = schema.find(id_key); it != schema.end() && !(before_2019(draft) && has_ref)) {
     if (!it->is_string()) {
-      problem(path / std::string("$id"), "$id must be a string");
+      problem(path / id_key, id_key + " must be a string");
     } else {
       const auto target = resolve_uri(base, it->get<std::string>());
       const auto [uri, fragment] = split_fragment(target);
@@ -133,23 +182,32 @@ NodeId Compiler::compile(const ojson& schema, std::string base, Draft draft, std
         d_.resources.push_back(Resource{uri, &schema, draft, {}, {}, {}});
         by_uri_[uri] = resource;
       }
-      // draft-07's location-independent identifiers: "$id": "#name" (or "uri#name").
-      if (draft == Draft::draft7 && !fragment.empty() && fragment[0] != '/') {
+      // Location-independent identifiers before 2019-09: "$id": "#name" (or "uri#name").
+      if (before_2019(draft) && !fragment.empty() && fragment[0] != '/') {
         d_.resources[resource].anchors[fragment] = &schema;
       }
     }
   }
   d_.nodes[id].resource = resource;
-  if (auto it = schema.find("$anchor"); it != schema.end() && it->is_string()) {
-    d_.resources[resource].anchors[it->get<std::string>()] = &schema;
+  KeywordCompiler keywords{*this, id, base, draft, resource, path, depth, schema};
+  Resource& home = d_.resources[resource];
+  if (auto it = schema.find("$anchor");
+      it != schema.end() && it->is_string() && keywords.reads("$anchor")) {
+    home.anchors[it->get<std::string>()] = &schema;
   }
   if (auto it = schema.find("$dynamicAnchor");
-      it != schema.end() && it->is_string() && draft == Draft::draft2020_12) {
-    d_.resources[resource].anchors[it->get<std::string>()] = &schema;
-    d_.resources[resource].dynamic_anchors[it->get<std::string>()] = &schema;
+      it != schema.end() && it->is_string() && keywords.reads("$dynamicAnchor")) {
+    home.anchors[it->get<std::string>()] = &schema;
+    home.dynamic_anchors[it->get<std::string>()] = &schema;
   }
-  KeywordCompiler keywords{*this, id, base, draft, resource, path, depth, schema};
-  const std::uint8_t dialect = draft == Draft::draft2020_12 ? kDraft2020_12 : kDraft7;
+  // 2019-09: a resource's root marked `"$recursiveAnchor": true` is where a `$recursiveRef` may
+  // land through the dynamic scope.
+  if (auto it = schema.find("$recursiveAnchor"); it != schema.end() && *it == true &&
+                                                 home.root == &schema &&
+                                                 keywords.reads("$recursiveAnchor")) {
+    home.dynamic_anchors[std::string(kRecursiveAnchor)] = &schema;
+  }
+  const std::uint8_t dialect = dialect_bit(draft);
   for (const auto& [key, value] : schema.items()) {
     const KeywordRow* row = keyword_row(key);
     if (row == nullptr || row->compile == nullptr || (row->dialects & dialect) == 0) continue;
@@ -166,7 +224,7 @@ std::optional<NodeId> Compiler::target(const std::string& uri, Draft draft, cons
   if (found == by_uri_.end()) {
     const ojson* loaded = load(document, path);
     if (loaded == nullptr) return std::nullopt;
-    (void)compile_document(*loaded, document, draft_of(*loaded, draft), path);
+    (void)compile_document(*loaded, document, dialect_of(*loaded, draft, path), path);
     found = by_uri_.find(document);
   }
   const Resource& resource = d_.resources[found->second];
@@ -242,20 +300,27 @@ void Compiler::resolve_refs() {
       continue;
     }
     Node& node = d_.nodes[ref.node];
-    if (!ref.dynamic) {
+    if (ref.kind == RefKind::plain) {
       node.ref = *id;
       continue;
     }
     node.dynamic_ref = *id;
-    // Dynamic only when the first target carries the same $dynamicAnchor.
-    const auto fragment = split_fragment(ref.uri).second;
+    // Dynamic only when the first target carries the same $dynamicAnchor (2020-12), or is a
+    // resource marked `"$recursiveAnchor": true` (2019-09).
     const ojson& source = *d_.nodes[*id].source;
-    if (!fragment.empty() && fragment[0] != '/' && source.is_object()) {
+    if (!source.is_object()) continue;
+    std::string anchor_name;
+    if (ref.kind == RefKind::recursive) {
+      auto anchor = source.find("$recursiveAnchor");
+      if (anchor != source.end() && *anchor == true) anchor_name = kRecursiveAnchor;
+    } else if (const auto fragment = split_fragment(ref.uri).second;
+               !fragment.empty() && fragment[0] != '/') {
       auto anchor = source.find("$dynamicAnchor");
-      if (anchor != source.end() && anchor->is_string() && anchor->get<std::string>() == fragment) {
-        node.dynamic_anchor = fragment;
-        d_.dynamic_scope = true;
-      }
+      if (anchor != source.end() && *anchor == fragment) anchor_name = fragment;
+    }
+    if (!anchor_name.empty()) {
+      node.dynamic_anchor = std::move(anchor_name);
+      d_.dynamic_scope = true;
     }
   }
 }
@@ -399,12 +464,17 @@ Regex KeywordCompiler::regex(const ojson& value, const Path& at) {
 }
 
 void KeywordCompiler::reference(const ojson& value, const Path& at, const std::string& key,
-                                bool dynamic) {
+                                RefKind kind) {
   if (!value.is_string()) {
     problem(at, key + " must be a string");
     return;
   }
-  c.pending_.push_back({id, resolve_uri(base, value.get<std::string>()), dynamic, at, draft});
+  c.pending_.push_back({id, resolve_uri(base, value.get<std::string>()), kind, at, draft});
+}
+
+bool KeywordCompiler::reads(std::string_view keyword) const {
+  const KeywordRow* row = keyword_row(keyword);
+  return row != nullptr && (row->dialects & dialect_bit(draft)) != 0;
 }
 
 }  // namespace accord::detail

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -16,8 +17,18 @@
 
 namespace accord::detail {
 
-// The draft a schema declares with `$schema`, or `fallback`.
-[[nodiscard]] Draft draft_of(const ojson& schema, Draft fallback);
+// The keyword table's bit for `draft` (DialectBit follows Draft's order).
+[[nodiscard]] constexpr std::uint8_t dialect_bit(Draft draft) {
+  return static_cast<std::uint8_t>(1U << static_cast<unsigned>(draft));
+}
+
+// What a reference keyword resolves through: `$ref` statically, `$dynamicRef` (2020-12) and
+// `$recursiveRef` (2019-09) through the dynamic scope when their first target says so.
+enum class RefKind : std::uint8_t { plain, dynamic, recursive };
+
+// The name a 2019-09 `"$recursiveAnchor": true` is kept under among a resource's dynamic anchors
+// (no `$dynamicAnchor` can be spelled with '#').
+inline constexpr std::string_view kRecursiveAnchor = "#";
 
 class Compiler {
  public:
@@ -32,11 +43,13 @@ class Compiler {
   struct PendingRef {
     NodeId node;
     std::string uri;  // absolute, with fragment
-    bool dynamic;
+    RefKind kind;
     Path path;
     Draft draft;
   };
 
+  Draft dialect_of(const ojson& schema, Draft fallback, const Path& path);
+  const ojson* load_quietly(const std::string& uri);
   bool uses_validation_vocabulary(const ojson& root);
   void problem(const Path& path, std::string message);
   NodeId compile_document(const ojson& document, const std::string& uri, Draft draft,
@@ -92,13 +105,17 @@ struct KeywordCompiler {
   // A compiled pattern (compiled once per source), or a problem and an empty Regex.
   Regex regex(const ojson& value, const Path& at);
   // A `$ref`-like keyword, resolved once everything is compiled.
-  void reference(const ojson& value, const Path& at, const std::string& key, bool dynamic);
+  void reference(const ojson& value, const Path& at, const std::string& key, RefKind kind);
+  // Whether `keyword` is one of this schema object's dialect (its row's dialect bits).
+  [[nodiscard]] bool reads(std::string_view keyword) const;
   // Every compiled node, to look at the ones compiled before.
   [[nodiscard]] const Engine::Data& data() const { return c.d_; }
   [[nodiscard]] const EngineOptions& options() const { return c.options_; }
   // The whole document the schema object is in (the root one).
   [[nodiscard]] const ojson& root_document() const { return *c.d_.documents.front(); }
   [[nodiscard]] std::vector<SchemaProblem>& problems() { return c.problems_; }
+  // The keywords beside a `$ref` before 2019-09 (Engine::keywords_beside_ref()).
+  [[nodiscard]] std::vector<Path>& beside_ref() { return c.d_.keywords_beside_ref; }
 };
 
 }  // namespace accord::detail

@@ -132,6 +132,10 @@ std::optional<Issues> Engine::issues_at(const Path& path, const json& value) con
   return out;
 }
 
+const std::vector<Path>& Engine::keywords_beside_ref() const {
+  return data_->keywords_beside_ref;
+}
+
 bool too_deep(const json& value) {
   return nests_deeper_than(value, kMaxValueDepth);
 }

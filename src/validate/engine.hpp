@@ -1,10 +1,10 @@
 #pragma once
-// The validation engine: a JSON Schema (draft-07 or 2020-12) compiled once into a graph of nodes,
-// one per schema object, each holding its keywords as units. `$ref` and `$dynamicRef` point at
-// shared nodes (cycles allowed, never expanded). Every keyword decides its verdict and words its
-// Zod 4 issue in one place; the same units run without a sink on the fast path, which builds no
-// messages and stops at the first failure. DSL refinements and declarative rules (`x-accord-rules`)
-// run in the same pass, where Zod runs them.
+// The validation engine: a JSON Schema (draft-04, -06, -07, 2019-09 or 2020-12) compiled once into
+// a graph of nodes, one per schema object, each holding its keywords as units. `$ref` and
+// `$dynamicRef` point at shared nodes (cycles allowed, never expanded). Every keyword decides its
+// verdict and words its Zod 4 issue in one place; the same units run without a sink on the fast
+// path, which builds no messages and stops at the first failure. DSL refinements and declarative
+// rules (`x-accord-rules`) run in the same pass, where Zod runs them.
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,12 +20,21 @@ namespace accord::detail {
 
 using ojson = nlohmann::ordered_json;
 
-enum class Draft { draft7, draft2020_12 };
+// The dialects, oldest first (a comparison says which came before).
+enum class Draft { draft4, draft6, draft7, draft2019_09, draft2020_12 };
+
+// Before 2019-09: `$ref` stands alone (its siblings are ignored) and `definitions`-era rules.
+[[nodiscard]] constexpr bool before_2019(Draft draft) {
+  return draft < Draft::draft2019_09;
+}
 
 struct EngineOptions {
   Draft default_draft = Draft::draft2020_12;  // for a document without `$schema`
   FormatMode formats = FormatMode::assertion;
   SchemaRegistry registry;
+  // Apply the keywords beside a `$ref` of draft-04/06/07, as ajv does (the specification ignores
+  // them).
+  bool apply_ref_siblings = false;
 };
 
 // Issues for one value stop here; one more issue says how many were left out.
@@ -64,6 +73,10 @@ class Engine {
   // the whole value finds too.
   [[nodiscard]] std::optional<Issues> issues_at(const Path& path,
                                                 const nlohmann::json& value) const;
+
+  // Where a draft-04/06/07 schema writes keywords beside a `$ref` that would check something:
+  // ignored as the specification says, or applied (EngineOptions::apply_ref_siblings).
+  [[nodiscard]] const std::vector<Path>& keywords_beside_ref() const;
 
   struct Data;
 

@@ -17,13 +17,20 @@ namespace accord::detail {
 
 struct KeywordCompiler;  // validate/compiler.hpp: one schema object being compiled
 
-// The dialects, as bits (draft-04, draft-06 and 2019-09 get bits of their own when the engine
-// reads them).
-enum DialectBit : std::uint8_t { kDraft7 = 1, kDraft2020_12 = 2 };
-inline constexpr std::uint8_t kBothDialects = kDraft7 | kDraft2020_12;
+// The dialects, as bits, in the order of validate/engine.hpp's Draft (dialect_bit() maps one to
+// the other).
+enum DialectBit : std::uint8_t {
+  kDraft4 = 1,
+  kDraft6 = 2,
+  kDraft7 = 4,
+  kDraft2019_09 = 8,
+  kDraft2020_12 = 16,
+};
+inline constexpr std::uint8_t kAllDialects =
+    kDraft4 | kDraft6 | kDraft7 | kDraft2019_09 | kDraft2020_12;
 
-// 2020-12's vocabularies (draft-07 has none; its keywords sit in the one they moved to), and
-// accord's own extension keywords.
+// 2019-09's and 2020-12's vocabularies (the drafts before have none; their keywords sit in the
+// one they moved to), and accord's own extension keywords.
 enum class Vocabulary : std::uint8_t {
   core,
   applicator,

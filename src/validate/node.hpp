@@ -70,7 +70,7 @@ struct Node {
   std::uint32_t resource = 0;
   bool boolean = false;
   bool allows = true;
-  bool ref_only = false;  // draft-07: keywords beside `$ref` are ignored
+  bool ref_only = false;  // before 2019-09: keywords beside `$ref` are ignored
   bool tracks = false;    // has unevaluated*: its in-place applicators say what they evaluated
 
   std::vector<Unit> units;
@@ -162,6 +162,9 @@ struct Engine::Data {
   // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the
   // list of resources it entered (otherwise the fast pass allocates nothing).
   bool dynamic_scope = false;
+  // The keywords beside a draft-04/06/07 `$ref` that would check something, by schema path:
+  // ignored as the specification says, applied when EngineOptions::apply_ref_siblings.
+  std::vector<Path> keywords_beside_ref;
 };
 
 }  // namespace accord::detail

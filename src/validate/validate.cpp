@@ -6,6 +6,22 @@ namespace accord {
 
 namespace detail {
 
+Draft draft_of(Dialect dialect) {
+  switch (dialect) {
+    case Dialect::draft04:
+      return Draft::draft4;
+    case Dialect::draft06:
+      return Draft::draft6;
+    case Dialect::draft07:
+      return Draft::draft7;
+    case Dialect::draft2019_09:
+      return Draft::draft2019_09;
+    case Dialect::draft2020_12:
+      break;
+  }
+  return Draft::draft2020_12;
+}
+
 std::shared_ptr<const ValidatorImpl> make_validator_impl(const ojson& json_schema,
                                                          const Schema* dsl,
                                                          const EngineOptions& options) {
@@ -21,10 +37,10 @@ std::shared_ptr<const ValidatorImpl> make_validator_impl(const ojson& json_schem
 Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema,
                                       const ValidatorOptions& options) {
   detail::EngineOptions engine;
-  engine.default_draft =
-      options.dialect == Dialect::draft07 ? detail::Draft::draft7 : detail::Draft::draft2020_12;
+  engine.default_draft = detail::draft_of(options.dialect);
   engine.formats = options.formats;
   engine.registry = options.registry;
+  engine.apply_ref_siblings = options.apply_ref_siblings;
   return Validator(detail::make_validator_impl(json_schema, nullptr, engine));
 }
 
@@ -43,6 +59,10 @@ std::optional<Issues> Validator::validate_part(const Path& path,
                                                const nlohmann::json& value) const {
   if (detail::too_deep(value)) return std::nullopt;
   return impl_->engine->issues_at(path, value);
+}
+
+const std::vector<Path>& Validator::keywords_beside_ref() const {
+  return impl_->engine->keywords_beside_ref();
 }
 
 ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimits limits) const {

@@ -19,6 +19,9 @@ namespace detail {
 
 using ValidatorImpl = Validator::Impl;
 
+// The engine's draft for the public dialect.
+[[nodiscard]] Draft draft_of(Dialect dialect);
+
 // Throws SchemaError.
 [[nodiscard]] std::shared_ptr<const ValidatorImpl> make_validator_impl(
     const ojson& json_schema, const Schema* dsl, const EngineOptions& options);

@@ -1,5 +1,5 @@
 // Numbers: `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (compared exactly,
-// whatever the number's kind) and `multipleOf`.
+// whatever the number's kind; draft-04's boolean form too) and `multipleOf`.
 
 #include "core/json_number.hpp"
 #include "validate/evaluation.hpp"
@@ -7,21 +7,27 @@
 
 namespace accord::detail {
 
+// draft-04 writes an exclusive bound as a boolean beside `minimum`/`maximum`; later drafts as a
+// number of its own. Either way the node gets the same four bounds.
 void compile_bound(KeywordCompiler& k, const std::string& key, const ojson& value, const Path& at) {
+  const bool lower = key == "minimum" || key == "exclusiveMinimum";
+  bool exclusive = key.starts_with("exclusive");
+  if (k.draft == Draft::draft4) {
+    if (exclusive) {
+      if (!value.is_boolean()) k.problem(at, key + " must be a boolean in draft-04");
+      return;  // read beside its bound
+    }
+    const auto flag = k.schema.find(lower ? "exclusiveMinimum" : "exclusiveMaximum");
+    exclusive = flag != k.schema.end() && *flag == true;
+  }
   json bound = k.number(value, at, key);
   Node& node = k.node();
-  if (key == "minimum") {
-    node.minimum = std::move(bound);
-    k.add_unit(Unit::minimum);
-  } else if (key == "maximum") {
-    node.maximum = std::move(bound);
-    k.add_unit(Unit::maximum);
-  } else if (key == "exclusiveMinimum") {
-    node.exclusive_minimum = std::move(bound);
-    k.add_unit(Unit::exclusive_minimum);
+  if (lower) {
+    (exclusive ? node.exclusive_minimum : node.minimum) = std::move(bound);
+    k.add_unit(exclusive ? Unit::exclusive_minimum : Unit::minimum);
   } else {
-    node.exclusive_maximum = std::move(bound);
-    k.add_unit(Unit::exclusive_maximum);
+    (exclusive ? node.exclusive_maximum : node.maximum) = std::move(bound);
+    k.add_unit(exclusive ? Unit::exclusive_maximum : Unit::maximum);
   }
 }
 

@@ -1,6 +1,7 @@
-// References: `$ref`, `$dynamicRef` and the definitions they point into. A reference is
-// resolved once everything is compiled (validate/compiler.cpp); a `$dynamicRef` whose target
-// carries the same `$dynamicAnchor` is resolved again per run, through the dynamic scope.
+// References: `$ref`, `$dynamicRef`, `$recursiveRef` and the definitions they point into. A
+// reference is resolved once everything is compiled (validate/compiler.cpp); a `$dynamicRef`
+// whose target carries the same `$dynamicAnchor` (a `$recursiveRef` whose target is marked
+// `$recursiveAnchor`) is resolved again per run, through the dynamic scope.
 
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
@@ -8,14 +9,23 @@
 namespace accord::detail {
 
 void compile_ref(KeywordCompiler& k, const std::string& key, const ojson& value, const Path& at) {
-  k.reference(value, at, key, false);
-  // draft-07: keywords beside `$ref` are ignored.
-  if (value.is_string()) k.node().ref_only = k.draft == Draft::draft7;
+  k.reference(value, at, key, RefKind::plain);
+  // Before 2019-09 the keywords beside `$ref` are ignored, unless the caller asked to apply them
+  // as ajv does; either way the ones that would check something are listed for the caller to say.
+  if (!value.is_string() || !before_2019(k.draft)) return;
+  k.node().ref_only = !k.options().apply_ref_siblings;
+  for (const auto& [name, sibling] : k.schema.items()) {
+    if (name == key || !k.reads(name)) continue;
+    const KeywordRow* row = keyword_row(name);
+    if (row->compile == nullptr || row->compile == compile_definitions) continue;
+    k.beside_ref().push_back(k.path / name);
+  }
 }
 
+// `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09).
 void compile_dynamic_ref(KeywordCompiler& k, const std::string& key, const ojson& value,
                          const Path& at) {
-  k.reference(value, at, key, true);
+  k.reference(value, at, key, key == "$recursiveRef" ? RefKind::recursive : RefKind::dynamic);
 }
 
 // `$defs` and `definitions`: compiled so references into them land on compiled nodes.

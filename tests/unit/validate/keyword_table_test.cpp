@@ -82,10 +82,10 @@ ojson schema_with(const KeywordRow& row) {
       schema[key] = {{"a", {{"maxLength", 3}}}};
       break;
     case Holds::value:
-      schema[key] = key == "dependentRequired" ? ojson{{"a", {"b"}}}
-                    : key == "$dynamicRef"     ? ojson("#")
-                    : key == "uniqueItems"     ? ojson(true)
-                                               : ojson(1);
+      schema[key] = key == "dependentRequired"                       ? ojson{{"a", {"b"}}}
+                    : key == "$dynamicRef" || key == "$recursiveRef" ? ojson("#")
+                    : key == "uniqueItems"                           ? ojson(true)
+                                                                     : ojson(1);
       break;
   }
   return schema;
