@@ -25,7 +25,7 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 mkdir -p "$work"
-cp "$here/package.json" "$here/$script" "$work/"
+cp "$here/package.json" "$here"/*.mjs "$work/"
 # --no-save keeps the scratch copy identical to the repo's (quick when already installed).
 if ! (cd "$work" && npm install --no-save --no-audit --no-fund --loglevel=error >npm-install.log 2>&1); then
   echo "FAIL: npm install of the SDKs failed (is the npm registry reachable?):" >&2
