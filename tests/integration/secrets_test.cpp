@@ -235,6 +235,7 @@ TEST(TransportSecrets, RedactedHeadersHideEveryCredentialHeader) {
   const Headers headers = redacted_headers({{"Authorization", std::string("Bearer ") + kKey},
                                             {"x-api-key", kKey},
                                             {"x-goog-api-key", kKey},
+                                            {"api-key", kKey},
                                             {"content-type", "application/json"}});
   for (const auto& [name, value] : headers) EXPECT_FALSE(contains(value, kMarker)) << name;
   EXPECT_EQ(headers.back().second, "application/json");
