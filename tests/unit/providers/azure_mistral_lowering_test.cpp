@@ -50,24 +50,20 @@ void expect_in_words(const WireSchema& wire, const std::string& property,
   EXPECT_EQ(entry->fate, Fate::description) << keyword;
 }
 
-TEST(AzureMistralLowering, AzureStatesBoundsLengthsAndFormatsInWords) {
-  const auto wire = lowered("azure-openai");
-  expect_in_words(wire, "amount", "exclusiveMinimum");
-  expect_in_words(wire, "id", "minLength");
-  expect_in_words(wire, "issued", "format");
+TEST(AzureMistralLowering, BothStateBoundsLengthsAndFormatsInWords) {
+  for (const char* provider : {"azure-openai", "mistral"}) {
+    SCOPED_TRACE(provider);
+    const auto wire = lowered(provider);
+    expect_in_words(wire, "amount", "exclusiveMinimum");
+    expect_in_words(wire, "id", "minLength");
+    expect_in_words(wire, "issued", "format");
+  }
 }
 
 TEST(AzureMistralLowering, AzureSendsEveryPropertyRequiredAndTheOptionalOneNullable) {
   const auto wire = lowered("azure-openai");
   EXPECT_EQ(wire.schema["required"].size(), 4u);
   EXPECT_EQ(wire.lowering.nulled_optionals, std::vector<Path>{Path{"note"}});
-}
-
-TEST(AzureMistralLowering, MistralStatesBoundsLengthsAndFormatsInWords) {
-  const auto wire = lowered("mistral");
-  expect_in_words(wire, "amount", "exclusiveMinimum");
-  expect_in_words(wire, "id", "minLength");
-  expect_in_words(wire, "issued", "format");
 }
 
 TEST(AzureMistralLowering, MistralKeepsTheOptionalPropertyOptional) {
