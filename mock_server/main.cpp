@@ -27,6 +27,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "azure_shape.hpp"
 #include "batches.hpp"
 #include "gemini_shape.hpp"
 #include "bedrock_shape.hpp"
@@ -265,6 +266,7 @@ class MockServer {
       serve(Endpoint::converse, req, res, true);
     });
 
+    install_azure_routes();
     install_batch_routes();
 
     // Everything else is a 404 in OpenAI's envelope. Catch-all routes rather than an error
@@ -282,6 +284,25 @@ class MockServer {
   }
 
  private:
+  // Azure OpenAI's deployment URLs (api-version required) and its /openai/v1 surface; also under
+  // /v1, so the one base URL tests give every provider reaches them.
+  void install_azure_routes() {
+    const auto azure = [this](bool deployment_url) {
+      return [this, deployment_url](const httplib::Request& req, httplib::Response& res) {
+        const bool credential = req.has_header("api-key") || req.has_header("Authorization");
+        if (const auto refused = azure_refusal(deployment_url, req.has_param("api-version"),
+                                               credential, ++serial_)) {
+          record(req);
+          send(*refused, res);
+          return;
+        }
+        serve(Endpoint::azure_chat_completions, req, res);
+      };
+    };
+    server_.Post(R"((?:/v1)?/openai/deployments/[^/]+/chat/completions)", azure(true));
+    server_.Post(R"((?:/v1)?/openai/v1/chat/completions)", azure(false));
+  }
+
   // Both batch protocols (mock_server/batches.hpp); each request is logged like a provider call.
   void install_batch_routes() {
     const auto logged = [this](auto action) {

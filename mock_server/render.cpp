@@ -1,5 +1,7 @@
 #include "render.hpp"
 
+#include "azure_shape.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -78,6 +80,7 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
   const bool one_tool = tools != nullptr && tools->is_array() && tools->size() == 1;
   switch (endpoint) {
     case Endpoint::chat_completions:
+    case Endpoint::azure_chat_completions:
       if (string_member(*choice, "type") == "function") {
         if (const auto* function = member(*choice, "function"))
           return string_member(*function, "name");
@@ -634,6 +637,10 @@ RenderedReply render_reply(Endpoint endpoint, const Reply& reply, const request_
         break;
       case Endpoint::converse:
         out = render_converse(reply, request, request_bytes, serial);
+        break;
+      case Endpoint::azure_chat_completions:
+        out =
+            with_azure_annotations(render_chat(reply, request, request_bytes, serial), reply.kind);
         break;
     }
   }

@@ -14,7 +14,8 @@
 
 namespace accord_mock {
 
-enum class Endpoint { chat_completions, responses, messages, gemini, converse };
+// azure_chat_completions: Chat Completions with Azure's content-filter annotations.
+enum class Endpoint { chat_completions, responses, messages, gemini, converse, azure_chat_completions };
 
 struct RenderedReply {
   int status = 200;

@@ -1,5 +1,7 @@
 #include "stream.hpp"
 
+#include "azure_shape.hpp"
+
 #include <string_view>
 
 #include "gemini_shape.hpp"
@@ -73,9 +75,13 @@ std::vector<std::string> chat_events(const json& body, bool include_usage, std::
                       {"type", "function"},
                       {"function", {{"name", function.value("name", "")}, {"arguments", ""}}}}})}},
             nullptr);
+      // Every chunk names the function: Mistral's SDK requires name and arguments in each, and
+      // OpenAI's accepts the name repeated.
       for (auto& piece : pieces(string_of(function, "arguments"), size)) {
-        chunk(json{{"tool_calls",
-                    json::array({json{{"index", i}, {"function", {{"arguments", piece}}}}})}},
+        chunk(json{{"tool_calls", json::array({json{{"index", i},
+                                                    {"function",
+                                                     {{"name", function.value("name", "")},
+                                                      {"arguments", piece}}}}})}},
               nullptr);
       }
     }
@@ -219,6 +225,8 @@ std::vector<std::string> stream_events(Endpoint endpoint, const std::string& bod
           return gemini_events(parsed, chunk_chars);
         case Endpoint::converse:
           return converse_stream_events(parsed, chunk_chars);
+        case Endpoint::azure_chat_completions:
+          return with_prompt_filter_chunk(chat_events(parsed, include_usage, chunk_chars));
       }
     }
   } catch (const json::exception&) {

@@ -24,7 +24,8 @@ std::vector<std::pair<std::string, std::string>> capability_rows(const SchemaCap
       c.max_min_items < 0 ? "yes"
                           : "up to " + std::to_string(c.max_min_items) + "; larger in words";
   std::vector<std::pair<std::string, std::string>> rows = {
-      {"formats", joined(c.formats) + "; others in words"},
+      {"formats",
+       c.formats.empty() ? "none kept: stated in words" : joined(c.formats) + "; others in words"},
       {"numeric bounds (minimum, maximum, exclusive*, multipleOf)", yes_no(c.numeric_bounds)},
       {"minLength / maxLength", lengths},
       {"minItems", min_items},

@@ -13,10 +13,14 @@ const ProviderParts& anthropic_parts();
 const ProviderParts& generic_parts();
 const ProviderParts& gemini_parts();
 const ProviderParts& bedrock_parts();
+const ProviderParts& azure_openai_parts();
+const ProviderParts& mistral_parts();
 
 namespace {
 
-// Every provider, one line each, in the order provider_names() lists them.
+// Every provider, one line each, in the order provider_names() lists them (kept one a line
+// against clang-format's packing, so adding a provider stays a one-line change).
+// clang-format off
 constexpr std::array kProviders = {
     &openai_chat_parts,
     &openai_responses_parts,
@@ -24,7 +28,10 @@ constexpr std::array kProviders = {
     &generic_parts,
     &gemini_parts,
     &bedrock_parts,
+    &azure_openai_parts,
+    &mistral_parts,
 };
+// clang-format on
 
 }  // namespace
 

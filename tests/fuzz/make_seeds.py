@@ -48,13 +48,18 @@ ENDPOINTS = {
     "gemini": ("/v1/models/m:generateContent",
                {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["refund"]}}),
     "bedrock": ("/model/m/converse", {"toolChoice": {"tool": {"name": "refund"}}}),
+    "azure_openai": ("/openai/deployments/m/chat/completions?api-version=2024-10-21",
+                     {"type": "function", "function": {"name": "refund"}}),
 }
+# Targets whose replies are another target's shape.
+SAME_SHAPE = {"openai_chat": ["generic", "mistral"]}
 
 
 def post(port, path, body):
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
                                      data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
+                                     headers={"content-type": "application/json",
+                                              "api-key": "fuzz-seed"})
     try:
         with urllib.request.urlopen(request) as response:
             return response.read()
@@ -78,7 +83,7 @@ def main():
                     body["toolConfig" if target in ("gemini", "bedrock") else "tool_choice"] = forced_choice
                 reply = post(port, path, body)
                 control = STATUS_CONTROL[status] | (0x10 if forced else 0)
-                for out in [target] + (["generic"] if target == "openai_chat" else []):
+                for out in [target] + SAME_SHAPE.get(target, []):
                     directory = HERE / "corpus" / f"decode_{out}"
                     directory.mkdir(parents=True, exist_ok=True)
                     (directory / name).write_bytes(bytes([control]) + reply)

@@ -287,7 +287,8 @@ TEST_P(Fault, EmptyChoicesOrContentIsABadReply) {
   expect_well_formed(outcome);
   const Error& error = error_of(outcome);
   EXPECT_EQ(error.kind, ErrorKind::bad_reply);
-  if (GetParam() == "openai-chat" || GetParam() == "generic") {
+  if (GetParam() == "openai-chat" || GetParam() == "generic" || GetParam() == "azure-openai" ||
+      GetParam() == "mistral") {
     EXPECT_TRUE(contains(error.message, "choices array is empty")) << error.message;
   } else {
     EXPECT_EQ(error.message, "the reply had no output");

@@ -35,6 +35,7 @@ class Scoped : public ::testing::TestWithParam<std::string> {
     const Client client({.provider = GetParam(),
                          .model = "test-model",
                          .base_url = mock_->base_url(),
+                         .api_key = "sk-test-scoped",  // Azure's routes refuse a keyless request
                          .corrections = 2,
                          .budget = budget});
     return client.extract({.schema = examples::refund_schema(),

@@ -81,9 +81,10 @@ class Secrets : public ::testing::TestWithParam<std::tuple<std::string, KeySourc
     const json requests = mock_->requests();
     ASSERT_FALSE(requests.empty());
     const json& headers = requests[0]["headers"];
-    const std::string key_header = provider() == "anthropic" ? "x-api-key"
-                                   : provider() == "gemini"  ? "x-goog-api-key"
-                                                             : "authorization";
+    const std::string key_header = provider() == "anthropic"      ? "x-api-key"
+                                   : provider() == "gemini"       ? "x-goog-api-key"
+                                   : provider() == "azure-openai" ? "api-key"
+                                                                  : "authorization";
     EXPECT_EQ(headers.value(key_header, ""), "[redacted]") << headers.dump();
     mock_.reset();  // flushes and closes the log; MockProcess keeps the file until destruction
   }
@@ -235,6 +236,7 @@ TEST(TransportSecrets, RedactedHeadersHideEveryCredentialHeader) {
   const Headers headers = redacted_headers({{"Authorization", std::string("Bearer ") + kKey},
                                             {"x-api-key", kKey},
                                             {"x-goog-api-key", kKey},
+                                            {"api-key", kKey},
                                             {"content-type", "application/json"}});
   for (const auto& [name, value] : headers) EXPECT_FALSE(contains(value, kMarker)) << name;
   EXPECT_EQ(headers.back().second, "application/json");

@@ -10,6 +10,7 @@
 #include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
+#include "fixtures/scoped_env.hpp"
 
 namespace {
 
@@ -26,6 +27,10 @@ std::string read_file(const std::string& path) {
 }
 
 Output run_example(const std::string& provider, const std::string& base_url) {
+  // A key in the provider's variable, as a user would give it: Azure's routes refuse a request
+  // without one, even on loopback.
+  const accord::ScopedEnv key(std::string(accord::make_provider(provider)->api_key_env()),
+                              "sk-test-example");
 #ifdef ACCORD_TRANSFER_TOOL_PATH
   const std::string command = std::string("'") + ACCORD_TRANSFER_TOOL_PATH + "' --provider " +
                               provider + " --base-url " + base_url + " 2>/dev/null";

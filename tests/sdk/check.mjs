@@ -1,6 +1,6 @@
 // Points the official `openai` and `@anthropic-ai/sdk` clients at accord-mock and checks that they
 // parse its replies. Usage: node check.mjs /path/to/accord-mock
-import { startMock } from './mock.mjs';
+import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';

@@ -3,8 +3,7 @@
 // mock's Converse replies whole and streamed (the AWS event-stream framing): text, toolUse,
 // stopReason, usage, an AWS error, and a bad signature refused.
 // Usage: node check_bedrock.mjs /path/to/accord-mock
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import {
   BedrockRuntimeClient,
@@ -40,24 +39,7 @@ const replies = [
   { truncated: '{"vendor":"AC', stream_chunk_chars: 4 }, // stream, max_tokens
 ];
 
-function startMock() {
-  const child = spawn(mockPath, ['--port', '0', '--scenario-json', JSON.stringify({ replies })], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('accord-mock did not announce its port')), 10000);
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`accord-mock exited early (${code})`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const match = /^listening on 127\.0\.0\.1:(\d+)$/.exec(line);
-      if (!match) reject(new Error(`unexpected first line: ${line}`));
-      else resolve({ child, port: Number(match[1]) });
-    });
-  });
-}
-
-const { child, port } = await startMock();
+const { child, port } = await startMock(mockPath, replies);
 let failures = 0;
 async function check(name, fn) {
   try {

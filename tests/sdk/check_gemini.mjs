@@ -3,7 +3,7 @@
 // prompt, Google's error envelope), and that it sends responseJsonSchema and parametersJsonSchema
 // as given (it has no transform of its own for them, so accord's gemini wire reaches the API as is).
 // Usage: node check_gemini.mjs /path/to/accord-mock
-import { startMock } from './mock.mjs';
+import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import { GoogleGenAI, ApiError } from '@google/genai';
 

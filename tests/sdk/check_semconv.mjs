@@ -4,7 +4,7 @@
 // values (operation, provider) must be among their listed values where the provider has one.
 // Usage: node check_semconv.mjs ACCORD_MOCK_PATH REFUND_EXAMPLE_PATH
 import { execFileSync } from 'node:child_process';
-import { startMock } from './mock.mjs';
+import { startMock } from './start_mock.mjs';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
 // codec and the stream of `chat.completion.chunk` events.
 
 #include <memory>
+#include <string>
 
 #include "providers/openai/openai.hpp"
 #include "providers/stream_assembly.hpp"
@@ -18,6 +19,15 @@ class ChatCompletions : public OpenAIProvider {
  protected:
   // o-series models reject max_tokens; Ollama reads only max_tokens.
   [[nodiscard]] virtual const char* max_tokens_field() const { return "max_completion_tokens"; }
+  // Where the request goes and how it is authorised (Azure: deployment URLs and `api-key`).
+  [[nodiscard]] virtual std::string url(const CallSpec& call) const {
+    return call.base_url + "/chat/completions";
+  }
+  [[nodiscard]] virtual Headers headers(const CallSpec& call) const { return openai_headers(call); }
+  // How choices[0] ended: a refusal, then finish_reason "length" and "content_filter". A
+  // provider with more words for an ending (Mistral's model_length, Azure's filter annotations)
+  // adds them here.
+  [[nodiscard]] virtual Ending ending(const ojson& body, const ojson& choice, bool refused) const;
 };
 
 // Chunks with choices[0].delta, then `[DONE]`.

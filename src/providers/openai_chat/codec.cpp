@@ -89,13 +89,15 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
     body["parallel_tool_calls"] = false;
   }
   body[max_tokens_field()] = call.max_tokens;
-  return {call.base_url + "/chat/completions", openai_headers(call), serialize_request(body, call)};
+  return {url(call), headers(call), serialize_request(body, call)};
 }
 
 Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {
   Reply failure;
-  // The members read below; the rest (id, model, fingerprints) is checked as JSON, not built.
-  static constexpr std::array<std::string_view, 3> kRead = {"choices", "usage", "error"};
+  // The members read below and by ending() (Azure's prompt annotations); the rest (id, model,
+  // fingerprints) is checked as JSON, not built.
+  static constexpr std::array<std::string_view, 4> kRead = {"choices", "usage", "error",
+                                                            "prompt_filter_results"};
   const auto body = reply_object(response, kRead, failure);
   if (!body) return failure;
   if (auto error = error_in_success(*body, "choices")) return *std::move(error);
@@ -140,12 +142,16 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   }
 
   set_assistant_turn(reply, text, nlohmann::json(*message));
-  const Ending ending = !refusal.empty()                   ? Ending::refused
-                        : reply.detail == "length"         ? Ending::cut_off
-                        : reply.detail == "content_filter" ? Ending::filtered
-                                                           : Ending::finished;
-  set_ending(reply, ending, mode, text, refusal);
+  set_ending(reply, ending(*body, choice, !refusal.empty()), mode, text, refusal);
   return reply;
+}
+
+Ending ChatCompletions::ending(const ojson& /*body*/, const ojson& choice, bool refused) const {
+  const std::string reason = string_or_empty(choice, "finish_reason");
+  return refused                      ? Ending::refused
+         : reason == "length"         ? Ending::cut_off
+         : reason == "content_filter" ? Ending::filtered
+                                      : Ending::finished;
 }
 
 const ProviderParts& openai_chat_parts() {

@@ -49,7 +49,8 @@ class ChatStream final : public StreamAssembler {
         if (auto id = string_or_empty(piece, "id"); !id.empty()) call.id = std::move(id);
         const auto function = piece.find("function");
         if (function == piece.end() || !function->is_object()) continue;
-        call.name += string_or_empty(*function, "name");
+        // OpenAI names the function once; Mistral and some servers repeat it in every chunk.
+        if (auto name = string_or_empty(*function, "name"); name != call.name) call.name += name;
         const std::string arguments = string_or_empty(*function, "arguments");
         call.arguments += arguments;
         if (mode_ == OutputMode::forced_tool && index == calls_.begin()->first)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "accord/providers/provider.hpp"
+#include "fixtures/codec_calls.hpp"
 
 namespace accord {
 namespace {
@@ -59,17 +60,8 @@ ojson body_of(const HttpRequest& request) {
   return ojson::parse(request.body);
 }
 
-std::optional<std::string> header(const HttpRequest& request, const std::string& name) {
-  for (const auto& [k, v] : request.headers) {
-    if (k == name) return v;
-  }
-  return std::nullopt;
-}
-
-Reply decode(const char* name, const std::string& body, long status = 200,
-             OutputMode mode = OutputMode::response_format) {
-  return provider(name)->decode({status, {}, body}, mode);
-}
+using testing_support::decode;
+using testing_support::header;
 
 // ---- registry and small types ---------------------------------------------------------------
 
@@ -80,7 +72,7 @@ TEST(ProvidersRegistry, MakesEveryListedProviderUnderItsOwnName) {
     EXPECT_EQ(p->name(), name);
     EXPECT_FALSE(p->default_base_url().empty());
   }
-  EXPECT_EQ(provider_names().size(), 5u);
+  EXPECT_EQ(provider_names().size(), 8u);
 }
 
 TEST(ProvidersRegistry, UnknownNameGivesNull) {

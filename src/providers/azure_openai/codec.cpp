@@ -1,0 +1,167 @@
+// Azure OpenAI: Chat Completions through a resource's deployment URLs (`api-version`, `api-key`)
+// or its `/openai/v1` surface (a bearer token, no api-version), with the content filter's signals
+// read as content_filtered (docs/providers.md, "Azure OpenAI").
+
+#include <cctype>
+#include <cstdlib>
+
+#include "providers/lowering.hpp"
+#include "providers/openai_chat/chat_completions.hpp"
+#include "providers/registry.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+// The latest GA data-plane version when this was written; structured outputs need 2024-08-01-
+// preview or later. OPENAI_API_VERSION (what the official SDKs read) overrides it.
+constexpr const char* kDefaultApiVersion = "2024-10-21";
+
+// Azure's structured-outputs guide still lists the first strict subset: no string formats,
+// lengths, patterns' bounds, numeric bounds or item counts ("Unsupported type-specific
+// keywords"), every property required, closed objects, anyOf, $defs and recursion, and the older
+// size limits (../shared/docs/providers.md §3.1).
+const SchemaCapabilities kAzureStrict{
+    .family = "Azure OpenAI strict schemas",
+    .formats = {},
+    .numeric_bounds = false,
+    .lengths = LengthSupport::words,
+    .max_min_items = 0,
+    .max_items = false,
+    .all_of = false,
+    .recursion = true,
+    .defaults = false,
+    .complex_patterns = false,
+    .structured_enums = false,
+    .all_required = true,
+    .rule_branches = true,
+    .size_limits =
+        "100 properties, 5 levels of nesting, 15,000 characters of names and values, "
+        "500 enum values (a string enum over 250 values: 7,500 characters)",
+};
+
+bool ends_with(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+// A deployment name is one path segment: anything but unreserved characters is percent-encoded.
+std::string path_segment(std::string_view name) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(c);
+    } else {
+      out += {'%', kHex[u >> 4], kHex[u & 0xF]};
+    }
+  }
+  return out;
+}
+
+// Does any category of a filter-results object say filtered (content_filter_results: hate,
+// sexual, violence, self_harm, jailbreak, protected_material_*, ...)?
+bool says_filtered(const ojson& results) {
+  if (!results.is_object()) return false;
+  for (const auto& [category, verdict] : results.items()) {
+    if (verdict.is_object() && verdict.value("filtered", false) == true) return true;
+  }
+  return false;
+}
+
+bool prompt_filtered(const ojson& body) {
+  const auto prompts = body.find("prompt_filter_results");
+  if (prompts == body.end() || !prompts->is_array()) return false;
+  for (const auto& prompt : *prompts) {
+    if (prompt.is_object() && prompt.contains("content_filter_results") &&
+        says_filtered(prompt["content_filter_results"]))
+      return true;
+  }
+  return false;
+}
+
+class AzureOpenAI final : public ChatCompletions {
+ public:
+  AzureOpenAI() {
+    const char* version = std::getenv("OPENAI_API_VERSION");
+    api_version_ = version != nullptr && *version != '\0' ? version : kDefaultApiVersion;
+  }
+
+  [[nodiscard]] std::string_view name() const override { return "azure-openai"; }
+  [[nodiscard]] std::string_view api_key_env() const override { return "AZURE_OPENAI_API_KEY"; }
+  // The resource's endpoint, https://RESOURCE.openai.azure.com (or .../openai/v1 for the v1
+  // surface), as the official SDKs name it.
+  [[nodiscard]] std::string_view base_url_env() const override { return "AZURE_OPENAI_ENDPOINT"; }
+  // Every resource has its own host: without AZURE_OPENAI_ENDPOINT a request goes nowhere (the
+  // .invalid domain never resolves) and the transport error names this.
+  [[nodiscard]] std::string_view default_base_url() const override {
+    return "https://azure-openai-endpoint-unset.invalid";
+  }
+  // The deployment's name goes where a model name would.
+  [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
+    return kAzureStrict;
+  }
+  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
+                                 Report report) const override {
+    return lower_schema(emitted, std::move(report), kAzureStrict, std::string(name()));
+  }
+
+  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
+    Reply reply = ChatCompletions::decode(response, mode);
+    // A prompt the filter blocks is refused with 400 and code content_filter (innererror
+    // ResponsibleAIPolicyViolation): the filter's verdict, not a failed request.
+    if (reply.status == ReplyStatus::http_error && reply.error_code == "content_filter")
+      reply.status = ReplyStatus::content_filtered;
+    return reply;
+  }
+
+ protected:
+  [[nodiscard]] std::string url(const CallSpec& call) const override {
+    if (v1_surface(call)) return call.base_url + "/chat/completions";
+    return call.base_url + "/openai/deployments/" + path_segment(call.model) +
+           "/chat/completions?api-version=" + api_version_;
+  }
+
+  [[nodiscard]] Headers headers(const CallSpec& call) const override {
+    // An Entra ID token (a JWT: "eyJ...") is always a bearer token; the v1 surface takes the key
+    // that way too. Deployment URLs take a key in `api-key`.
+    if (v1_surface(call) || call.api_key.starts_with("eyJ")) return openai_headers(call);
+    Headers headers{{"content-type", "application/json"}};
+    if (!call.api_key.empty()) headers.emplace_back("api-key", call.api_key);
+    return headers;
+  }
+
+  // A reply can also be stopped by the filter without finish_reason saying so: the choice's or
+  // the prompt's annotations say filtered.
+  [[nodiscard]] Ending ending(const ojson& body, const ojson& choice, bool refused) const override {
+    const Ending said = ChatCompletions::ending(body, choice, refused);
+    if (said != Ending::finished) return said;
+    const auto results = choice.find("content_filter_results");
+    const bool filtered =
+        (results != choice.end() && says_filtered(*results)) || prompt_filtered(body);
+    return filtered ? Ending::filtered : said;
+  }
+
+ private:
+  static bool v1_surface(const CallSpec& call) { return ends_with(call.base_url, "/openai/v1"); }
+
+  std::string api_version_;
+};
+
+}  // namespace
+
+// Streams as Chat Completions does. Azure's Batch API (global-batch deployments) takes the same
+// JSONL but under /openai/ with an api-version on every URL: not offered yet.
+const ProviderParts& azure_openai_parts() {
+  static const ProviderParts kParts{
+      .name = "azure-openai",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<AzureOpenAI>(); },
+      .stream = make_chat_stream,
+      .ask_for_stream = ask_for_chat_stream,
+      .batches = nullptr,
+  };
+  return kParts;
+}
+
+}  // namespace accord::detail
