@@ -88,6 +88,7 @@ class AzureOpenAI final : public ChatCompletions {
   }
 
   [[nodiscard]] std::string_view name() const override { return "azure-openai"; }
+  [[nodiscard]] std::string_view telemetry_name() const override { return "azure.ai.openai"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "AZURE_OPENAI_API_KEY"; }
   // The resource's endpoint, https://RESOURCE.openai.azure.com (or .../openai/v1 for the v1
   // surface), as the official SDKs name it.

@@ -35,6 +35,7 @@ const SchemaCapabilities kMistral{
 class Mistral final : public ChatCompletions {
  public:
   [[nodiscard]] std::string_view name() const override { return "mistral"; }
+  [[nodiscard]] std::string_view telemetry_name() const override { return "mistral_ai"; }
   [[nodiscard]] std::string_view api_key_env() const override { return "MISTRAL_API_KEY"; }
   [[nodiscard]] std::string_view base_url_env() const override { return "MISTRAL_BASE_URL"; }
   [[nodiscard]] std::string_view default_base_url() const override {
