@@ -253,6 +253,9 @@ class MockServer {
     server_.Post("/v1/messages", [this](const httplib::Request& req, httplib::Response& res) {
       serve(Endpoint::messages, req, res);
     });
+    server_.Post("/api/chat", [this](const httplib::Request& req, httplib::Response& res) {
+      serve(Endpoint::ollama_chat, req, res);
+    });
 
     install_batch_routes();
 
@@ -439,7 +442,7 @@ class MockServer {
     auto sent = std::make_shared<std::size_t>(0);
     auto faulted = std::make_shared<bool>(fault.kind == StreamFaultKind::none);
     res.set_chunked_content_provider(
-        "text/event-stream",
+        endpoint == Endpoint::ollama_chat ? "application/x-ndjson" : "text/event-stream",
         [this, events, fault, sent, faulted](std::size_t, httplib::DataSink& sink) {
           if (!*faulted && *sent >= fault.after_events) {
             *faulted = true;

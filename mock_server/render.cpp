@@ -6,6 +6,8 @@
 #include <optional>
 #include <random>
 
+#include "ollama_shape.hpp"
+
 namespace accord_mock {
 namespace {
 
@@ -70,12 +72,15 @@ std::string insert_invalid_utf8_in_json(std::string text) {
   return json_string_literal(std::string(kInvalidUtf8) + text);
 }
 
-// The text a reply carries, after the nest_depth and invalid_utf8 modifiers.
+}  // namespace
+
 std::string payload_text(const Reply& reply, std::string text) {
   if (reply.nest_depth > 0) text = nested_json(reply.nest_depth);
   if (reply.invalid_utf8) text = insert_invalid_utf8_in_text(std::move(text));
   return text;
 }
+
+namespace {
 
 // The same, for payloads that travel as JSON values (Anthropic tool input).
 std::string payload_json(const Reply& reply, std::string json_text) {
@@ -122,6 +127,8 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
       if (string_member(*choice, "type") == "any" && one_tool)
         return string_member((*tools)[0], "name");
       return std::nullopt;
+    case Endpoint::ollama_chat:
+      return std::nullopt;  // Ollama has no tool_choice
   }
   return std::nullopt;
 }
@@ -178,6 +185,8 @@ std::vector<CallOut> calls_for(const Reply& reply, const std::optional<std::stri
   return out;
 }
 
+}  // namespace
+
 std::size_t content_bytes(const Reply& reply) {
   switch (reply.kind) {
     case ReplyKind::json:
@@ -194,6 +203,8 @@ std::size_t content_bytes(const Reply& reply) {
       return reply.text.size();
   }
 }
+
+namespace {
 
 std::string model_of(const request_json& request) {
   return string_member(request, "model").value_or("accord-mock");
@@ -593,6 +604,7 @@ std::int64_t now_seconds() {
 RenderedReply render_error(Endpoint endpoint, int status, const request_json& fields,
                            std::uint64_t serial) {
   const auto d = error_defaults(status);
+  if (endpoint == Endpoint::ollama_chat) return render_ollama_error(status, d.message, fields);
   json document;
   if (endpoint == Endpoint::messages) {
     json error = {{"type", d.anthropic_type}, {"message", d.message}};
@@ -648,6 +660,9 @@ RenderedReply render_reply(Endpoint endpoint, const Reply& reply, const request_
         break;
       case Endpoint::messages:
         out = render_messages(reply, request, request_bytes, serial);
+        break;
+      case Endpoint::ollama_chat:
+        out = render_ollama_chat(reply, request, request_bytes);
         break;
     }
   }

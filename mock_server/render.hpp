@@ -14,7 +14,7 @@
 
 namespace accord_mock {
 
-enum class Endpoint { chat_completions, responses, messages };
+enum class Endpoint { chat_completions, responses, messages, ollama_chat };
 
 struct RenderedReply {
   int status = 200;
@@ -43,6 +43,11 @@ inline constexpr std::size_t kBytesPerToken = 4;
 // The 404 OpenAI gives for a path it does not serve.
 [[nodiscard]] RenderedReply render_not_found(std::string_view method, std::string_view path,
                                              std::uint64_t serial);
+
+// The text a reply carries, after its nest_depth and invalid_utf8 modifiers.
+[[nodiscard]] std::string payload_text(const Reply& reply, std::string text);
+// The bytes of output a reply carries, for its token count.
+[[nodiscard]] std::size_t content_bytes(const Reply& reply);
 
 // "<prefix>accord000042" (and "_<index>" when index > 0): ids unique within the process.
 [[nodiscard]] std::string serial_id(const char* prefix, std::uint64_t serial,

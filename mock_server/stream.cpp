@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "ollama_shape.hpp"
+
 namespace accord_mock {
 namespace {
 
@@ -17,6 +19,8 @@ std::string typed_event(const std::string& type, json data) {
   return "event: " + type + "\n" + data_event(data);
 }
 
+}  // namespace
+
 std::vector<std::string> pieces(std::string_view text, std::size_t size) {
   std::vector<std::string> out;
   while (!text.empty()) {
@@ -28,6 +32,8 @@ std::vector<std::string> pieces(std::string_view text, std::size_t size) {
   }
   return out;
 }
+
+namespace {
 
 std::string string_of(const json& object, const char* key) {
   const auto it = object.find(key);
@@ -208,11 +214,14 @@ std::vector<std::string> stream_events(Endpoint endpoint, const std::string& bod
           return responses_events(parsed, chunk_chars);
         case Endpoint::messages:
           return messages_events(parsed, chunk_chars);
+        case Endpoint::ollama_chat:
+          return ollama_stream_lines(parsed, chunk_chars);
       }
     }
   } catch (const json::exception&) {
     // Not the shape of a successful reply: sent as it is, below.
   }
+  if (endpoint == Endpoint::ollama_chat) return {body + "\n"};
   return {"data: " + body + "\n\n"};
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,9 @@ namespace accord_mock {
 // that is not JSON goes out as one event holding it, as a broken server would send it.
 [[nodiscard]] std::vector<std::string> stream_events(Endpoint endpoint, const std::string& body,
                                                      bool include_usage, std::size_t chunk_chars);
+
+// `text` in pieces of `size` bytes, never cutting a UTF-8 character.
+[[nodiscard]] std::vector<std::string> pieces(std::string_view text, std::size_t size);
 
 // An event whose data is not JSON, for the "malformed" fault.
 inline constexpr const char* kMalformedEvent = "data: {\"choices\": [{\"delta\": \n\n";

@@ -55,6 +55,7 @@ StreamSession::StreamSession(std::string_view provider, OutputMode mode, StreamS
 
 void StreamSession::begin() {
   sse_ = SseReader();
+  lines_ = JsonLinesReader();
   assembler_ = make_stream_assembler(provider_, mode_);
   json_ = std::make_unique<JsonStreamReader>(
       [this](const Path& path, const nlohmann::json& part) { return on_close(path, part); },
@@ -97,7 +98,13 @@ bool StreamSession::read_events(std::string_view bytes) {
     }
     unframed_ += bytes;
   }
-  for (const auto& event : sse_.feed(bytes)) {
+  const auto events =
+      assembler_->framing() == EventFraming::json_lines ? lines_.feed(bytes) : sse_.feed(bytes);
+  return take_events(events);
+}
+
+bool StreamSession::take_events(const std::vector<SseEvent>& events) {
+  for (const auto& event : events) {
     // After the provider's last event nothing belongs to the reply: no text, no stop reason.
     if (assembler_->ended()) {
       ++record_.ignored_after_end;
@@ -149,6 +156,10 @@ Reply StreamSession::reply(const Provider& provider, const HttpResponse& respons
     record_.read_whole = true;
     body_ = redact_(std::move(unframed_));
     return provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
+  }
+  if (assembler_->framing() == EventFraming::json_lines && problem_.empty()) {
+    // A last line without its line break is still the server's.
+    if (auto last = lines_.finish()) take_events({*std::move(last)});
   }
   body_ = redact_(serialize(assembler_->body(&json_->value())));
   if (!problem_.empty()) {

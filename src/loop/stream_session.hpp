@@ -10,6 +10,7 @@
 #include <string>
 
 #include "accord/client.hpp"
+#include "core/json_lines.hpp"
 #include "core/json_stream_reader.hpp"
 #include "core/sse.hpp"
 #include "providers/stream_assembly.hpp"
@@ -64,6 +65,7 @@ class StreamSession final : public BodyReader {
 
  private:
   bool read_events(std::string_view bytes);
+  bool take_events(const std::vector<SseEvent>& events);
   bool on_close(const Path& path, const nlohmann::json& part);
   // Records why the attempt failed: redacted whole, then cut, so no piece of a key survives.
   void fail(std::string why);
@@ -73,6 +75,7 @@ class StreamSession final : public BodyReader {
   StreamSetup setup_;
   Redactor redact_;
   SseReader sse_;
+  JsonLinesReader lines_;  // for an assembler whose events are JSON lines
   std::unique_ptr<StreamAssembler> assembler_;
   std::unique_ptr<JsonStreamReader> json_;
   std::string output_;  // the output text so far

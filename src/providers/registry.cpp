@@ -11,16 +11,24 @@ const ProviderParts& openai_chat_parts();
 const ProviderParts& openai_responses_parts();
 const ProviderParts& anthropic_parts();
 const ProviderParts& generic_parts();
+const ProviderParts& llama_cpp_parts();
+const ProviderParts& vllm_parts();
+const ProviderParts& ollama_parts();
 
 namespace {
 
 // Every provider, one line each, in the order provider_names() lists them.
+// clang-format off
 constexpr std::array kProviders = {
     &openai_chat_parts,
     &openai_responses_parts,
     &anthropic_parts,
     &generic_parts,
+    &llama_cpp_parts,
+    &vllm_parts,
+    &ollama_parts,
 };
+// clang-format on
 
 }  // namespace
 

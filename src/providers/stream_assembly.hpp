@@ -14,9 +14,13 @@
 
 namespace accord::detail {
 
+// How a provider frames its stream's events: server-sent events, or one JSON object per line.
+enum class EventFraming { sse, json_lines };
+
 class StreamAssembler {
  public:
   virtual ~StreamAssembler() = default;
+  [[nodiscard]] virtual EventFraming framing() const { return EventFraming::sse; }
   struct Taken {
     std::string output;  // the output text the event adds (often none)
     // Set when the event is not the provider's (a malformed event); may quote the event whole.

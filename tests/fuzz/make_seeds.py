@@ -45,7 +45,11 @@ ENDPOINTS = {
                     {"type": "function", "function": {"name": "refund"}}),
     "openai_responses": ("/v1/responses", {"type": "function", "name": "refund"}),
     "anthropic": ("/v1/messages", {"type": "tool", "name": "refund"}),
+    # Ollama has no tool choice: a forced-tool seed is its format reply.
+    "ollama": ("/api/chat", None),
 }
+# The profiles that speak another target's wire get its seeds too.
+SHARED_WIRE = {"openai_chat": ["generic", "llama_cpp", "vllm"]}
 
 
 def post(port, path, body):
@@ -70,12 +74,12 @@ def main():
             for name, _, forced, status in REPLIES:
                 body = {"model": "m", "messages": [{"role": "user", "content": "x"}],
                         "input": "x"}
-                if forced:
+                if forced and forced_choice:
                     body["tools"] = [{"type": "function", "name": "refund"}]
                     body["tool_choice"] = forced_choice
                 reply = post(port, path, body)
                 control = STATUS_CONTROL[status] | (0x10 if forced else 0)
-                for out in [target] + (["generic"] if target == "openai_chat" else []):
+                for out in [target] + SHARED_WIRE.get(target, []):
                     directory = HERE / "corpus" / f"decode_{out}"
                     directory.mkdir(parents=True, exist_ok=True)
                     (directory / name).write_bytes(bytes([control]) + reply)

@@ -200,6 +200,17 @@ class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
       for (const auto& piece : pieces) out += anthropic_piece(piece);
       return out + anthropic_stop_reason("end_turn") + kAnthropicStop;
     }
+    if (provider == "ollama") {  // one JSON object per line
+      std::string out;
+      for (const auto& piece : pieces) {
+        const json line = {{"message", {{"role", "assistant"}, {"content", piece}}},
+                           {"done", false}};
+        out += line.dump() + "\n";
+      }
+      return out + R"({"message":{"role":"assistant","content":""},"done":true,)"
+                   R"("done_reason":"stop"})"
+                   "\n";
+    }
     if (provider == "openai-responses") {
       std::string out;
       std::string text;

@@ -80,7 +80,7 @@ TEST(ProvidersRegistry, MakesEveryListedProviderUnderItsOwnName) {
     EXPECT_EQ(p->name(), name);
     EXPECT_FALSE(p->default_base_url().empty());
   }
-  EXPECT_EQ(provider_names().size(), 4u);
+  EXPECT_EQ(provider_names().size(), 7u);
 }
 
 TEST(ProvidersRegistry, UnknownNameGivesNull) {
