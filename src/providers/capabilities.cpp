@@ -73,8 +73,10 @@ void full_schema_rows(const SchemaCapabilities& c,
     } else if (name == "minLength / maxLength") {
       value = with_case(keywords_row(c, {"minLength", "maxLength"}), c.lengths_beside_pattern,
                         "beside a pattern or format");
-    } else if (name == "minItems" || name == "maxItems" || name == "oneOf" || name == "allOf" ||
-               name == "pattern") {
+    } else if (name == "oneOf") {
+      // Grammars have no "exactly one": they read oneOf as anyOf.
+      value = "sent as written, read as anyOf; exactly one checked locally";
+    } else if (name == "minItems" || name == "maxItems" || name == "allOf" || name == "pattern") {
       value = keywords_row(c, {name.c_str()});
       if (name == "pattern") value = with_case(value, c.unanchored_patterns, "without ^ and $");
     } else if (name.starts_with("recursion")) {
@@ -82,7 +84,8 @@ void full_schema_rows(const SchemaCapabilities& c,
     } else if (name == "objects and arrays in enum/const") {
       value = keywords_row(c, {"enum", "const"});
     } else if (name == "x-accord-rules") {
-      value = handling_of(c, "if") == KeywordHandling::enforced
+      const auto conditionals = handling_of(c, "if");
+      value = conditionals == KeywordHandling::enforced || conditionals == KeywordHandling::unknown
                   ? "as if/then where a rule compares a field to literals; else in words"
                   : "in words";
     } else if (name == "uniqueItems, contains, not, if/then/else") {
