@@ -265,6 +265,9 @@ class MockServer {
     server_.Post(kConverseStreamRoute, [this](const httplib::Request& req, httplib::Response& res) {
       serve(Endpoint::converse, req, res, true);
     });
+    server_.Post("/api/chat", [this](const httplib::Request& req, httplib::Response& res) {
+      serve(Endpoint::ollama_chat, req, res);
+    });
 
     install_azure_routes();
     install_batch_routes();
@@ -486,7 +489,9 @@ class MockServer {
     auto malformed = std::make_shared<const std::string>(aws ? malformed_converse_event()
                                                              : std::string(kMalformedEvent));
     res.set_chunked_content_provider(
-        aws ? std::string(kEventStreamMediaType) : "text/event-stream",
+        aws                                 ? std::string(kEventStreamMediaType)
+        : endpoint == Endpoint::ollama_chat ? std::string("application/x-ndjson")
+                                            : std::string("text/event-stream"),
         [this, events, fault, sent, faulted, malformed](std::size_t, httplib::DataSink& sink) {
           if (!*faulted && *sent >= fault.after_events) {
             *faulted = true;

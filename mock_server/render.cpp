@@ -11,6 +11,8 @@
 #include "bedrock_shape.hpp"
 #include "render_parts.hpp"
 
+#include "ollama_shape.hpp"
+
 namespace accord_mock {
 namespace {
 
@@ -103,6 +105,8 @@ std::optional<std::string> forced_tool(Endpoint endpoint, const request_json& re
       return std::nullopt;  // gemini_shape.cpp reads its own toolConfig
     case Endpoint::converse:
       return std::nullopt;  // bedrock_shape.cpp reads its own toolConfig
+    case Endpoint::ollama_chat:
+      return std::nullopt;  // Ollama has no tool_choice
   }
   return std::nullopt;
 }
@@ -152,6 +156,8 @@ std::vector<CallOut> calls_for(const Reply& reply, const std::optional<std::stri
   }
   return out;
 }
+
+}  // namespace
 
 std::size_t content_bytes(const Reply& reply) {
   switch (reply.kind) {
@@ -576,6 +582,7 @@ RenderedReply render_error(Endpoint endpoint, int status, const request_json& fi
   if (endpoint == Endpoint::gemini) return render_gemini_error(status, fields, serial);
   if (endpoint == Endpoint::converse) return render_bedrock_error(status, fields, serial);
   const auto d = error_defaults(status);
+  if (endpoint == Endpoint::ollama_chat) return render_ollama_error(status, d.message, fields);
   json document;
   if (endpoint == Endpoint::messages) {
     json error = {{"type", d.anthropic_type}, {"message", d.message}};
@@ -641,6 +648,9 @@ RenderedReply render_reply(Endpoint endpoint, const Reply& reply, const request_
       case Endpoint::azure_chat_completions:
         out =
             with_azure_annotations(render_chat(reply, request, request_bytes, serial), reply.kind);
+        break;
+      case Endpoint::ollama_chat:
+        out = render_ollama_chat(reply, request, request_bytes);
         break;
     }
   }

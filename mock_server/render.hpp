@@ -15,7 +15,15 @@
 namespace accord_mock {
 
 // azure_chat_completions: Chat Completions with Azure's content-filter annotations.
-enum class Endpoint { chat_completions, responses, messages, gemini, converse, azure_chat_completions };
+enum class Endpoint {
+  chat_completions,
+  responses,
+  messages,
+  gemini,
+  converse,
+  azure_chat_completions,
+  ollama_chat,
+};
 
 struct RenderedReply {
   int status = 200;
@@ -44,6 +52,9 @@ inline constexpr std::size_t kBytesPerToken = 4;
 // The 404 OpenAI gives for a path it does not serve.
 [[nodiscard]] RenderedReply render_not_found(std::string_view method, std::string_view path,
                                              std::uint64_t serial);
+
+// The bytes of output a reply carries, for its token count.
+[[nodiscard]] std::size_t content_bytes(const Reply& reply);
 
 // "<prefix>accord000042" (and "_<index>" when index > 0): ids unique within the process.
 [[nodiscard]] std::string serial_id(const char* prefix, std::uint64_t serial,

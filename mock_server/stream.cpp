@@ -6,6 +6,7 @@
 
 #include "gemini_shape.hpp"
 #include "bedrock_shape.hpp"
+#include "ollama_shape.hpp"
 
 namespace accord_mock {
 namespace {
@@ -227,11 +228,14 @@ std::vector<std::string> stream_events(Endpoint endpoint, const std::string& bod
           return converse_stream_events(parsed, chunk_chars);
         case Endpoint::azure_chat_completions:
           return with_prompt_filter_chunk(chat_events(parsed, include_usage, chunk_chars));
+        case Endpoint::ollama_chat:
+          return ollama_stream_lines(parsed, chunk_chars);
       }
     }
   } catch (const json::exception&) {
     // Not the shape of a successful reply: sent as it is, below.
   }
+  if (endpoint == Endpoint::ollama_chat) return {body + "\n"};
   return {"data: " + body + "\n\n"};
 }
 

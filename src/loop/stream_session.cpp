@@ -60,6 +60,7 @@ StreamSession::StreamSession(std::string_view provider, OutputMode mode, StreamS
 void StreamSession::begin() {
   sse_ = SseReader();
   aws_ = AwsEventStreamReader();
+  lines_ = JsonLinesReader();
   assembler_ = make_stream_assembler(provider_, mode_);
   json_ = std::make_unique<JsonStreamReader>(
       [this](const Path& path, const nlohmann::json& part) { return on_close(path, part); },
@@ -109,6 +110,10 @@ bool StreamSession::read_events(std::string_view bytes) {
     fail(aws_.problem());
     return false;
   }
+  return take_events(events);
+}
+
+bool StreamSession::take_events(const std::vector<SseEvent>& events) {
   for (const auto& event : events) {
     // After the provider's last event nothing belongs to the reply: no text, no stop reason.
     if (assembler_->ended()) {
@@ -135,7 +140,15 @@ bool StreamSession::read_events(std::string_view bytes) {
 }
 
 std::vector<SseEvent> StreamSession::events_in(std::string_view bytes) {
-  return framing_ == StreamFraming::aws_event_stream ? aws_.feed(bytes) : sse_.feed(bytes);
+  switch (framing_) {
+    case StreamFraming::aws_event_stream:
+      return aws_.feed(bytes);
+    case StreamFraming::json_lines:
+      return lines_.feed(bytes);
+    case StreamFraming::server_sent_events:
+      break;
+  }
+  return sse_.feed(bytes);
 }
 
 bool StreamSession::on_close(const Path& path, const nlohmann::json& part) {
@@ -166,6 +179,10 @@ Reply StreamSession::reply(const Provider& provider, const HttpResponse& respons
     record_.read_whole = true;
     body_ = redact_(std::move(unframed_));
     return provider.decode(HttpResponse{response.status, response.headers, body_}, mode_);
+  }
+  if (framing_ == StreamFraming::json_lines && problem_.empty()) {
+    // A last line without its line break is still the server's.
+    if (auto last = lines_.finish()) take_events({*std::move(last)});
   }
   body_ = redact_(serialize(assembler_->body(&json_->value())));
   if (problem_.empty() && !aws_.problem().empty()) fail(aws_.problem());

@@ -12,6 +12,7 @@
 
 #include "accord/client.hpp"
 #include "core/aws_event_stream.hpp"
+#include "core/json_lines.hpp"
 #include "core/json_stream_reader.hpp"
 #include "core/sse.hpp"
 #include "providers/stream_assembly.hpp"
@@ -68,6 +69,7 @@ class StreamSession final : public BodyReader {
   bool read_events(std::string_view bytes);
   // The events `bytes` complete, in the provider's framing.
   std::vector<SseEvent> events_in(std::string_view bytes);
+  bool take_events(const std::vector<SseEvent>& events);
   bool on_close(const Path& path, const nlohmann::json& part);
   // Records why the attempt failed: redacted whole, then cut, so no piece of a key survives.
   void fail(std::string why);
@@ -79,6 +81,7 @@ class StreamSession final : public BodyReader {
   StreamFraming framing_;
   SseReader sse_;
   AwsEventStreamReader aws_;
+  JsonLinesReader lines_;  // for an assembler whose events are JSON lines
   std::unique_ptr<StreamAssembler> assembler_;
   std::unique_ptr<JsonStreamReader> json_;
   std::string output_;  // the output text so far

@@ -293,6 +293,15 @@ std::string format_words(const std::string& format) {
   return "Must use the " + format + " format.";
 }
 
+// A numeric bound as the words after "Must be".
+std::string bound_words(const std::string& key, const ojson& value) {
+  if (key == "exclusiveMinimum") return "greater than " + value.dump();
+  if (key == "minimum") return "at least " + value.dump();
+  if (key == "exclusiveMaximum") return "less than " + value.dump();
+  if (key == "maximum") return "at most " + value.dump();
+  return "a multiple of " + value.dump();
+}
+
 std::string rejected_words(const std::string& key, const ojson& value) {
   if (key == "uniqueItems") return "Items must be unique.";
   if (key == "minProperties")
@@ -852,14 +861,6 @@ class Lowerer {
     return out;
   }
 
-  static std::string bound_words(const std::string& key, const ojson& value) {
-    if (key == "exclusiveMinimum") return "greater than " + value.dump();
-    if (key == "minimum") return "at least " + value.dump();
-    if (key == "exclusiveMaximum") return "less than " + value.dump();
-    if (key == "maximum") return "at most " + value.dump();
-    return "a multiple of " + value.dump();
-  }
-
   void one_of(const ojson& value, const Path& path, Notes& notes) {
     if (const auto reason = exclusive_reason(value)) {
       record(path, "oneOf", "oneOf", Fate::keyword,
@@ -1225,6 +1226,172 @@ class Lowerer {
   std::size_t indexed_ = 0;                                            // entries indexed so far
 };
 
+// A schema sent whole to a server whose grammar converter takes only part of JSON Schema
+// (SchemaCapabilities::keyword_handling and its node cases): each keyword it does not enforce is
+// stated in words and left off the wire (kept when its handling is unknown), with a Report row.
+class GrammarFilter {
+ public:
+  GrammarFilter(const SchemaCapabilities& caps, std::string stage, Report& report)
+      : caps_(caps), stage_(std::move(stage)), report_(report) {}
+
+  void walk(ojson& node, const Path& path) {
+    if (!node.is_object()) return;
+    children(node, path);
+    if (const auto rules = node.find(kRulesKeyword);
+        rules != node.end() && !takes_conditionals(caps_)) {
+      lower_rules_described(*rules, path, report_, stage_, caps_.family);
+      node.erase(rules);
+    }
+    Notes notes;
+    ojson out = ojson::object();
+    for (const auto& [key, value] : node.items()) {
+      const auto handling = handling_at(node, key, value);
+      if (handling != KeywordHandling::enforced) {
+        state(node, key, value, notes);
+        record(path, key, value, handling);
+      }
+      if (handling == KeywordHandling::enforced || handling == KeywordHandling::unknown) {
+        out[key] = value;
+      }
+    }
+    node = std::move(out);
+    append_description(node, notes.text());
+  }
+
+  static bool takes_conditionals(const SchemaCapabilities& caps) {
+    const auto found = caps.keyword_handling.find("if");
+    return found == caps.keyword_handling.end() || found->second == KeywordHandling::enforced ||
+           found->second == KeywordHandling::unknown;
+  }
+
+ private:
+  void children(ojson& node, const Path& path) {
+    for (auto& [key, value] : node.items()) {
+      // A subschema that does not go on the wire is stated whole, not walked.
+      const auto handling = handling_at(node, key, value);
+      if (handling == KeywordHandling::skipped || handling == KeywordHandling::rejected) continue;
+      // Subschemas that hold conditions (not, if, contains, ...) are kept or stated whole: a
+      // bound inside a condition is no rule at this place.
+      if (key == "properties" || key == "$defs") {
+        if (!value.is_object()) continue;
+        for (auto& [name, child] : value.items()) {
+          walk(child, key == "$defs" ? Path{"$defs", name} : path / name);
+        }
+      } else if (key == "items" || key == "prefixItems") {
+        if (!value.is_array()) {
+          walk(value, path / std::string("[]"));
+          continue;
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) walk(value[i], path / i);
+      } else if (key == "anyOf" || key == "oneOf") {
+        if (!value.is_array()) continue;
+        const bool nullable = nullable_inner(node).has_value();
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          walk(value[i], nullable ? path : path / ("|" + std::to_string(i)));
+        }
+      } else if (key == "allOf" && value.is_array()) {
+        for (auto& branch : value) walk(branch, path);
+      } else if (key == "additionalProperties") {
+        walk(value, path / std::string("{}"));
+      }
+    }
+  }
+
+  [[nodiscard]] KeywordHandling keyword(std::string_view key) const {
+    const auto found =
+        caps_.keyword_handling.find(key == "then" || key == "else" ? std::string_view("if") : key);
+    return found == caps_.keyword_handling.end() ? KeywordHandling::enforced : found->second;
+  }
+
+  // The format is one the grammar compiles (so it, not the lengths, shapes the string).
+  [[nodiscard]] bool compiled_format(const ojson& node) const {
+    const auto format = node.find("format");
+    return format != node.end() && format->is_string() &&
+           caps_.formats.count(format->get<std::string>()) > 0;
+  }
+
+  // The node's pattern goes on the wire (and so shapes the string there).
+  [[nodiscard]] bool sent_pattern(const ojson& node) const {
+    const auto pattern = node.find("pattern");
+    if (pattern == node.end()) return false;
+    const auto handling = handling_at(node, "pattern", *pattern);
+    return handling == KeywordHandling::enforced || handling == KeywordHandling::unknown;
+  }
+
+  [[nodiscard]] KeywordHandling handling_at(const ojson& node, const std::string& key,
+                                            const ojson& value) const {
+    if (key == "uniqueItems" && value == false) return KeywordHandling::enforced;  // says nothing
+    if (asserts_nothing(node, key)) return KeywordHandling::enforced;  // the engine ignores it too
+    const auto own = keyword(key);
+    if (own != KeywordHandling::enforced) return own;
+    if (key == "format" && value.is_string() && !caps_.formats.count(value.get<std::string>())) {
+      return caps_.other_formats;
+    }
+    if ((key == "minimum" || key == "maximum" || key == "exclusiveMinimum" ||
+         key == "exclusiveMaximum") &&
+        node.value("type", ojson()) != "integer") {
+      return caps_.bounds_beside_numbers;
+    }
+    if (key == "pattern" && value.is_string()) {
+      const std::string& p = value.get_ref<const std::string&>();
+      const bool anchored = p.size() >= 2 && p.front() == '^' && p.back() == '$';
+      return anchored ? KeywordHandling::enforced : caps_.unanchored_patterns;
+    }
+    if ((key == "minLength" || key == "maxLength") &&
+        (sent_pattern(node) || compiled_format(node))) {
+      return caps_.lengths_beside_pattern;
+    }
+    return KeywordHandling::enforced;
+  }
+
+  static void state(const ojson& node, const std::string& key, const ojson& value, Notes& notes) {
+    if (key == "minimum" || key == "maximum" || key == "exclusiveMinimum" ||
+        key == "exclusiveMaximum" || key == "multipleOf") {
+      notes.bounds.push_back(bound_words(key, value));
+    } else if (key == "minLength" || key == "maxLength") {
+      (key == "minLength" ? notes.min_length : notes.max_length) = value;
+    } else if (key == "minItems" || key == "maxItems") {
+      (key == "minItems" ? notes.min_items : notes.max_items) = value;
+    } else if (key == "format" && value.is_string()) {
+      notes.sentences.push_back(format_words(value.get<std::string>()));
+    } else if (key == "pattern" && value.is_string()) {
+      notes.sentences.push_back("Must match /" + value.get<std::string>() + "/.");
+    } else if (const auto words = conditional_sentence(node, key)) {
+      if (!words->empty()) notes.sentences.push_back(*words);
+    } else {
+      notes.sentences.push_back(rejected_words(key, value));
+    }
+  }
+
+  void record(const Path& path, const std::string& key, const ojson& value,
+              KeywordHandling handling) {
+    const std::string why =
+        handling == KeywordHandling::unknown
+            ? caps_.family + ": whether the server's grammar enforces " + key +
+                  " is not known; sent as written and also stated in the description, enforced "
+                  "locally"
+        : handling == KeywordHandling::rejected
+            ? caps_.family + " reject " + key +
+                  " here (the request would fail); stated in the description instead, enforced "
+                  "locally"
+            : caps_.family + " skip " + key +
+                  " here without an error; stated in the description instead, enforced locally";
+    for (auto& e : report_.entries()) {
+      if (e.path == path && has_keyword(e.keyword, key)) {
+        e.fate = Fate::description;
+        e.why = why;
+        e.stage = stage_;
+        return;
+      }
+    }
+    report_.add({path, key + " " + value.dump(), key, Fate::description, why, stage_});
+  }
+
+  const SchemaCapabilities& caps_;
+  std::string stage_;
+  ReportWriter report_;
+};
+
 }  // namespace
 
 bool is_null_schema(const ojson& node) {
@@ -1246,11 +1413,16 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
   if (capabilities.full_schema) {
     wire.schema = emitted;
     if (wire.schema.is_object()) wire.schema.erase("$schema");
-    lower_rules_as_conditionals(wire.schema, report, stage);
+    // What the grammar cannot take goes to words first, rules included where it has no if/then.
+    GrammarFilter(capabilities, stage, report).walk(wire.schema, Path{});
+    if (GrammarFilter::takes_conditionals(capabilities)) {
+      lower_rules_as_conditionals(wire.schema, report, stage);
+    }
     ReportWriter{report}.add(
         {Path{}, "strict", "strict", Fate::keyword,
-         "local servers treat strict as a hint and may ignore the schema; every rule is "
-         "still validated locally",
+         capabilities.family +
+             " treat strict as a hint and may ignore the schema; every rule is still validated "
+             "locally",
          stage});
     wire.report = std::move(report);
     return wire;

@@ -15,6 +15,9 @@ const ProviderParts& gemini_parts();
 const ProviderParts& bedrock_parts();
 const ProviderParts& azure_openai_parts();
 const ProviderParts& mistral_parts();
+const ProviderParts& llama_cpp_parts();
+const ProviderParts& vllm_parts();
+const ProviderParts& ollama_parts();
 
 namespace {
 
@@ -30,6 +33,9 @@ constexpr std::array kProviders = {
     &bedrock_parts,
     &azure_openai_parts,
     &mistral_parts,
+    &llama_cpp_parts,
+    &vllm_parts,
+    &ollama_parts,
 };
 // clang-format on
 

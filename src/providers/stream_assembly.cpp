@@ -35,8 +35,15 @@ StreamFraming stream_framing(std::string_view provider) {
 }
 
 std::string_view media_type(StreamFraming framing) {
-  return framing == StreamFraming::aws_event_stream ? "application/vnd.amazon.eventstream"
-                                                    : "text/event-stream";
+  switch (framing) {
+    case StreamFraming::aws_event_stream:
+      return "application/vnd.amazon.eventstream";
+    case StreamFraming::json_lines:
+      return "application/x-ndjson";
+    case StreamFraming::server_sent_events:
+      break;
+  }
+  return "text/event-stream";
 }
 
 void ask_for_stream(HttpRequest& request, std::string_view provider) {

@@ -33,9 +33,10 @@ class StreamAssembler {
       const nlohmann::json* partial_output = nullptr) const = 0;
 };
 
-// How a provider's stream frames its events: server-sent events, or AWS's binary event-stream
-// (core/aws_event_stream.hpp), whose messages are read as events named by their :event-type.
-enum class StreamFraming { server_sent_events, aws_event_stream };
+// How a provider's stream frames its events: server-sent events, AWS's binary event-stream
+// (core/aws_event_stream.hpp), whose messages are read as events named by their :event-type, or
+// one JSON object per line (Ollama's NDJSON, core/json_lines.hpp).
+enum class StreamFraming { server_sent_events, aws_event_stream, json_lines };
 [[nodiscard]] StreamFraming stream_framing(std::string_view provider);
 // The media type a stream of that framing is sent as.
 [[nodiscard]] std::string_view media_type(StreamFraming framing);

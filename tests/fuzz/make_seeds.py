@@ -50,9 +50,11 @@ ENDPOINTS = {
     "bedrock": ("/model/m/converse", {"toolChoice": {"tool": {"name": "refund"}}}),
     "azure_openai": ("/openai/deployments/m/chat/completions?api-version=2024-10-21",
                      {"type": "function", "function": {"name": "refund"}}),
+    # Ollama has no tool choice: a forced-tool seed is its format reply.
+    "ollama": ("/api/chat", None),
 }
-# Targets whose replies are another target's shape.
-SAME_SHAPE = {"openai_chat": ["generic", "mistral"]}
+# The profiles that speak another target's wire get its seeds too.
+SHARED_WIRE = {"openai_chat": ["generic", "mistral", "llama_cpp", "vllm"]}
 
 
 def post(port, path, body):
@@ -78,12 +80,12 @@ def main():
             for name, _, forced, status in REPLIES:
                 body = {"model": "m", "messages": [{"role": "user", "content": "x"}],
                         "input": "x"}
-                if forced:
+                if forced and forced_choice:
                     body["tools"] = [{"type": "function", "name": "refund"}]
                     body["toolConfig" if target in ("gemini", "bedrock") else "tool_choice"] = forced_choice
                 reply = post(port, path, body)
                 control = STATUS_CONTROL[status] | (0x10 if forced else 0)
-                for out in [target] + SAME_SHAPE.get(target, []):
+                for out in [target] + SHARED_WIRE.get(target, []):
                     directory = HERE / "corpus" / f"decode_{out}"
                     directory.mkdir(parents=True, exist_ok=True)
                     (directory / name).write_bytes(bytes([control]) + reply)

@@ -111,6 +111,9 @@ TEST_P(Loop, ZeroCorrectionsFailsAfterOneAttempt) {
 }
 
 TEST_P(Loop, RefusalIsReportedAsRefusedAndNotCorrected) {
+  if (!make_provider(GetParam())->schema_capabilities().signals_refusal) {
+    GTEST_SKIP() << GetParam() << " has no refusal signal";
+  }
   auto result = run({{{"refusal", "I can't help with that."}}, {{"json", kValidRefund}}});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().kind, ErrorKind::refused);
@@ -184,7 +187,9 @@ TEST_P(Loop, ApiKeyNeverAppearsInTheTraceOrError) {
 }
 
 TEST_P(Loop, ForcedToolModeIsCorrectedThroughAnErrorToolResult) {
-  if (GetParam() == "generic") GTEST_SKIP() << "generic servers are asked for response_format only";
+  if (!make_provider(GetParam())->schema_capabilities().forces_tool) {
+    GTEST_SKIP() << GetParam() << " is not known to force a tool";
+  }
   auto result =
       run({{{"json", swapped_dates()}}, {{"json", kValidRefund}}}, 1, OutputMode::forced_tool);
   ASSERT_TRUE(result.ok()) << result.error().message;

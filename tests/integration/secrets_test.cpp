@@ -109,6 +109,9 @@ TEST_P(Secrets, SuccessWritesNoKey) {
 }
 
 TEST_P(Secrets, RefusalWritesNoKey) {
+  if (!make_provider(provider())->schema_capabilities().signals_refusal) {
+    GTEST_SKIP() << provider() << " has no refusal signal";
+  }
   const auto result = run({{{"refusal", "I can't help with that."}}});
   ASSERT_EQ(result.error().kind, ErrorKind::refused);
   expect_clean(result);

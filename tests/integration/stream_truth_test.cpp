@@ -216,6 +216,17 @@ class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
       return out + bedrock_event("messageStop", R"({"stopReason":"end_turn"})") +
              bedrock_event("metadata", R"({"usage":{"inputTokens":1,"outputTokens":1}})");
     }
+    if (provider == "ollama") {  // one JSON object per line
+      std::string out;
+      for (const auto& piece : pieces) {
+        const json line = {{"message", {{"role", "assistant"}, {"content", piece}}},
+                           {"done", false}};
+        out += line.dump() + "\n";
+      }
+      return out + R"({"message":{"role":"assistant","content":""},"done":true,)"
+                   R"("done_reason":"stop"})"
+                   "\n";
+    }
     if (provider == "openai-responses") {
       std::string out;
       std::string text;

@@ -50,6 +50,17 @@ struct SentResult {
   bool is_error = false;
 };
 
+// Whether the provider's wire holds a conditional rule as keywords (OpenAI's anyOf branches, a
+// local server's if/then), by its capabilities.
+bool sends_conditionals(const Provider& provider) {
+  const auto& caps = provider.schema_capabilities();
+  if (caps.rule_branches) return true;
+  const auto handling = caps.keyword_handling.find("if");
+  return caps.full_schema && (handling == caps.keyword_handling.end() ||
+                              handling->second == KeywordHandling::enforced ||
+                              handling->second == KeywordHandling::unknown);
+}
+
 class ToolLoop : public ::testing::TestWithParam<std::string> {
  protected:
   Result<ToolRun> run(const std::vector<json>& replies, ToolRequest request = {},
@@ -130,8 +141,9 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
       }
     } else {
       for (const auto& message : body["messages"]) {
+        // Ollama's results name their tool instead of a call id.
         if (message["role"] == "tool")
-          out.push_back({message["tool_call_id"], message["content"], false});
+          out.push_back({message.value("tool_call_id", ""), message["content"], false});
       }
     }
     return out;
@@ -157,8 +169,7 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
       return nullptr;
     }
     for (const auto& tool : body["tools"]) {
-      if (provider == "openai-chat" || provider == "generic" || provider == "azure-openai" ||
-          provider == "mistral") {
+      if (tool.contains("function")) {  // Chat Completions' shape, which Ollama shares
         if (tool["function"]["name"] == "transfer")
           return {{"description", tool["function"]["description"]},
                   {"schema", tool["function"]["parameters"]}};
@@ -402,10 +413,7 @@ TEST_P(ToolLoop, ReportSaysTheCapIsStatedInTheDescription) {
     if (entry.rule == R"(rule if currency == "eur" then amount <= 500)") {
       found = true;
       EXPECT_NE(entry.why.find("stated in the description"), std::string::npos) << entry.why;
-      // Keywords where the schema goes whole or the decoder takes rule branches, else words.
-      const auto& caps = provider->schema_capabilities();
-      EXPECT_EQ(entry.fate,
-                caps.rule_branches || caps.full_schema ? Fate::keyword : Fate::description);
+      EXPECT_EQ(entry.fate, sends_conditionals(*provider) ? Fate::keyword : Fate::description);
     }
   }
   EXPECT_TRUE(found);
@@ -415,8 +423,9 @@ TEST_P(ToolLoop, OpenAIRequestsAskForOneCallAtATime) {
   auto result = run({final_text("ok")});
   ASSERT_TRUE(result.ok()) << result.error().message;
   const json first = bodies()[0];
-  if (has_error_flag()) {
-    EXPECT_FALSE(first.contains("parallel_tool_calls"));  // not an Anthropic or Gemini field
+  const std::string path = mock_->requests()[0]["path"];
+  if (!path.ends_with("/chat/completions") && !path.ends_with("/responses")) {
+    EXPECT_FALSE(first.contains("parallel_tool_calls"));  // not an Anthropic, Gemini, Bedrock or Ollama field
   } else {
     EXPECT_EQ(first["parallel_tool_calls"], false);
   }
@@ -452,6 +461,9 @@ TEST_P(ToolLoop, FinalAnswerStillInvalidFailsAfterTheCorrection) {
 }
 
 TEST_P(ToolLoop, RefusalEndsTheRunAsRefused) {
+  if (!make_provider(GetParam())->schema_capabilities().signals_refusal) {
+    GTEST_SKIP() << GetParam() << " has no refusal signal";
+  }
   auto result = run({{{"refusal", "I can't move money."}}});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().kind, ErrorKind::refused);
@@ -487,6 +499,9 @@ TEST_P(ToolLoop, ArgumentsAreJudgedAsSentWhenRepairIsOff) {
 // A hostile server echoes the key into a tool call's arguments (as an unknown field, so it lands
 // in the issues) and into a refusal: neither the error nor the trace keeps it.
 TEST_P(ToolLoop, KeyEchoedByTheModelIsKeptOutOfTheErrorAndTrace) {
+  if (!make_provider(GetParam())->schema_capabilities().signals_refusal) {
+    GTEST_SKIP() << GetParam() << " has no refusal signal";
+  }
   const std::string key = "sk-tool-SENTINEL-51c2";
   json arguments = kValid;
   arguments[key] = true;

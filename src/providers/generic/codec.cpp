@@ -1,70 +1,68 @@
-// OpenAI-compatible local servers (llama.cpp, vLLM, Ollama): Chat Completions with the full
-// JSON Schema; `strict` is sent but is only a hint there (providers.md §6).
+// Any other OpenAI-compatible server: Chat Completions with the whole JSON Schema. Which keywords
+// its grammar keeps is not known, so each value constraint is sent and also stated in words, and
+// the Report says none is known to be enforced (providers.md, "Local servers").
 
-#include "providers/lowering.hpp"
-#include "providers/openai_chat/chat_completions.hpp"
+#include "providers/generic/local_server.hpp"
 #include "providers/registry.hpp"
 
 namespace accord::detail {
 
 namespace {
 
-// Local servers compile the whole schema into a grammar as far as they can; strict is a hint.
-const SchemaCapabilities kGeneric{
-    .family = "OpenAI-compatible local servers",
-    .full_schema = true,
-    .formats = {},
-    .numeric_bounds = true,
-    .lengths = LengthSupport::not_guaranteed,
-    .max_min_items = -1,
-    .max_items = true,
-    .all_of = true,
-    .recursion = true,
-    .defaults = true,
-    .complex_patterns = true,
-    .structured_enums = true,
-    .all_required = false,
-    .rule_branches = false,
-    .size_limits = "none documented; each server has its own grammar limits",
-};
-
-class Generic final : public ChatCompletions {
- public:
-  [[nodiscard]] std::string_view name() const override { return "generic"; }
-  // Whatever server it is, it is not OpenAI's.
-  [[nodiscard]] std::string_view telemetry_name() const override { return name(); }
-  [[nodiscard]] std::string_view api_key_env() const override { return "ACCORD_GENERIC_API_KEY"; }
-  [[nodiscard]] std::string_view base_url_env() const override { return "ACCORD_GENERIC_BASE_URL"; }
-  // llama.cpp, vLLM and Ollama serve without a key by default, on whatever host they run.
-  [[nodiscard]] bool needs_api_key() const override { return false; }
-  // llama.cpp's server default.
-  // Local servers serve whatever model they loaded; most ignore the name.
-  [[nodiscard]] std::string_view default_model() const override { return "local"; }
-  [[nodiscard]] std::string_view default_base_url() const override {
-    return "http://127.0.0.1:8080/v1";
+// The value constraints, where grammar converters differ: which of them this server enforces is
+// not known. Structure (type, properties, required, enum, const, anyOf, items) every converter
+// compiles.
+SchemaCapabilities generic_capabilities() {
+  auto c = full_schema_capabilities("OpenAI-compatible servers");
+  for (const char* keyword : {"minimum",
+                              "maximum",
+                              "exclusiveMinimum",
+                              "exclusiveMaximum",
+                              "multipleOf",
+                              "minLength",
+                              "maxLength",
+                              "pattern",
+                              "minItems",
+                              "maxItems",
+                              "uniqueItems",
+                              "contains",
+                              "minContains",
+                              "maxContains",
+                              "minProperties",
+                              "maxProperties",
+                              "not",
+                              "if",
+                              "dependentRequired",
+                              "dependentSchemas",
+                              "propertyNames",
+                              "patternProperties"}) {
+    c.keyword_handling.emplace(keyword, KeywordHandling::unknown);
   }
-  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override { return kGeneric; }
-  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
-                                 Report report) const override {
-    return lower_schema(emitted, std::move(report), kGeneric, std::string(name()));
-  }
+  c.other_formats = KeywordHandling::unknown;
+  c.lengths = LengthSupport::not_guaranteed;
+  c.size_limits = "not known; each server has its own grammar limits";
+  // The tool choice is sent; whether the server honours it is not known.
+  c.forces_tool = false;
+  return c;
+}
 
- protected:
-  // Ollama's compatibility layer reads only max_tokens; vLLM and llama.cpp accept it too.
-  [[nodiscard]] const char* max_tokens_field() const override { return "max_tokens"; }
+const SchemaCapabilities kGeneric = generic_capabilities();
+
+// llama.cpp's server default port.
+const LocalServerProfile kProfile{
+    .name = "generic",
+    .api_key_env = "ACCORD_GENERIC_API_KEY",
+    .base_url_env = "ACCORD_GENERIC_BASE_URL",
+    .default_base_url = "http://127.0.0.1:8080/v1",
+    .capabilities = &kGeneric,
 };
 
 }  // namespace
 
-// Streams as Chat Completions does; no batch API.
 const ProviderParts& generic_parts() {
-  static const ProviderParts kParts{
-      .name = "generic",
-      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Generic>(); },
-      .stream = make_chat_stream,
-      .ask_for_stream = ask_for_chat_stream,
-      .batches = nullptr,
-  };
+  static const ProviderParts kParts = local_server_parts(
+      "generic",
+      []() -> std::unique_ptr<Provider> { return std::make_unique<LocalServer>(kProfile); });
   return kParts;
 }
 

@@ -1,0 +1,183 @@
+// Ollama's native chat API (docs/api.md in ollama/ollama): POST {host}/api/chat with `messages`,
+// `format` (the JSON Schema, compiled into a grammar by llama.cpp's converter), `stream` and
+// `options.num_predict`; the reply is one object with `message`, `done_reason` ("stop",
+// "length") and the token counts `prompt_eval_count` / `eval_count`. There is no tool_choice:
+// a forced_tool call is sent as `format` and its answer read as text (providers.md, "Local
+// servers").
+
+#include <array>
+
+#include "accord/json_text.hpp"
+#include "providers/llama_cpp/llama_cpp.hpp"
+#include "providers/lowering.hpp"
+#include "providers/ollama/ollama.hpp"
+#include "providers/openai/openai.hpp"
+#include "providers/registry.hpp"
+
+namespace accord::detail {
+
+namespace {
+
+SchemaCapabilities ollama_capabilities() {
+  auto capabilities = llama_grammar_capabilities("Ollama servers", false);
+  capabilities.signals_refusal = false;
+  return capabilities;
+}
+
+const SchemaCapabilities kOllama = ollama_capabilities();
+
+ojson ollama_tool_calls(const std::vector<ToolCall>& calls) {
+  ojson out = ojson::array();
+  for (const auto& call : calls) {
+    // Ollama sends and takes arguments as an object.
+    ojson arguments = parse_ordered_json(call.arguments_text, false);
+    if (arguments.is_discarded()) arguments = ojson::object();
+    ojson sent{{"function", {{"name", call.name}, {"arguments", std::move(arguments)}}}};
+    if (!call.id.empty()) sent["id"] = call.id;
+    out.push_back(std::move(sent));
+  }
+  return out;
+}
+
+ojson ollama_messages(const CallSpec& call) {
+  ojson out = ojson::array();
+  for (const auto& turn : call.turns) {
+    switch (turn.role) {
+      case Turn::Role::system:
+        out.push_back({{"role", "system"}, {"content", turn.text}});
+        break;
+      case Turn::Role::user:
+        out.push_back({{"role", "user"}, {"content", turn.text}});
+        break;
+      case Turn::Role::assistant: {
+        // The message as received keeps its tool calls as Ollama wrote them.
+        if (turn.raw.is_object()) {
+          out.push_back(ojson(turn.raw));
+          break;
+        }
+        ojson message{{"role", "assistant"}, {"content", turn.text}};
+        if (!turn.tool_calls.empty()) message["tool_calls"] = ollama_tool_calls(turn.tool_calls);
+        out.push_back(std::move(message));
+        break;
+      }
+      case Turn::Role::tool_results:
+        // Results name their tool; the call's id goes back too when the server gave one.
+        for (const auto& result : turn.results) {
+          ojson message{{"role", "tool"}, {"content", result.content}, {"tool_name", result.name}};
+          if (!result.call_id.empty()) message["tool_call_id"] = result.call_id;
+          out.push_back(std::move(message));
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+// OLLAMA_HOST may be "host:port" without a scheme; a base URL of Ollama's OpenAI endpoint (…/v1)
+// reaches the native API at the same host.
+std::string api_root(std::string base) {
+  if (base.find("://") == std::string::npos) base = "http://" + base;
+  if (base.ends_with("/v1")) base.resize(base.size() - 3);
+  return base;
+}
+
+class Ollama final : public Provider {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "ollama"; }
+  // Ollama itself takes no key; a proxy in front of it or Ollama's cloud takes a bearer token.
+  [[nodiscard]] std::string_view api_key_env() const override { return "OLLAMA_API_KEY"; }
+  [[nodiscard]] std::string_view base_url_env() const override { return "OLLAMA_HOST"; }
+  [[nodiscard]] std::string_view default_base_url() const override {
+    return "http://127.0.0.1:11434";
+  }
+  [[nodiscard]] std::string_view default_model() const override { return "llama3.2"; }
+  [[nodiscard]] bool needs_api_key() const override { return false; }
+  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override { return kOllama; }
+  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
+                                 Report report) const override {
+    return lower_schema(emitted, std::move(report), kOllama, std::string(name()));
+  }
+
+  [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    ojson body{{"model", call.model}, {"messages", ollama_messages(call)}, {"stream", false}};
+    if (call.output) body["format"] = output_schema(call);
+    if (!call.tools.empty()) {
+      ojson tools = ojson::array();
+      for (const auto& tool : call.tools) {
+        ojson function{{"name", tool.name}};
+        if (!tool.description.empty()) function["description"] = tool.description;
+        function["parameters"] = tool.input.schema;
+        tools.push_back({{"type", "function"}, {"function", std::move(function)}});
+      }
+      body["tools"] = std::move(tools);
+    }
+    body["options"] = {{"num_predict", call.max_tokens}};
+    return {api_root(call.base_url) + "/api/chat", openai_headers(call),
+            serialize_request(body, call)};
+  }
+
+  [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode /*mode*/) const override {
+    Reply failure;
+    static constexpr std::array<std::string_view, 6> kRead = {
+        "message", "done", "done_reason", "prompt_eval_count", "eval_count", "error"};
+    const auto body = reply_object(response, kRead, failure);
+    if (!body) return failure;
+    if (auto error = error_in_success(*body, "message")) return *std::move(error);
+
+    Usage usage;
+    usage.input_tokens = token_count(*body, "prompt_eval_count");
+    usage.output_tokens = token_count(*body, "eval_count");
+    usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
+    const auto message = body->find("message");
+    if (message == body->end() || !message->is_object()) {
+      return fail("the reply has no message object");
+    }
+    const auto content = message->find("content");
+    if (content != message->end() && !content->is_null() && !content->is_string()) {
+      return fail("message.content is not a string");
+    }
+
+    Reply reply;
+    reply.usage = usage;
+    reply.detail = string_or_empty(*body, "done_reason");
+    const std::string text = string_or_empty(*message, "content");
+    if (const auto calls = message->find("tool_calls");
+        calls != message->end() && !calls->is_null()) {
+      if (!calls->is_array()) return fail("message.tool_calls is not an array");
+      for (const auto& call : *calls) {
+        const auto function = call.is_object() ? call.find("function") : call.end();
+        if (!call.is_object() || function == call.end() || !function->is_object()) {
+          return fail("a tool call has no function object");
+        }
+        const auto arguments = function->contains("arguments")
+                                   ? arguments_text((*function)["arguments"])
+                                   : std::optional<std::string>("{}");
+        if (!arguments) return fail("a tool call's function.arguments is not an object");
+        reply.tool_calls.push_back(
+            {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
+      }
+    }
+    set_assistant_turn(reply, text, nlohmann::json(*message));
+    // The output came through `format` whichever mode asked for it.
+    set_ending(reply, reply.detail == "length" ? Ending::cut_off : Ending::finished,
+               OutputMode::response_format, text);
+    return reply;
+  }
+};
+
+}  // namespace
+
+// No batch API.
+const ProviderParts& ollama_parts() {
+  static const ProviderParts kParts{
+      .name = "ollama",
+      .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Ollama>(); },
+      .stream = make_ollama_stream,
+      .ask_for_stream = nullptr,  // `"stream": true` is all a stream needs
+      .framing = StreamFraming::json_lines,
+  };
+  return kParts;
+}
+
+}  // namespace accord::detail
