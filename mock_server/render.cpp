@@ -1,17 +1,15 @@
 #include "render.hpp"
 
-#include "azure_shape.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
 
-#include "gemini_shape.hpp"
+#include "azure_shape.hpp"
 #include "bedrock_shape.hpp"
-#include "render_parts.hpp"
-
+#include "gemini_shape.hpp"
 #include "ollama_shape.hpp"
+#include "render_parts.hpp"
 
 namespace accord_mock {
 namespace {
@@ -156,8 +154,6 @@ std::vector<CallOut> calls_for(const Reply& reply, const std::optional<std::stri
   }
   return out;
 }
-
-}  // namespace
 
 std::size_t content_bytes(const Reply& reply) {
   switch (reply.kind) {

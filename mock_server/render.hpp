@@ -53,8 +53,6 @@ inline constexpr std::size_t kBytesPerToken = 4;
 [[nodiscard]] RenderedReply render_not_found(std::string_view method, std::string_view path,
                                              std::uint64_t serial);
 
-// The bytes of output a reply carries, for its token count.
-[[nodiscard]] std::size_t content_bytes(const Reply& reply);
 
 // "<prefix>accord000042" (and "_<index>" when index > 0): ids unique within the process.
 [[nodiscard]] std::string serial_id(const char* prefix, std::uint64_t serial,
