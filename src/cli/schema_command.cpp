@@ -20,6 +20,7 @@ struct SchemaArgs {
   std::string provider;
   bool json = false;
   std::string documents;  // a JSON array of values valid for the schema, printed as sent
+  std::vector<std::string> ref_maps;  // URI=FILE or URI_PREFIX=DIR
 };
 
 void add_options(CLI::App& command, SchemaArgs& args) {
@@ -29,6 +30,7 @@ void add_options(CLI::App& command, SchemaArgs& args) {
   command.add_option("--documents", args.documents,
                      "a JSON file holding an array of values valid for the schema; each is "
                      "printed as the wire carries it (with --json: under \"documents\")");
+  add_ref_map_option(command, args.ref_maps);
 }
 
 // Each value of the --documents file as the wire carries it (accord::lower_value), a union's
@@ -51,7 +53,7 @@ nlohmann::json lowered_documents(const std::string& file, const accord::Lowering
 
 int run(const SchemaArgs& args) {
   const auto provider = provider_named(args.provider);
-  const auto imported = load_schema(args.file);
+  const auto imported = load_schema(args.file, registry_from(args.ref_maps));
   const auto wire = provider->lower(imported.json, imported.report);
   if (args.json) {
     ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
