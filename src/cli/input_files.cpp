@@ -3,6 +3,7 @@
 #include <accord/json_schema_file.hpp>
 #include <accord/json_text.hpp>
 #include <accord/printable.hpp>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -47,10 +48,34 @@ void for_each_line(const std::string& text,
   }
 }
 
-accord::EmittedSchema load_schema(const std::string& file) {
+void add_ref_map_option(CLI::App& command, std::vector<std::string>& ref_maps) {
+  command.add_option("--ref-map", ref_maps,
+                     "URI=FILE: the document at URI is FILE; URI_PREFIX=DIR: read $refs under "
+                     "URI_PREFIX from files in DIR (repeatable; the network is never used)");
+}
+
+accord::SchemaRegistry registry_from(const std::vector<std::string>& ref_maps) {
+  accord::SchemaRegistry registry;
+  for (const auto& entry : ref_maps) {
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw Failure{kUsage, "--ref-map takes URI_PREFIX=DIR or URI=FILE, not " + entry};
+    }
+    const auto uri = entry.substr(0, equals);
+    const auto path = entry.substr(equals + 1);
+    if (std::filesystem::is_regular_file(path)) {
+      registry.documents[uri] = read_schema_document(path);
+    } else {
+      registry.directories[uri] = path;
+    }
+  }
+  return registry;
+}
+
+accord::EmittedSchema load_schema(const std::string& file, const accord::SchemaRegistry& registry) {
   const nlohmann::ordered_json document = read_schema_document(file);
   try {
-    return accord::import_json_schema(document);
+    return accord::import_json_schema(document, registry);
   } catch (const accord::SchemaError& e) {
     throw unusable(file, e);
   }

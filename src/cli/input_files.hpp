@@ -7,10 +7,12 @@
 #include <accord/bounded_file.hpp>
 #include <accord/json_schema.hpp>
 #include <accord/schema.hpp>
+#include <accord/validate.hpp>
 #include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "command.hpp"
 
@@ -34,7 +36,15 @@ void add_schema_file_argument(CLI::App& command, std::string& file);
 void for_each_line(const std::string& text,
                    const std::function<void(const std::string& line, std::size_t number)>& each);
 
-// The schema file as an imported schema.
-[[nodiscard]] accord::EmittedSchema load_schema(const std::string& file);
+// Adds the repeatable --ref-map option: URI=FILE (one document) or URI_PREFIX=DIR.
+void add_ref_map_option(CLI::App& command, std::vector<std::string>& ref_maps);
+
+// The registry the --ref-map entries make: a regular file is the document at its URI, anything
+// else a directory under the prefix (its files are read when a reference needs them).
+[[nodiscard]] accord::SchemaRegistry registry_from(const std::vector<std::string>& ref_maps);
+
+// The schema file as an imported schema, other documents it refers to from `registry`.
+[[nodiscard]] accord::EmittedSchema load_schema(const std::string& file,
+                                                const accord::SchemaRegistry& registry = {});
 
 }  // namespace accord_cli

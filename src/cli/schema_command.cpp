@@ -22,6 +22,7 @@ struct SchemaArgs {
   bool json = false;
   std::string documents;  // a JSON array of values valid for the schema, printed as sent
   std::string repair;     // a policy: list the repairs it allows
+  std::vector<std::string> ref_maps;  // URI=FILE or URI_PREFIX=DIR
 };
 
 void add_options(CLI::App& command, SchemaArgs& args) {
@@ -31,6 +32,7 @@ void add_options(CLI::App& command, SchemaArgs& args) {
   command.add_option("--documents", args.documents,
                      "a JSON file holding an array of values valid for the schema; each is "
                      "printed as the wire carries it (with --json: under \"documents\")");
+  add_ref_map_option(command, args.ref_maps);
   add_repair_option(command, args.repair,
                     "off, lossless or lenient: also list where that policy may repair a reply "
                     "before judging it (with --json: under \"repairs_allowed\")");
@@ -74,7 +76,7 @@ nlohmann::json lowered_documents(const std::string& file, const accord::Lowering
 
 int run(const SchemaArgs& args) {
   const auto provider = provider_named(args.provider);
-  const auto imported = load_schema(args.file);
+  const auto imported = load_schema(args.file, registry_from(args.ref_maps));
   const auto wire = provider->lower(imported.json, imported.report);
   const auto allowed = args.repair.empty()
                            ? std::vector<accord::RepairAllowance>{}

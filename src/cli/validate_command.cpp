@@ -20,7 +20,7 @@ struct ValidateArgs {
   std::string schema;
   std::string documents;
   bool summary = false;
-  std::vector<std::string> ref_maps;  // URI_PREFIX=DIR
+  std::vector<std::string> ref_maps;  // URI=FILE or URI_PREFIX=DIR
   std::string format_mode = "assertion";
   std::string repair = "off";
   std::string dialect = "draft2020-12";
@@ -43,9 +43,7 @@ void add_options(CLI::App& command, ValidateArgs& args) {
   add_schema_file_argument(command, args.schema);
   command.add_option("DOCS", args.documents, "the documents")->required();
   command.add_flag("--summary", args.summary, "print the counts only");
-  command.add_option("--ref-map", args.ref_maps,
-                     "URI_PREFIX=DIR: read $refs under URI_PREFIX from files in DIR (repeatable; "
-                     "the network is never used)");
+  add_ref_map_option(command, args.ref_maps);
   command
       .add_option("--format-mode", args.format_mode,
                   "assertion (default): `format` is checked; annotation: it is not")
@@ -99,13 +97,7 @@ Checker load_checker(const ValidateArgs& args) {
                                                      : accord::FormatMode::assertion;
   options.dialect = dialect_names().at(args.dialect);
   options.apply_ref_siblings = args.apply_ref_siblings;
-  for (const auto& entry : args.ref_maps) {
-    const auto equals = entry.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      throw Failure{kUsage, "--ref-map takes URI_PREFIX=DIR, not " + entry};
-    }
-    options.registry.directories[entry.substr(0, equals)] = entry.substr(equals + 1);
-  }
+  options.registry = registry_from(args.ref_maps);
   nlohmann::ordered_json document = read_schema_document(args.schema);
   try {
     auto validator = accord::Validator::from_json_schema(document, options);

@@ -1,6 +1,8 @@
 #include "accord/json_schema_file.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <set>
 
 #include "core/ordered_object.hpp"
@@ -9,6 +11,7 @@
 #include "schema/schema_text.hpp"
 #include "schema/schema_uri.hpp"
 #include "text/string_formats.hpp"
+#include "validate/compiler.hpp"
 #include "validate/engine.hpp"
 #include "validate/keyword_table.hpp"
 
@@ -44,16 +47,36 @@ bool is_count_keyword(std::string_view key) {
   return row != nullptr && row->count;
 }
 
+// A document being inlined: the root its local `$ref`s point into, and the URI its relative
+// ones resolve against (the document's `$id`, or the URI it was read from).
+struct Source {
+  const ojson* root;
+  std::string uri;
+};
+
+Source source_of(const ojson& root, std::string uri) {
+  if (auto id = root.is_object() ? root.find("$id") : root.end();
+      root.is_object() && id != root.end() && id->is_string()) {
+    uri = detail::strip_fragment(detail::resolve_uri(uri, id->get<std::string>()));
+  }
+  return {&root, std::move(uri)};
+}
+
 // Names given to the targets of recursive `$ref`s, which stay references into the root's
 // `$defs` (providers that take recursion get it; the others unroll it when lowering).
 struct Recursion {
-  std::vector<std::pair<const ojson*, std::string>> named;  // in the order found
+  struct Named {
+    const ojson* target;
+    Source source;  // the document the target is in
+    std::string name;
+  };
+  std::vector<Named> named;  // in the order found
   std::set<std::string> used;
 
   // "#/$defs/<name>" for `target`, naming it after the last segment of `pointer` when new.
-  std::string reference(const ojson* target, const std::string& pointer) {
-    for (const auto& [t, name] : named) {
-      if (t == target) return "#/$defs/" + name;
+  std::string reference(const ojson* target, const Source& source, const std::string& pointer) {
+    for (const auto& entry : named) {
+      if (entry.target == target) return "#/$defs/" + entry.name;
     }
     const auto slash = pointer.rfind('/');
     std::string base = slash == std::string::npos || slash + 1 == pointer.size()
@@ -62,34 +85,57 @@ struct Recursion {
     if (base.find_first_of("/~") != std::string::npos) base = "definition";
     std::string name = base;
     for (int i = 2; !used.insert(name).second; ++i) name = base + std::to_string(i);
-    named.emplace_back(target, name);
+    named.push_back({target, source, name});
     return "#/$defs/" + name;
   }
 };
 
-// Local `$ref`s replaced by their targets so each provider's lowering sees every node; a `$ref`
-// back into a target being inlined (recursion) stays a reference, into the root's `$defs`. The
-// engine has checked the document; references to other documents or anchors are refused here
-// with the path of the `$ref`.
-ojson inlined(const ojson& node, const ojson& root, const Path& path,
-              std::vector<const ojson*>& active, Recursion& recursion) {
+// What an inlining walk shares: the documents other documents are read from (the caller's
+// registry, then the bundled meta-schemas), each read once.
+struct Inlining {
+  const SchemaRegistry& registry;
+  std::map<std::string, std::unique_ptr<ojson>> loaded;
+  std::vector<const ojson*> active;
+  Recursion recursion;
+
+  const ojson& document(const std::string& uri, const Path& at) {
+    auto& slot = loaded[uri];
+    if (!slot) {
+      auto found = detail::registered_document(registry, uri);
+      if (!found.document) throw SchemaError({SchemaProblem{at, std::move(found.problem)}});
+      slot = std::make_unique<ojson>(std::move(*found.document));
+    }
+    return *slot;
+  }
+};
+
+// `$ref`s replaced by their targets so each provider's lowering sees every node: JSON pointers
+// into this document or, through the registry, into another; a `$ref` back into a target being
+// inlined (recursion) stays a reference, into the root's `$defs`. The engine has checked the
+// document; references by anchor or embedded `$id` are refused here with the path of the `$ref`.
+ojson inlined(const ojson& node, const Source& source, const Path& path, Inlining& state) {
   if (!node.is_object()) return node;
   ojson start = ojson::object();
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
-    const auto& target = ref->get_ref<const std::string&>();
     const Path at = path / std::string("$ref");
-    if (target.empty() || target[0] != '#' || (target.size() > 1 && target[1] != '/')) {
+    const auto& written = ref->get_ref<const std::string&>();
+    auto [uri, fragment] = detail::split_fragment(
+        written.starts_with("#") ? source.uri + written : detail::resolve_uri(source.uri, written));
+    if (!fragment.empty() && fragment[0] != '/') {
       throw SchemaError({SchemaProblem{
-          at, "$ref \"" + target +
-                  "\": only local JSON-pointer references (#/...) can be inlined for providers"}});
+          at, "$ref \"" + written +
+                  "\": only JSON-pointer references (#/...) can be inlined for providers"}});
     }
-    const ojson& resolved = root.at(ojson::json_pointer(detail::percent_decoded(target.substr(1))));
-    if (std::find(active.begin(), active.end(), &resolved) != active.end()) {
-      start["$ref"] = recursion.reference(&resolved, target);
+    const Source target_source =
+        uri == source.uri ? source : source_of(state.document(uri, at), uri);
+    const ojson& resolved =
+        target_source.root->at(ojson::json_pointer(detail::percent_decoded(fragment)));
+    if (std::find(state.active.begin(), state.active.end(), &resolved) != state.active.end()) {
+      start["$ref"] = state.recursion.reference(&resolved, target_source, "#" + fragment);
     } else {
-      active.push_back(&resolved);
-      start = inlined(resolved, root, at, active, recursion);
-      active.pop_back();
+      state.active.push_back(&resolved);
+      start = inlined(resolved, target_source, at, state);
+      state.active.pop_back();
     }
   }
   ObjectWriter out(std::move(start));
@@ -99,16 +145,16 @@ ojson inlined(const ojson& node, const ojson& root, const Path& path,
     if (holds_schema_map(key) && value.is_object()) {
       ObjectWriter map(ojson::object());
       for (const auto& [name, child] : value.items())
-        map.set(name, inlined(child, root, at / name, active, recursion));
+        map.set(name, inlined(child, source, at / name, state));
       out.set(key, std::move(map).done());
     } else if (holds_schemas(key) && value.is_array()) {
       ojson list = ojson::array();
       for (std::size_t i = 0; i < value.size(); ++i) {
-        list.push_back(inlined(value[i], root, at / i, active, recursion));
+        list.push_back(inlined(value[i], source, at / i, state));
       }
       out.set(key, std::move(list));
     } else if (holds_schema(key)) {
-      out.set(key, inlined(value, root, at, active, recursion));
+      out.set(key, inlined(value, source, at, state));
     } else {
       out.set(key, value);
     }
@@ -118,16 +164,15 @@ ojson inlined(const ojson& node, const ojson& root, const Path& path,
 
 // The document inlined, with a root `$defs` holding each recursive target (itself inlined, its
 // own recursion kept as references).
-ojson inlined_document(const ojson& document) {
-  Recursion recursion;
-  std::vector<const ojson*> active{&document};
-  ojson json = inlined(document, document, Path{}, active, recursion);
-  if (recursion.named.empty()) return json;
+ojson inlined_document(const ojson& document, const SchemaRegistry& registry) {
+  Inlining state{registry, {}, {&document}, {}};
+  ojson json = inlined(document, source_of(document, ""), Path{}, state);
+  if (state.recursion.named.empty()) return json;
   ojson defs = ojson::object();
-  for (std::size_t i = 0; i < recursion.named.size(); ++i) {  // grows while definitions inline
-    const auto [target, name] = recursion.named[i];
-    std::vector<const ojson*> inside{target};
-    defs[name] = inlined(*target, document, Path{"$defs", name}, inside, recursion);
+  for (std::size_t i = 0; i < state.recursion.named.size(); ++i) {  // grows while inlining
+    const auto entry = state.recursion.named[i];
+    state.active = {entry.target};
+    defs[entry.name] = inlined(*entry.target, entry.source, Path{"$defs", entry.name}, state);
   }
   if (!json.is_object()) return json;
   json["$defs"] = std::move(defs);
@@ -329,13 +374,14 @@ class Importer {
 
 }  // namespace
 
-EmittedSchema import_json_schema(const nlohmann::ordered_json& document) {
+EmittedSchema import_json_schema(const nlohmann::ordered_json& document,
+                                 const SchemaRegistry& registry) {
   std::vector<SchemaProblem> problems;
   check_file_limits(document, Path{}, 0, problems);
   if (!problems.empty()) throw SchemaError(std::move(problems));
   // The engine throws SchemaError naming each problem (x-accord-rules entries included).
-  (void)detail::Engine(document, nullptr, detail::EngineOptions{});
-  ojson json = inlined_document(document);
+  (void)detail::Engine(document, nullptr, detail::EngineOptions{.registry = registry});
+  ojson json = inlined_document(document, registry);
   Importer importer;
   importer.walk(json, Path{});
   return {std::move(json), std::move(importer.report)};

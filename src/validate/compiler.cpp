@@ -241,12 +241,9 @@ std::optional<NodeId> Compiler::target(const std::string& uri, Draft draft, cons
   return id;
 }
 
-const ojson* Compiler::load(const std::string& uri, const Path& path) {
-  const auto& registry = options_.registry;
-  const ojson* out = nullptr;
+RegisteredDocument registered_document(const SchemaRegistry& registry, const std::string& uri) {
   if (auto it = registry.documents.find(uri); it != registry.documents.end()) {
-    d_.documents.push_back(std::make_unique<ojson>(it->second));
-    return d_.documents.back().get();
+    return {it->second, {}};
   }
   const std::pair<const std::string, std::string>* best = nullptr;
   for (const auto& entry : registry.directories) {
@@ -256,17 +253,12 @@ const ojson* Compiler::load(const std::string& uri, const Path& path) {
     }
   }
   if (best == nullptr) {
-    if (const auto known = meta_schema(uri); !known.empty()) {
-      d_.documents.push_back(std::make_unique<ojson>(ojson::parse(known)));
-      return d_.documents.back().get();
-    }
-    problem(path, "$ref \"" + uri + "\" is not in this document or the schema registry");
-    return out;
+    if (const auto known = meta_schema(uri); !known.empty()) return {ojson::parse(known), {}};
+    return {std::nullopt, "$ref \"" + uri + "\" is not in this document or the schema registry"};
   }
   const std::string rest = uri.substr(best->first.size());
   if (rest.find("..") != std::string::npos) {
-    problem(path, "$ref \"" + uri + "\" leaves the registry's directory");
-    return out;
+    return {std::nullopt, "$ref \"" + uri + "\" leaves the registry's directory"};
   }
   const std::string file =
       best->second + (best->second.empty() || best->second.back() == '/' ? "" : "/") + rest;
@@ -276,15 +268,22 @@ const ojson* Compiler::load(const std::string& uri, const Path& path) {
     // registry's directory cannot hang or exhaust the validator being built.
     text = read_bounded_file(file, FileBounds{.max_bytes = kMaxSchemaFileBytes});
   } catch (const std::runtime_error& e) {
-    problem(path, "$ref \"" + uri + "\": " + e.what());
-    return out;
+    return {std::nullopt, "$ref \"" + uri + "\": " + e.what()};
   }
   try {
-    d_.documents.push_back(std::make_unique<ojson>(ojson::parse(text)));
+    return {ojson::parse(text), {}};
   } catch (const std::exception& e) {
-    problem(path, "$ref \"" + uri + "\": " + file + " is not JSON: " + e.what());
-    return out;
+    return {std::nullopt, "$ref \"" + uri + "\": " + file + " is not JSON: " + e.what()};
   }
+}
+
+const ojson* Compiler::load(const std::string& uri, const Path& path) {
+  auto found = registered_document(options_.registry, uri);
+  if (!found.document) {
+    problem(path, std::move(found.problem));
+    return nullptr;
+  }
+  d_.documents.push_back(std::make_unique<ojson>(std::move(*found.document)));
   return d_.documents.back().get();
 }
 

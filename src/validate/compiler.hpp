@@ -30,6 +30,15 @@ enum class RefKind : std::uint8_t { plain, dynamic, recursive };
 // (no `$dynamicAnchor` can be spelled with '#').
 inline constexpr std::string_view kRecursiveAnchor = "#";
 
+// A document another one refers to, read from `registry` (its documents, then the longest
+// directory prefix) or the bundled meta-schemas; without one, a problem naming the URI.
+struct RegisteredDocument {
+  std::optional<ojson> document;
+  std::string problem;
+};
+[[nodiscard]] RegisteredDocument registered_document(const SchemaRegistry& registry,
+                                                     const std::string& uri);
+
 class Compiler {
  public:
   Compiler(Engine::Data& data, const EngineOptions& options) : d_(data), options_(options) {}

@@ -56,5 +56,20 @@ TEST_F(CliDialect, AnUnknownDialectNameIsAUsageError) {
   EXPECT_NE(outcome.err.find("draft7"), std::string::npos) << outcome.err;
 }
 
+TEST_F(CliDialect, SchemaRefMapInlinesAnotherDocument) {
+  const auto money = write("money.json", R"({"type": "object",
+      "properties": {"amount": {"type": "number"}}, "required": ["amount"]})");
+  const auto schema = write("schema.json", R"({"type": "object",
+      "properties": {"price": {"$ref": "https://example.com/money.json"}}, "required": ["price"]})");
+  const auto without = run({"schema", schema, "--provider", "openai-chat", "--json"});
+  EXPECT_EQ(without.code, 2) << without.out << without.err;
+  EXPECT_NE(without.err.find("https://example.com/money.json"), std::string::npos) << without.err;
+  const auto outcome = run({"schema", schema, "--provider", "openai-chat", "--json", "--ref-map",
+                            "https://example.com/money.json=" + money});
+  ASSERT_EQ(outcome.code, 0) << outcome.out << outcome.err;
+  const auto wire = nlohmann::json::parse(outcome.out)["wire"];
+  EXPECT_EQ(wire["properties"]["price"]["properties"]["amount"]["type"], "number") << outcome.out;
+}
+
 }  // namespace
 }  // namespace accord
