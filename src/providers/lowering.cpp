@@ -1421,8 +1421,8 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
     ReportWriter{report}.add(
         {Path{}, "strict", "strict", Fate::keyword,
          capabilities.family +
-             " treat strict as a hint and may ignore the schema; every rule is still validated "
-             "locally",
+             " hold the model to the schema only as far as their grammar goes (strict, where "
+             "sent, is a hint); every rule is still validated locally",
          stage});
     wire.report = std::move(report);
     return wire;

@@ -1,8 +1,7 @@
 // Points the official `ollama` client at accord-mock's /api/chat and checks that it parses the
 // replies, whole and streamed (NDJSON), and reads its error envelope.
 // Usage: node check_ollama.mjs /path/to/accord-mock
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import { Ollama } from 'ollama';
 
@@ -29,24 +28,7 @@ const replies = [
   { truncated: '{"vendor":"AC', stream_chunk_chars: 3 }, // streamed, cut off
 ];
 
-function startMock() {
-  const child = spawn(mockPath, ['--port', '0', '--scenario-json', JSON.stringify({ replies })], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('accord-mock did not announce its port')), 10000);
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`accord-mock exited early (${code})`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const match = /^listening on 127\.0\.0\.1:(\d+)$/.exec(line);
-      if (!match) reject(new Error(`unexpected first line: ${line}`));
-      else resolve({ child, port: Number(match[1]) });
-    });
-  });
-}
-
-const { child, port } = await startMock();
+const { child, port } = await startMock(mockPath, replies);
 let failures = 0;
 async function check(name, fn) {
   try {

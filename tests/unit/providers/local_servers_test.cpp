@@ -98,7 +98,9 @@ TEST(LlamaCppLowering, RulesStayInWordsWithoutIfThen) {
   EXPECT_FALSE(wire.schema.contains("if")) << wire.schema;
   EXPECT_FALSE(wire.schema.contains("x-accord-rules")) << wire.schema;
   for (const auto& e : wire.report.entries()) {
-    if (e.keyword == "x-accord-rules") EXPECT_EQ(e.fate, Fate::description) << e.rule;
+    if (e.keyword == "x-accord-rules") {
+      EXPECT_EQ(e.fate, Fate::description) << e.rule;
+    }
   }
   EXPECT_NE(wire.schema.value("description", "").find("Rule: when kind =="), std::string::npos)
       << wire.schema;
