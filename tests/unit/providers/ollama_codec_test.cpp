@@ -128,7 +128,7 @@ TEST(OllamaDecode, AnotherShapeIsABadReplyNotAThrow) {
 // The lines of one stream, fed one at a time.
 ojson assembled(const std::vector<std::string>& lines, bool& ended, std::string& output) {
   auto assembler = detail::make_stream_assembler("ollama", OutputMode::response_format);
-  EXPECT_EQ(assembler->framing(), detail::EventFraming::json_lines);
+  EXPECT_EQ(detail::stream_framing("ollama"), detail::StreamFraming::json_lines);
   for (const auto& line : lines) {
     const auto taken = assembler->take({{}, line});
     EXPECT_TRUE(taken.problem.empty()) << taken.problem;
