@@ -98,7 +98,7 @@ int example_main(int argc, char** argv, const ExampleSpec<T>& spec) {
   app.add_flag("--report", report, "print the Report as a table");
   app.add_option("--validate", validate_file, "validate each line of a JSONL file");
   app.add_option("--provider", options.provider,
-                 "openai-chat, openai-responses, anthropic or generic");
+                 "a provider name, e.g. openai-chat, anthropic, gemini, bedrock, ollama");
   app.add_option("--base-url", options.base_url, "the provider's base URL (e.g. accord-mock's)");
   app.add_option("--model", options.model, "the model name");
   app.add_option("--input", input_file, "the text to extract from (a built-in e-mail when absent)");

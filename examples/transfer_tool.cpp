@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
       "Send 900 eur to acct_9f3k2 (billing contact ops@example.com), memo: "
       "November invoice.";
   app.add_option("--provider", options.provider,
-                 "openai-chat, openai-responses, anthropic or generic")
+                 "a provider name, e.g. openai-chat, anthropic, gemini, bedrock, ollama")
       ->required();
   app.add_option("--base-url", options.base_url, "the provider's base URL (e.g. accord-mock's)");
   app.add_option("--model", options.model, "the model name");

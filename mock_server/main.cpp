@@ -29,8 +29,8 @@
 
 #include "azure_shape.hpp"
 #include "batches.hpp"
-#include "gemini_shape.hpp"
 #include "bedrock_shape.hpp"
+#include "gemini_shape.hpp"
 #include "growing_pool.hpp"
 #include "quiet_keep_alive.hpp"
 #include "render.hpp"

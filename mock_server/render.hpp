@@ -53,7 +53,6 @@ inline constexpr std::size_t kBytesPerToken = 4;
 [[nodiscard]] RenderedReply render_not_found(std::string_view method, std::string_view path,
                                              std::uint64_t serial);
 
-
 // "<prefix>accord000042" (and "_<index>" when index > 0): ids unique within the process.
 [[nodiscard]] std::string serial_id(const char* prefix, std::uint64_t serial,
                                     std::size_t index = 0);

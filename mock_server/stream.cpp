@@ -4,8 +4,8 @@
 
 #include <string_view>
 
-#include "gemini_shape.hpp"
 #include "bedrock_shape.hpp"
+#include "gemini_shape.hpp"
 #include "ollama_shape.hpp"
 
 namespace accord_mock {

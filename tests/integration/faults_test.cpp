@@ -138,8 +138,8 @@ class Fault : public ::testing::TestWithParam<std::string> {
   // Chat Completions' wire (openai-chat and the local servers that speak it), by where it posts.
   bool is_chat_completions() const {
     return make_provider(GetParam())
-        ->encode(CallSpec{.base_url = "http://127.0.0.1:9/v1"})
-        .url.find("/chat/completions") != std::string::npos;
+               ->encode(CallSpec{.base_url = "http://127.0.0.1:9/v1"})
+               .url.find("/chat/completions") != std::string::npos;
   }
   bool forces_tool() const { return make_provider(GetParam())->schema_capabilities().forces_tool; }
 };
@@ -357,7 +357,8 @@ TEST_P(Fault, ForcedToolOutputNested100000DeepIsRefusedByName) {
   expect_well_formed(outcome);
   const Error& error = error_of(outcome);
   if (is_anthropic() || GetParam() == "gemini" || GetParam() == "bedrock") {
-    // tool_use.input (Gemini: functionCall.args, Bedrock: toolUse.input) is the nesting itself, so the body is what is too deep.
+    // tool_use.input (Gemini: functionCall.args, Bedrock: toolUse.input) is the nesting itself, so
+    // the body is what is too deep.
     EXPECT_EQ(error.kind, ErrorKind::bad_reply);
     EXPECT_TRUE(contains(error.message, "the body nests deeper than 512 levels")) << error.message;
   } else {

@@ -425,7 +425,8 @@ TEST_P(ToolLoop, OpenAIRequestsAskForOneCallAtATime) {
   const json first = bodies()[0];
   const std::string path = mock_->requests()[0]["path"];
   if (!path.ends_with("/chat/completions") && !path.ends_with("/responses")) {
-    EXPECT_FALSE(first.contains("parallel_tool_calls"));  // not an Anthropic, Gemini, Bedrock or Ollama field
+    EXPECT_FALSE(first.contains(
+        "parallel_tool_calls"));  // not an Anthropic, Gemini, Bedrock or Ollama field
   } else {
     EXPECT_EQ(first["parallel_tool_calls"], false);
   }
