@@ -1,24 +1,13 @@
 // Points the official `openai` and `@anthropic-ai/sdk` clients at accord-mock and checks that they
 // parse its replies. Usage: node check.mjs /path/to/accord-mock
-import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
+import { mockPathArg, startMock, checks, value, schema, messages } from './start_mock.mjs';
 
-const mockPath = process.argv[2];
-if (!mockPath) {
-  console.error('usage: node check.mjs ACCORD_MOCK_PATH');
-  process.exit(2);
-}
+const mockPath = mockPathArg('check.mjs');
 
 const SENTINEL = 'sk-test-SENTINEL-123';
-const value = { vendor: 'ACME Corp', total: 1250, currency: 'EUR' };
-const schema = {
-  type: 'object',
-  properties: { vendor: { type: 'string' }, total: { type: 'number' }, currency: { type: 'string' } },
-  required: ['vendor', 'total', 'currency'],
-  additionalProperties: false,
-};
 
 // One reply per check below, in the same order.
 const replies = [
@@ -44,22 +33,11 @@ const replies = [
   { refusal: "I can't help with that." }, // chat stream refusal
 ];
 
-const { child, port } = await startMock(mockPath, replies);
-const root = `http://127.0.0.1:${port}`;
-let failures = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures += 1;
-    console.log(`FAIL ${name}: ${error?.stack ?? error}`);
-  }
-}
+const { child, root } = await startMock(mockPath, replies);
+const { check, finish } = checks(child);
 
 const openai = new OpenAI({ apiKey: SENTINEL, baseURL: `${root}/v1`, maxRetries: 0 });
 const anthropic = new Anthropic({ apiKey: SENTINEL, baseURL: root, maxRetries: 0 });
-const messages = [{ role: 'user', content: 'ACME Corp billed 1,250.00 EUR.' }];
 const responseFormat = { type: 'json_schema', json_schema: { name: 'invoice', strict: true, schema } };
 
 try {
@@ -273,12 +251,6 @@ try {
     assert.equal(completion.choices[0].message.refusal, "I can't help with that.");
   });
 } finally {
-  child.removeAllListeners('exit');
-  child.kill('SIGTERM');
-}
-
-if (failures > 0) {
-  console.log(`${failures} SDK check(s) failed`);
-  process.exit(1);
+  finish();
 }
 console.log('all SDK checks passed');

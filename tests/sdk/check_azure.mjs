@@ -3,13 +3,9 @@
 // streamed. Usage: node check_azure.mjs /path/to/accord-mock
 import assert from 'node:assert/strict';
 import OpenAI, { AzureOpenAI } from 'openai';
-import { startMock, checks, value, schema, messages } from './start_mock.mjs';
+import { mockPathArg, startMock, checks, value, schema, messages } from './start_mock.mjs';
 
-const mockPath = process.argv[2];
-if (!mockPath) {
-  console.error('usage: node check_azure.mjs ACCORD_MOCK_PATH');
-  process.exit(2);
-}
+const mockPath = mockPathArg('check_azure.mjs');
 
 const KEY = 'azure-test-key-123';
 const responseFormat = { type: 'json_schema', json_schema: { name: 'invoice', strict: true, schema } };

@@ -3,7 +3,6 @@
 // mock's Converse replies whole and streamed (the AWS event-stream framing): text, toolUse,
 // stopReason, usage, an AWS error, and a bad signature refused.
 // Usage: node check_bedrock.mjs /path/to/accord-mock
-import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import {
   BedrockRuntimeClient,
@@ -12,20 +11,9 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 // The SDK's own dependency: this client speaks HTTP/2 by default, accord-mock HTTP/1.1.
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { mockPathArg, startMock, checks, value, schema } from './start_mock.mjs';
 
-const mockPath = process.argv[2];
-if (!mockPath) {
-  console.error('usage: node check_bedrock.mjs ACCORD_MOCK_PATH');
-  process.exit(2);
-}
-
-const value = { vendor: 'ACME Corp', total: 1250, currency: 'EUR' };
-const schema = {
-  type: 'object',
-  properties: { vendor: { type: 'string' }, total: { type: 'number' }, currency: { type: 'string' } },
-  required: ['vendor', 'total', 'currency'],
-  additionalProperties: false,
-};
+const mockPath = mockPathArg('check_bedrock.mjs');
 
 // One reply per request below, in the same order (the bad signature consumes none).
 const replies = [
@@ -39,22 +27,13 @@ const replies = [
   { truncated: '{"vendor":"AC', stream_chunk_chars: 4 }, // stream, max_tokens
 ];
 
-const { child, port } = await startMock(mockPath, replies);
-let failures = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures += 1;
-    console.log(`FAIL ${name}: ${error?.stack ?? error}`);
-  }
-}
+const { child, root } = await startMock(mockPath, replies);
+const { check, finish } = checks(child);
 
 function client(secretAccessKey) {
   return new BedrockRuntimeClient({
     region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: root,
     credentials: { accessKeyId: 'AKIDACCORDMOCKTEST', secretAccessKey },
     requestHandler: new NodeHttpHandler(),
     maxAttempts: 1,
@@ -152,10 +131,6 @@ try {
     assert.equal(s.stopReason, 'max_tokens');
   });
 } finally {
-  child.kill('SIGTERM');
-}
-if (failures > 0) {
-  console.log(`${failures} check(s) failed`);
-  process.exit(1);
+  finish();
 }
 console.log('all checks passed');

@@ -3,24 +3,13 @@
 // prompt, Google's error envelope), and that it sends responseJsonSchema and parametersJsonSchema
 // as given (it has no transform of its own for them, so accord's gemini wire reaches the API as is).
 // Usage: node check_gemini.mjs /path/to/accord-mock
-import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import { GoogleGenAI, ApiError } from '@google/genai';
+import { mockPathArg, startMock, checks, value, schema } from './start_mock.mjs';
 
-const mockPath = process.argv[2];
-if (!mockPath) {
-  console.error('usage: node check_gemini.mjs ACCORD_MOCK_PATH');
-  process.exit(2);
-}
+const mockPath = mockPathArg('check_gemini.mjs');
 
 const SENTINEL = 'gm-test-SENTINEL-123';
-const value = { vendor: 'ACME Corp', total: 1250, currency: 'EUR' };
-const schema = {
-  type: 'object',
-  properties: { vendor: { type: 'string' }, total: { type: 'number' }, currency: { type: 'string' } },
-  required: ['vendor', 'total', 'currency'],
-  additionalProperties: false,
-};
 
 // One reply per check below, in the same order.
 const replies = [
@@ -35,18 +24,8 @@ const replies = [
   { truncated: '{"vendor":"AC', stream_chunk_chars: 4 }, // streamed MAX_TOKENS
 ];
 
-const { child, port } = await startMock(mockPath, replies);
-const root = `http://127.0.0.1:${port}`;
-let failures = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures += 1;
-    console.log(`FAIL ${name}: ${error?.stack ?? error}`);
-  }
-}
+const { child, root } = await startMock(mockPath, replies);
+const { check, finish } = checks(child);
 
 const ai = new GoogleGenAI({ apiKey: SENTINEL, httpOptions: { baseUrl: root } });
 const model = 'gemini-2.5-flash';
@@ -142,12 +121,6 @@ try {
     assert.ok(!text.includes('SENTINEL'), 'the key leaked into /_accord/requests');
   });
 } finally {
-  child.removeAllListeners('exit');
-  child.kill('SIGTERM');
-}
-
-if (failures > 0) {
-  console.log(`${failures} SDK check(s) failed`);
-  process.exit(1);
+  finish();
 }
 console.log('all SDK checks passed');

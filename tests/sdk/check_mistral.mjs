@@ -3,13 +3,9 @@
 // Usage: node check_mistral.mjs /path/to/accord-mock
 import assert from 'node:assert/strict';
 import { Mistral } from '@mistralai/mistralai';
-import { startMock, checks, value, schema, messages } from './start_mock.mjs';
+import { mockPathArg, startMock, checks, value, schema, messages } from './start_mock.mjs';
 
-const mockPath = process.argv[2];
-if (!mockPath) {
-  console.error('usage: node check_mistral.mjs ACCORD_MOCK_PATH');
-  process.exit(2);
-}
+const mockPath = mockPathArg('check_mistral.mjs');
 
 const responseFormat = { type: 'json_schema', jsonSchema: { name: 'invoice', strict: true, schemaDefinition: schema } };
 const tools = [{ type: 'function', function: { name: 'record', strict: true, parameters: schema } }];

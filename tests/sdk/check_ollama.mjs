@@ -1,22 +1,14 @@
 // Points the official `ollama` client at accord-mock's /api/chat and checks that it parses the
 // replies, whole and streamed (NDJSON), and reads its error envelope.
 // Usage: node check_ollama.mjs /path/to/accord-mock
-import { startMock } from './start_mock.mjs';
 import assert from 'node:assert/strict';
 import { Ollama } from 'ollama';
+import { mockPathArg, startMock, checks, value, schema as invoiceSchema, messages } from './start_mock.mjs';
 
-const mockPath = process.argv[2];
-if (!mockPath) {
-  console.error('usage: node check_ollama.mjs ACCORD_MOCK_PATH');
-  process.exit(2);
-}
+const mockPath = mockPathArg('check_ollama.mjs');
 
-const value = { vendor: 'ACME Corp', total: 1250, currency: 'EUR' };
-const schema = {
-  type: 'object',
-  properties: { vendor: { type: 'string' }, total: { type: 'number' }, currency: { type: 'string' } },
-  required: ['vendor', 'total', 'currency'],
-};
+// The invoice schema as this check has always sent it in `format`: without additionalProperties.
+const { additionalProperties, ...schema } = invoiceSchema;
 
 // One reply per check below, in the same order.
 const replies = [
@@ -28,20 +20,10 @@ const replies = [
   { truncated: '{"vendor":"AC', stream_chunk_chars: 3 }, // streamed, cut off
 ];
 
-const { child, port } = await startMock(mockPath, replies);
-let failures = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures += 1;
-    console.log(`FAIL ${name}: ${error?.stack ?? error}`);
-  }
-}
+const { child, root } = await startMock(mockPath, replies);
+const { check, finish } = checks(child);
 
-const ollama = new Ollama({ host: `http://127.0.0.1:${port}` });
-const messages = [{ role: 'user', content: 'ACME Corp billed 1,250.00 EUR.' }];
+const ollama = new Ollama({ host: root });
 
 // The streamed parts, and the text they carry.
 async function streamed(request) {
@@ -100,12 +82,6 @@ try {
     assert.equal(parts.at(-1).done_reason, 'length');
   });
 } finally {
-  child.removeAllListeners('exit');
-  child.kill('SIGTERM');
-}
-
-if (failures > 0) {
-  console.log(`${failures} ollama SDK check(s) failed`);
-  process.exit(1);
+  finish();
 }
 console.log('all ollama SDK checks passed');

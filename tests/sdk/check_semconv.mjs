@@ -4,13 +4,13 @@
 // values (operation, provider) must be among their listed values where the provider has one.
 // Usage: node check_semconv.mjs ACCORD_MOCK_PATH REFUND_EXAMPLE_PATH
 import { execFileSync } from 'node:child_process';
-import { startMock } from './start_mock.mjs';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import * as stable from '@opentelemetry/semantic-conventions';
 import * as incubating from '@opentelemetry/semantic-conventions/incubating';
+import { startMock, checks } from './start_mock.mjs';
 
 const [mockPath, examplePath] = process.argv.slice(2);
 if (!mockPath || !examplePath) {
@@ -37,12 +37,12 @@ const providers = ['openai-chat', 'openai-responses', 'anthropic', 'generic'];
 // Per provider: an invalid reply (a correction follows), a 503 (a retry), the valid reply.
 const replies = providers.flatMap(() => [{ json: { ...valid, amount: -1 } }, { status: 503 }, { json: valid }]);
 
-const { child, port } = await startMock(mockPath, replies);
+const { child, root } = await startMock(mockPath, replies);
+const { check, finish } = checks(child);
 const otlp = join(mkdtempSync(join(tmpdir(), 'accord-otlp-')), 'spans.jsonl');
-let failures = 0;
 try {
   for (const provider of providers) {
-    execFileSync(examplePath, ['--provider', provider, '--base-url', `http://127.0.0.1:${port}/v1`,
+    execFileSync(examplePath, ['--provider', provider, '--base-url', `${root}/v1`,
       '--model', 'test-model', '--otlp', otlp], { stdio: ['ignore', 'ignore', 'ignore'],
       env: { ...process.env, OPENAI_API_KEY: 'sk-test-SENTINEL-123', ANTHROPIC_API_KEY: 'sk-test-SENTINEL-123' } });
   }
@@ -52,45 +52,32 @@ try {
   });
   // Each provider: one call span and three chat spans (the invalid reply, the correction that
   // met a 503 and was retried, and the valid reply are two requests; the retry is an event).
-  const check = (name, fn) => {
-    try {
-      fn();
-      console.log(`ok   ${name}`);
-    } catch (error) {
-      failures += 1;
-      console.log(`FAIL ${name}: ${error?.message ?? error}`);
-    }
-  };
-  check('every call wrote its spans', () => assert.equal(spans.length, providers.length * 3));
+  await check('every call wrote its spans', () => assert.equal(spans.length, providers.length * 3));
   for (const span of spans) {
     const keys = [...span.attributes, ...span.events.flatMap((event) => event.attributes)].map((a) => a.key);
-    check(`${span.name}: every attribute is a convention's or accord's own`, () => {
+    await check(`${span.name}: every attribute is a convention's or accord's own`, () => {
       const unknown = keys.filter((key) => !key.startsWith('accord.') && !attributeNames.has(key));
       assert.deepEqual(unknown, []);
     });
-    check(`${span.name}: a CLIENT span`, () => assert.equal(span.kind, 3));
+    await check(`${span.name}: a CLIENT span`, () => assert.equal(span.kind, 3));
     const attribute = (key) => span.attributes.find((a) => a.key === key)?.value?.stringValue;
-    check(`${span.name}: gen_ai.operation.name is a listed operation`, () =>
+    await check(`${span.name}: gen_ai.operation.name is a listed operation`, () =>
       assert.ok(operations.has(attribute('gen_ai.operation.name')), attribute('gen_ai.operation.name')));
     const system = attribute('gen_ai.provider.name');
     if (system !== 'generic') {
-      check(`${span.name}: gen_ai.provider.name is a listed provider`, () =>
+      await check(`${span.name}: gen_ai.provider.name is a listed provider`, () =>
         assert.ok(providerNames.has(system), system));
     }
   }
   const chats = spans.filter((span) => span.name === 'chat test-model');
-  check('chat spans are children of their call span', () =>
+  await check('chat spans are children of their call span', () =>
     assert.ok(chats.every((span) => spans.some((p) => p.spanId === span.parentSpanId && p.name === 'extract refund'))));
-  check('the retried request carries a retry event', () =>
+  await check('the retried request carries a retry event', () =>
     assert.ok(chats.some((span) => span.events.some((event) => event.name === 'accord.retry'))));
-  check('the invalid reply is an error of type invalid_output', () =>
+  await check('the invalid reply is an error of type invalid_output', () =>
     assert.ok(chats.some((span) => span.status.code === 2 &&
       span.attributes.some((a) => a.key === 'error.type' && a.value.stringValue === 'invalid_output'))));
 } finally {
-  child.kill();
-}
-if (failures > 0) {
-  console.log(`${failures} check(s) failed`);
-  process.exit(1);
+  finish();
 }
 console.log('all spans use the conventions\' names');

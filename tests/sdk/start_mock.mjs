@@ -1,5 +1,5 @@
-// What the provider SDK checks beside this file share: accord-mock started on a free port with a
-// scenario, their outcomes counted, and the invoice they extract.
+// What the provider SDK checks beside this file share: their accord-mock argument, accord-mock
+// started on a free port with a scenario, their outcomes counted, and the invoice they extract.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -11,6 +11,16 @@ export const schema = {
   additionalProperties: false,
 };
 export const messages = [{ role: 'user', content: 'ACME Corp billed 1,250.00 EUR.' }];
+
+// The accord-mock path a check takes as its one argument; without it, the usage and exit 2.
+export function mockPathArg(script) {
+  const mockPath = process.argv[2];
+  if (!mockPath) {
+    console.error(`usage: node ${script} ACCORD_MOCK_PATH`);
+    process.exit(2);
+  }
+  return mockPath;
+}
 
 export function startMock(mockPath, replies) {
   const child = spawn(mockPath, ['--port', '0', '--scenario-json', JSON.stringify({ replies })], {
