@@ -317,4 +317,19 @@ void set_assistant_turn(Reply& reply, const std::string& text, nlohmann::json ra
   reply.assistant.raw = std::move(raw);
 }
 
+std::string path_segment(std::string_view name) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || c == '-' ||
+        c == '.' || c == '_' || c == '~') {
+      out.push_back(c);
+    } else {
+      out += {'%', kHex[u >> 4], kHex[u & 0xFU]};
+    }
+  }
+  return out;
+}
+
 }  // namespace accord::detail

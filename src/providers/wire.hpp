@@ -99,6 +99,10 @@ void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string&
 // provider's own form, sent back as received so tool-call ids and refusals stay intact.
 void set_assistant_turn(Reply& reply, const std::string& text, nlohmann::json raw);
 
+// `name` as one URL path segment (a deployment name, a model id or ARN): everything but RFC 3986's
+// unreserved characters percent-encoded, so `:` is %3A and `/` is %2F, as the SDKs send them.
+[[nodiscard]] std::string path_segment(std::string_view name);
+
 // Said to the model about the forced output tool.
 inline constexpr const char* kOutputToolDescription =
     "Return the final answer by calling this tool once; its input is the answer.";

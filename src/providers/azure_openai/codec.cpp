@@ -44,21 +44,6 @@ bool ends_with(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
 
-// A deployment name is one path segment: anything but unreserved characters is percent-encoded.
-std::string path_segment(std::string_view name) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(c);
-    } else {
-      out += {'%', kHex[u >> 4], kHex[u & 0xF]};
-    }
-  }
-  return out;
-}
-
 // Does any category of a filter-results object say filtered (content_filter_results: hate,
 // sexual, violence, self_harm, jailbreak, protected_material_*, ...)?
 bool says_filtered(const ojson& results) {

@@ -58,28 +58,11 @@ std::string region_of(std::string_view base_url) {
   return {};
 }
 
-// A model id (or ARN) as one path segment: everything but the unreserved characters
-// percent-encoded (`:` -> %3A, `/` -> %2F), as the AWS SDKs send it.
-std::string path_segment(std::string_view id) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : id) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~') {
-      out.push_back(c);
-    } else {
-      out += {'%', kHex[u >> 4], kHex[u & 0xFU]};
-    }
-  }
-  return out;
-}
-
 ojson text_block(const std::string& text) {
   return {{"text", text}};
 }
 
-ojson assistant_content(const Turn& turn) {
+ojson converse_assistant_content(const Turn& turn) {
   // The content blocks exactly as received keep toolUse ids for the toolResult blocks.
   if (turn.raw.is_array()) return ojson(turn.raw);
   ojson blocks = ojson::array();
@@ -111,7 +94,7 @@ ojson converse_messages(const CallSpec& call) {
         add("user", ojson::array({text_block(turn.text)}));
         break;
       case Turn::Role::assistant:
-        add("assistant", assistant_content(turn));
+        add("assistant", converse_assistant_content(turn));
         break;
       case Turn::Role::tool_results: {
         ojson blocks = ojson::array();
@@ -129,7 +112,7 @@ ojson converse_messages(const CallSpec& call) {
   return out;
 }
 
-ojson tool(const std::string& name, const std::string& description, const ojson& schema) {
+ojson converse_tool(const std::string& name, const std::string& description, const ojson& schema) {
   ojson spec{{"name", name}};
   if (!description.empty()) spec["description"] = description;
   spec["inputSchema"] = {{"json", schema}};
@@ -253,9 +236,11 @@ class Bedrock final : public Provider {
             {"structure", {{"jsonSchema", {{"schema", schema}, {"name", output_name(call)}}}}}}}};
     }
     ojson tools = ojson::array();
-    for (const auto& t : call.tools) tools.push_back(tool(t.name, t.description, t.input.schema));
+    for (const auto& t : call.tools)
+      tools.push_back(converse_tool(t.name, t.description, t.input.schema));
     if (forced) {
-      tools.push_back(tool(output_name(call), kOutputToolDescription, output_schema(call)));
+      tools.push_back(
+          converse_tool(output_name(call), kOutputToolDescription, output_schema(call)));
     }
     if (!tools.empty()) {
       body["toolConfig"] = {{"tools", std::move(tools)}};

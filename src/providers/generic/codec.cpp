@@ -49,7 +49,7 @@ SchemaCapabilities generic_capabilities() {
 const SchemaCapabilities kGeneric = generic_capabilities();
 
 // llama.cpp's server default port.
-const LocalServerProfile kProfile{
+const LocalServerProfile kGenericProfile{
     .name = "generic",
     .api_key_env = "ACCORD_GENERIC_API_KEY",
     .base_url_env = "ACCORD_GENERIC_BASE_URL",
@@ -62,7 +62,7 @@ const LocalServerProfile kProfile{
 const ProviderParts& generic_parts() {
   static const ProviderParts kParts = local_server_parts(
       "generic",
-      []() -> std::unique_ptr<Provider> { return std::make_unique<LocalServer>(kProfile); });
+      []() -> std::unique_ptr<Provider> { return std::make_unique<LocalServer>(kGenericProfile); });
   return kParts;
 }
 

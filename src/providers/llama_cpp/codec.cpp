@@ -43,7 +43,7 @@ namespace {
 // "required"), so a forced tool is not known to be honoured.
 const SchemaCapabilities kLlamaCpp = llama_grammar_capabilities("llama.cpp servers", false);
 
-const LocalServerProfile kProfile{
+const LocalServerProfile kLlamaCppProfile{
     .name = "llama-cpp",
     .api_key_env = "LLAMA_API_KEY",
     .base_url_env = "LLAMA_CPP_BASE_URL",
@@ -54,9 +54,10 @@ const LocalServerProfile kProfile{
 }  // namespace
 
 const ProviderParts& llama_cpp_parts() {
-  static const ProviderParts kParts = local_server_parts(
-      "llama-cpp",
-      []() -> std::unique_ptr<Provider> { return std::make_unique<LocalServer>(kProfile); });
+  static const ProviderParts kParts =
+      local_server_parts("llama-cpp", []() -> std::unique_ptr<Provider> {
+        return std::make_unique<LocalServer>(kLlamaCppProfile);
+      });
   return kParts;
 }
 

@@ -47,7 +47,7 @@ SchemaCapabilities vllm_capabilities() {
 
 const SchemaCapabilities kVllm = vllm_capabilities();
 
-const LocalServerProfile kProfile{
+const LocalServerProfile kVllmProfile{
     .name = "vllm",
     .api_key_env = "VLLM_API_KEY",
     .base_url_env = "VLLM_BASE_URL",
@@ -59,7 +59,7 @@ const LocalServerProfile kProfile{
 
 const ProviderParts& vllm_parts() {
   static const ProviderParts kParts = local_server_parts("vllm", []() -> std::unique_ptr<Provider> {
-    return std::make_unique<LocalServer>(kProfile);
+    return std::make_unique<LocalServer>(kVllmProfile);
   });
   return kParts;
 }
