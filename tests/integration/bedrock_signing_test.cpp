@@ -33,12 +33,12 @@ Result<json> extract(const MockProcess& mock, const std::string& key, bool strea
   return client.extract(request);
 }
 
-std::string scenario() {
+std::string signing_scenario() {
   return json{{"replies", {{{"json", kValidRefund}}}}}.dump();
 }
 
 TEST(BedrockSigning, SignedRequestWithTheModelIdsColonPassesTheSignatureCheck) {
-  const MockProcess mock(scenario());
+  const MockProcess mock(signing_scenario());
   const auto result = extract(mock, std::string(kAccessKeyId) + ":" + kSecret);
   ASSERT_TRUE(result.ok()) << result.error().message;
   const json requests = mock.requests();
@@ -51,7 +51,7 @@ TEST(BedrockSigning, SignedRequestWithTheModelIdsColonPassesTheSignatureCheck) {
 }
 
 TEST(BedrockSigning, AWrongSecretIsRefusedWith403AsAws) {
-  const MockProcess mock(scenario());
+  const MockProcess mock(signing_scenario());
   const auto result = extract(mock, std::string(kAccessKeyId) + ":not-the-secret");
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().kind, ErrorKind::http);
@@ -63,14 +63,14 @@ TEST(BedrockSigning, AWrongSecretIsRefusedWith403AsAws) {
 }
 
 TEST(BedrockSigning, AnUnknownAccessKeyIsRefusedWith403) {
-  const MockProcess mock(scenario());
+  const MockProcess mock(signing_scenario());
   const auto result = extract(mock, std::string("AKIDUNKNOWN:") + kSecret);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.trace().attempts.at(0).http_status, 403);
 }
 
 TEST(BedrockSigning, SessionTokenIsSignedSentAndNeverWritten) {
-  const MockProcess mock(scenario());
+  const MockProcess mock(signing_scenario());
   const auto result =
       extract(mock, std::string(kAccessKeyId) + ":" + kSecret + ":" + kSessionToken);
   ASSERT_TRUE(result.ok()) << result.error().message;
@@ -83,7 +83,7 @@ TEST(BedrockSigning, SessionTokenIsSignedSentAndNeverWritten) {
 }
 
 TEST(BedrockSigning, SignedConverseStreamIsReadFromTheEventStreamFraming) {
-  const MockProcess mock(scenario());
+  const MockProcess mock(signing_scenario());
   const auto result = extract(mock, std::string(kAccessKeyId) + ":" + kSecret, true);
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_TRUE(mock.requests()[0]["path"].get<std::string>().ends_with("/converse-stream"));

@@ -21,7 +21,7 @@ namespace {
 using namespace accord;
 using nlohmann::json;
 
-const std::string kKey = "sk-test-SENTINEL-9f8e";
+const std::string kStreamKey = "sk-test-SENTINEL-9f8e";
 
 using call_records::has;
 using call_records::records;
@@ -98,7 +98,7 @@ ClientOptions options_for(const hostile::Server& server, const std::string& prov
   ClientOptions options;
   options.provider = provider;
   options.model = "test-model";
-  options.api_key = kKey;
+  options.api_key = kStreamKey;
   options.base_url = server.base_url();
   options.retry.max_retries = 0;
   options.call_timeout = std::chrono::milliseconds(10'000);
@@ -106,7 +106,7 @@ ClientOptions options_for(const hostile::Server& server, const std::string& prov
   return options;
 }
 
-const Schema kNote = object({{"note", string()}});
+const Schema kStreamNote = object({{"note", string()}});
 const Schema kCount = object({{"n", integer().nonnegative()}});
 
 ExtractRequest request_for(const Schema& schema, int corrections = 1) {
@@ -139,10 +139,11 @@ Result<json> extract_from_replies(const Schema& schema, std::vector<std::string>
 
 // An Anthropic reply cut at max_tokens 11 characters into the key, then its continuation.
 Result<json> extract_key_split_by_a_continuation(int& requests) {
-  return extract_from_replies(kNote,
-                              {anthropic_message(R"({"note":")" + kKey.substr(0, 11), "max_tokens"),
-                               anthropic_message(kKey.substr(11) + R"("})", "end_turn")},
-                              requests);
+  return extract_from_replies(
+      kStreamNote,
+      {anthropic_message(R"({"note":")" + kStreamKey.substr(0, 11), "max_tokens"),
+       anthropic_message(kStreamKey.substr(11) + R"("})", "end_turn")},
+      requests);
 }
 
 // Three pieces: one key split after 7 characters between the first two, another after 12
@@ -150,9 +151,10 @@ Result<json> extract_key_split_by_a_continuation(int& requests) {
 Result<json> extract_two_keys_split_across_two_joins(int& requests) {
   return extract_from_replies(
       object({{"a", string()}, {"b", string()}}),
-      {anthropic_message(R"({"a":")" + kKey.substr(0, 7), "max_tokens"),
-       anthropic_message(kKey.substr(7) + R"(","b":")" + kKey.substr(0, 12), "max_tokens"),
-       anthropic_message(kKey.substr(12) + R"("})", "end_turn")},
+      {anthropic_message(R"({"a":")" + kStreamKey.substr(0, 7), "max_tokens"),
+       anthropic_message(kStreamKey.substr(7) + R"(","b":")" + kStreamKey.substr(0, 12),
+                         "max_tokens"),
+       anthropic_message(kStreamKey.substr(12) + R"("})", "end_turn")},
       requests);
 }
 
@@ -170,8 +172,8 @@ TEST(StreamKeys, KeySplitBetweenATruncatedReplyAndItsContinuationLeavesNoPieceIn
   ASSERT_TRUE(result.ok()) << result.error().message;
   // Each attempt's content, raw reply and the prefill sent back held one share of the key.
   const std::string kept = records(result);
-  EXPECT_FALSE(has(kept, kKey.substr(0, 11))) << kept;
-  EXPECT_FALSE(has(kept, kKey.substr(11))) << kept;
+  EXPECT_FALSE(has(kept, kStreamKey.substr(0, 11))) << kept;
+  EXPECT_FALSE(has(kept, kStreamKey.substr(11))) << kept;
 }
 
 TEST(StreamKeys, KeysSplitAcrossTwoJoinsOfAContinuedOutputAreEachRedactedOnce) {
@@ -187,7 +189,8 @@ TEST(StreamKeys, KeysSplitAcrossTwoJoinsOfAContinuedOutputLeaveNoShareInTheRecor
   const auto result = extract_two_keys_split_across_two_joins(requests);
   ASSERT_TRUE(result.ok()) << result.error().message;
   const std::string kept = records(result);
-  for (const auto& share : {kKey.substr(0, 7), kKey.substr(7), kKey.substr(0, 12), kKey.substr(12)})
+  for (const auto& share : {kStreamKey.substr(0, 7), kStreamKey.substr(7), kStreamKey.substr(0, 12),
+                            kStreamKey.substr(12)})
     EXPECT_FALSE(has(kept, share)) << share << " in " << kept;
 }
 
@@ -254,28 +257,28 @@ class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
 
 TEST_P(StreamKeysEveryProvider, KeySplitAcrossTwoDeltasLeavesNoPieceInTheRecords) {
   hostile::Server server(hostile::canned(hostile::event_stream(
-      stream_of({R"({"note":")" + kKey.substr(0, 11), kKey.substr(11) + R"("})"}))));
+      stream_of({R"({"note":")" + kStreamKey.substr(0, 11), kStreamKey.substr(11) + R"("})"}))));
   const Client client(options_for(server, GetParam()));
-  const auto result = client.extract(request_for(kNote));
+  const auto result = client.extract(request_for(kStreamNote));
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value().dump(), R"({"note":"[redacted]"})");
   const std::string kept = records(result);
-  EXPECT_FALSE(has(kept, kKey.substr(0, 11))) << kept;
-  EXPECT_FALSE(has(kept, kKey.substr(11))) << kept;
+  EXPECT_FALSE(has(kept, kStreamKey.substr(0, 11))) << kept;
+  EXPECT_FALSE(has(kept, kStreamKey.substr(11))) << kept;
 }
 
 TEST_P(StreamKeysEveryProvider, KeyInAMalformedEventIsRedactedBeforeItsSnippetIsCut) {
   // The old 120-byte cut fell 10 bytes into the key.
-  const std::string data = std::string(110, 'x') + kKey + std::string(400, 'y');
+  const std::string data = std::string(110, 'x') + kStreamKey + std::string(400, 'y');
   hostile::Server server(hostile::canned(
       hostile::event_stream(GetParam() == "bedrock" ? bedrock_event("contentBlockDelta", data)
                                                     : "data: " + data + "\n\n")));
   const Client client(options_for(server, GetParam()));
-  const auto result = client.extract(request_for(kNote));
+  const auto result = client.extract(request_for(kStreamNote));
   ASSERT_FALSE(result.ok());
   EXPECT_TRUE(has(result.error().message, "malformed server-sent event")) << result.error().message;
   const std::string kept = records(result);
-  EXPECT_FALSE(has(kept, kKey.substr(0, 8))) << kept;
+  EXPECT_FALSE(has(kept, kStreamKey.substr(0, 8))) << kept;
   EXPECT_TRUE(has(kept, "[redacted]")) << kept;
 }
 
@@ -292,7 +295,7 @@ TEST(StreamEnd, ChatTextAfterDoneIsIgnored) {
   hostile::Server server(hostile::canned(hostile::event_stream(
       chat_stream({R"({"note":"ok"})"}) + chat_piece(R"(, "more")") + chat_stop("length"))));
   const Client client(options_for(server, "openai-chat"));
-  const auto result = client.extract(request_for(kNote));
+  const auto result = client.extract(request_for(kStreamNote));
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(server.requests(), 1);
   EXPECT_EQ(result.value(), json({{"note", "ok"}}));
@@ -304,7 +307,7 @@ TEST(StreamEnd, AnthropicStopReasonAfterMessageStopIsIgnored) {
       anthropic_open() + anthropic_piece(R"({"note":"ok"})") + anthropic_stop_reason("end_turn") +
       kAnthropicStop + anthropic_stop_reason("max_tokens"))));
   const Client client(options_for(server, "anthropic"));
-  const auto result = client.extract(request_for(kNote));
+  const auto result = client.extract(request_for(kStreamNote));
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(server.requests(), 1);
   EXPECT_EQ(result.value(), json({{"note", "ok"}}));
@@ -316,7 +319,7 @@ TEST(StreamEnd, ResponsesIncompleteAfterCompletedIsIgnored) {
       hostile::event_stream(responses_final("response.completed", "completed", text) +
                             responses_final("response.incomplete", "incomplete", text))));
   const Client client(options_for(server, "openai-responses"));
-  const auto result = client.extract(request_for(kNote));
+  const auto result = client.extract(request_for(kStreamNote));
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value(), json({{"note", "ok"}}));
   EXPECT_TRUE(has(result.trace().to_text(), "1 after the last event ignored"))
@@ -333,7 +336,7 @@ TEST(StreamEnd, ReplySentWholeToAStreamRequestIsRead) {
       {"usage", {{"prompt_tokens", 50}, {"completion_tokens", 5}, {"total_tokens", 55}}}};
   hostile::Server server(hostile::canned(hostile::Server::response(completion.dump())));
   const Client client(options_for(server, "openai-chat"));
-  const auto result = client.extract(request_for(kNote));
+  const auto result = client.extract(request_for(kStreamNote));
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value(), json({{"note", "ok"}}));
   EXPECT_TRUE(result.trace().attempts.at(0).stream.read_whole);
@@ -380,7 +383,7 @@ Result<json> extract_many_deltas(std::size_t max_response_bytes, std::size_t max
   options.transport.max_response_bytes = max_response_bytes;
   options.stream.max_stream_bytes = max_stream_bytes;
   const Client client(options);
-  return client.extract(request_for(kNote));
+  return client.extract(request_for(kStreamNote));
 }
 
 constexpr std::size_t kNoFramingBound = 1024 * 1024 * 1024;

@@ -406,7 +406,6 @@ TEST_P(ToolLoop, FirstRequestStatesTheCapInWords) {
 TEST_P(ToolLoop, ReportSaysTheCapIsStatedInTheDescription) {
   const auto provider = make_provider(GetParam());
   const auto specs = toolset().specs(*provider);
-  const auto& caps = provider->schema_capabilities();
   ASSERT_EQ(specs.size(), 2u);
   bool found = false;
   for (const auto& entry : specs[0].input.report.entries()) {

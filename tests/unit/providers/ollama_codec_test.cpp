@@ -12,17 +12,17 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-const ojson kSchema = ojson::parse(R"({"type": "object",
+const ojson kOllamaSchema = ojson::parse(R"({"type": "object",
     "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]})");
 
-struct Call {
+struct OllamaCall {
   WireSchema wire;
   CallSpec spec;
 };
 
-Call call(OutputMode mode, std::string base_url = "http://127.0.0.1:11434") {
+OllamaCall call(OutputMode mode, std::string base_url = "http://127.0.0.1:11434") {
   const auto ollama = make_provider("ollama");
-  Call c{ollama->lower(kSchema, Report{}), {}};
+  OllamaCall c{ollama->lower(kOllamaSchema, Report{}), {}};
   c.spec.base_url = std::move(base_url);
   c.spec.model = "llama3.2";
   c.spec.max_tokens = 300;
@@ -32,7 +32,7 @@ Call call(OutputMode mode, std::string base_url = "http://127.0.0.1:11434") {
   return c;
 }
 
-ojson encoded(Call& c) {
+ojson encoded(OllamaCall& c) {
   c.spec.output = &c.wire;
   const auto request = make_provider("ollama")->encode(c.spec);
   return ojson::parse(request.body);
