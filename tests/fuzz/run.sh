@@ -18,7 +18,8 @@ build_dir="${FUZZ_BUILD_DIR:-build-fuzz}"
 "$root/scripts/deps" clang
 
 all_targets=(decode_openai_chat decode_openai_responses decode_anthropic decode_generic
-  validate_refund validate_transfer prettify load_schema)
+  decode_gemini decode_bedrock decode_azure_openai decode_mistral decode_llama_cpp decode_vllm
+  decode_ollama validate_refund validate_transfer prettify load_schema)
 targets=("$@")
 ((${#targets[@]} == 0)) && targets=("${all_targets[@]}")
 
