@@ -17,12 +17,6 @@ build_dir="${FUZZ_BUILD_DIR:-build-fuzz}"
 
 "$root/scripts/deps" clang
 
-all_targets=(decode_openai_chat decode_openai_responses decode_anthropic decode_generic
-  decode_gemini decode_bedrock decode_azure_openai decode_mistral decode_llama_cpp decode_vllm
-  decode_ollama validate_refund validate_transfer prettify load_schema)
-targets=("$@")
-((${#targets[@]} == 0)) && targets=("${all_targets[@]}")
-
 # A build directory configured already (CI's sanitized test build, which has ACCORD_FUZZ on) is
 # used as it is; otherwise a fuzz-only build: line tables are all a crash report needs, and full
 # debug info would double the build time.
@@ -31,6 +25,9 @@ if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
     -DACCORD_BUILD_TESTS=OFF -DACCORD_BUILD_SHARED=OFF -DACCORD_INSTALL=OFF \
     -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" >/dev/null
 fi
+# Every target tests/fuzz/CMakeLists.txt declares, unless some are named.
+targets=("$@")
+((${#targets[@]} == 0)) && mapfile -t targets <"$build_dir/tests/fuzz/targets.txt"
 cmake --build "$build_dir" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 mkdir -p "$build_dir/artifacts" "$build_dir/logs"
