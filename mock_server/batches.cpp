@@ -11,13 +11,6 @@ using json = nlohmann::ordered_json;  // keys in the order the real APIs send th
 
 constexpr std::int64_t kDaySeconds = 24 * 60 * 60;
 
-RenderedReply json_reply(const json& document, int status = 200) {
-  RenderedReply out;
-  out.status = status;
-  out.body = document.dump(-1, ' ', false, json::error_handler_t::replace);
-  return out;
-}
-
 RenderedReply openai_error(int status, const std::string& message, std::uint64_t serial) {
   return render_error(Endpoint::chat_completions, status, {{"message", message}}, serial);
 }
@@ -26,16 +19,19 @@ RenderedReply anthropic_error(int status, const std::string& message, std::uint6
   return render_error(Endpoint::messages, status, {{"message", message}}, serial);
 }
 
-// A rendered body as the JSON value a results file embeds; a body that is not JSON stays a string.
-json body_value(const std::string& body) {
-  auto parsed = json::parse(body, nullptr, false);
-  return parsed.is_discarded() ? json(body) : parsed;
-}
-
 std::optional<Endpoint> openai_endpoint(const std::string& url) {
   if (url == "/v1/chat/completions") return Endpoint::chat_completions;
   if (url == "/v1/responses") return Endpoint::responses;
   return std::nullopt;
+}
+
+}  // namespace
+
+RenderedReply json_reply(const json& document, int status) {
+  RenderedReply out;
+  out.status = status;
+  out.body = document.dump(-1, ' ', false, json::error_handler_t::replace);
+  return out;
 }
 
 std::string iso_time(std::int64_t seconds) {
@@ -47,22 +43,42 @@ std::string iso_time(std::int64_t seconds) {
   return buffer;
 }
 
-// Of `total` items, how many a batch reports done after `polls` of `polls_to_end` retrieves.
+// A body that is not JSON stays a string.
+json body_value(const std::string& body) {
+  auto parsed = json::parse(body, nullptr, false);
+  return parsed.is_discarded() ? json(body) : parsed;
+}
+
 std::size_t done_after(std::size_t total, int polls, int polls_to_end) {
   if (polls >= polls_to_end) return total;
   return total * static_cast<std::size_t>(polls) / static_cast<std::size_t>(polls_to_end);
 }
 
-}  // namespace
+BatchCounts batch_counts(const std::vector<BatchOutcome>& outcomes, int polls, int polls_to_end,
+                         bool cancelled) {
+  std::size_t failed = 0;
+  for (const auto& outcome : outcomes)
+    failed += (!outcome.reply || outcome.reply->status / 100 != 2) ? 1 : 0;
+  const std::size_t total = outcomes.size();
+  const bool done = cancelled || polls >= polls_to_end;
+  return {.total = total,
+          .finished = cancelled ? 0 : done_after(total, polls, polls_to_end),
+          .failed = done ? failed : 0};
+}
 
-BatchStore::Outcome BatchStore::answer(Endpoint endpoint, std::string custom_id,
-                                       const nlohmann::json& body) {
-  const Reply reply = queue_.next();
+BatchOutcome answer_batch_item(ReplyQueue& queue, Endpoint endpoint, std::string custom_id,
+                               const nlohmann::json& body, std::uint64_t serial) {
+  const Reply reply = queue.next();
+  if (reply.batch_missing) return {std::move(custom_id), std::nullopt, true};
   if (reply.batch_expired) return {std::move(custom_id), std::nullopt};
   // delay_ms, drop and the other connection faults belong to a direct call's HTTP exchange; a
   // batch item has none.
-  return {std::move(custom_id),
-          render_reply(endpoint, reply, body, body.dump().size(), next_serial_())};
+  return {std::move(custom_id), render_reply(endpoint, reply, body, body.dump().size(), serial)};
+}
+
+BatchStore::Outcome BatchStore::answer(Endpoint endpoint, std::string custom_id,
+                                       const nlohmann::json& body) {
+  return answer_batch_item(queue_, endpoint, std::move(custom_id), body, next_serial_());
 }
 
 std::string BatchStore::store_file(const std::string& filename, const std::string& purpose,
@@ -102,7 +118,7 @@ RenderedReply BatchStore::file_content(const std::string& id) {
   return out;
 }
 
-RenderedReply BatchStore::create_openai(const std::string& body) {
+RenderedReply BatchStore::create_openai(const std::string& body, bool azure) {
   std::lock_guard lock(mutex_);
   const auto request = nlohmann::json::parse(body, nullptr, false);
   if (!request.is_object() || !request.contains("input_file_id") ||
@@ -116,23 +132,44 @@ RenderedReply BatchStore::create_openai(const std::string& body) {
   if (file == files_.end())
     return openai_error(404, "No such File object: " + file_id, next_serial_());
   const std::string endpoint = request.value("endpoint", "");
-  if (!openai_endpoint(endpoint)) {
-    return openai_error(400, "accord-mock batches /v1/chat/completions and /v1/responses only",
+  // Azure names the endpoint without /v1, and its batch items are Azure's replies.
+  const auto rendered =
+      azure ? (endpoint == "/chat/completions" ? std::optional(Endpoint::azure_chat_completions)
+                                               : std::nullopt)
+            : openai_endpoint(endpoint);
+  if (!rendered) {
+    return openai_error(400,
+                        azure ? "accord-mock batches /chat/completions only on Azure"
+                              : "accord-mock batches /v1/chat/completions and /v1/responses only",
                         next_serial_());
   }
-
-  Batch batch;
-  batch.id = serial_id("batch_", next_serial_());
+  Batch batch = new_batch("batch_");
   batch.endpoint = endpoint;
   batch.input_file_id = file_id;
+  read_input(batch, file->second.content, endpoint, *rendered);
+  const std::string id = batch.id;
+  auto& stored = batches_.emplace(id, std::move(batch)).first->second;
+  auto document = openai_object(stored);
+  document["status"] = "validating";
+  return json_reply(document);
+}
+
+BatchStore::Batch BatchStore::new_batch(const char* id_prefix) {
+  Batch batch;
+  batch.id = serial_id(id_prefix, next_serial_());
   batch.created_at = now_seconds();
   batch.polls_to_end = queue_.batch_polls();
   batch.failures_left = queue_.batch_poll_failures();
+  return batch;
+}
+
+void BatchStore::read_input(Batch& batch, const std::string& content,
+                            const std::optional<std::string>& url, Endpoint endpoint) {
   // Like the real API: a bad input file fails the whole batch at validation, before any item runs.
   json errors = json::array();
   std::vector<std::pair<std::string, nlohmann::json>> items;
   std::set<std::string> ids;
-  std::istringstream lines(file->second.content);
+  std::istringstream lines(content);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
     if (line.empty()) continue;
@@ -142,8 +179,8 @@ RenderedReply BatchStore::create_openai(const std::string& body) {
       problem = "each line needs a string custom_id";
     } else if (!ids.insert(item["custom_id"].get<std::string>()).second) {
       problem = "custom_id " + item["custom_id"].get<std::string>() + " is used twice";
-    } else if (item.value("method", "") != "POST" || item.value("url", "") != endpoint) {
-      problem = "method must be POST and url the batch's endpoint " + endpoint;
+    } else if (url && (item.value("method", "") != "POST" || item.value("url", "") != *url)) {
+      problem = "method must be POST and url the batch's endpoint " + *url;
     } else if (!item.contains("body") || !item["body"].is_object()) {
       problem = "body must be an object";
     }
@@ -164,15 +201,10 @@ RenderedReply BatchStore::create_openai(const std::string& body) {
   }
   if (errors.empty()) {
     for (auto& [custom_id, item_body] : items)
-      batch.outcomes.push_back(answer(*openai_endpoint(endpoint), custom_id, item_body));
+      batch.outcomes.push_back(answer(endpoint, custom_id, item_body));
   } else {
     batch.errors = {{"object", "list"}, {"data", errors}};
   }
-  const std::string id = batch.id;
-  auto& stored = batches_.emplace(id, std::move(batch)).first->second;
-  auto document = openai_object(stored);
-  document["status"] = "validating";
-  return json_reply(document);
 }
 
 void BatchStore::write_openai_results(Batch& batch) {
@@ -181,6 +213,7 @@ void BatchStore::write_openai_results(Batch& batch) {
   std::string output;
   std::string errors;
   for (const auto& outcome : batch.outcomes) {
+    if (outcome.missing) continue;
     json line = {{"id", serial_id("batch_req_", next_serial_())}, {"custom_id", outcome.custom_id}};
     if (!outcome.reply) {
       line["response"] = nullptr;
@@ -214,13 +247,8 @@ json BatchStore::openai_object(Batch& batch) {
     status = "completed";
     write_openai_results(batch);
   }
-  std::size_t failed = 0;
-  for (const auto& outcome : batch.outcomes)
-    failed += (!outcome.reply || outcome.reply->status / 100 != 2) ? 1 : 0;
-  const std::size_t total = batch.outcomes.size();
-  const std::size_t finished =
-      batch.cancelled ? 0 : done_after(total, batch.polls, batch.polls_to_end);
-  const std::size_t failed_so_far = done ? failed : 0;
+  const auto [total, finished, failed_so_far] =
+      batch_counts(batch.outcomes, batch.polls, batch.polls_to_end, batch.cancelled);
   const auto at = [&](bool when) { return when ? json(now_seconds()) : json(nullptr); };
   return {
       {"id", batch.id},
@@ -251,7 +279,7 @@ json BatchStore::openai_object(Batch& batch) {
 RenderedReply BatchStore::retrieve_openai(const std::string& id) {
   std::lock_guard lock(mutex_);
   const auto found = batches_.find(id);
-  if (found == batches_.end() || found->second.anthropic)
+  if (found == batches_.end() || found->second.anthropic || found->second.mistral)
     return openai_error(404, "No such Batch object: " + id, next_serial_());
   if (found->second.failures_left > 0) {
     --found->second.failures_left;
@@ -264,7 +292,7 @@ RenderedReply BatchStore::retrieve_openai(const std::string& id) {
 RenderedReply BatchStore::cancel_openai(const std::string& id) {
   std::lock_guard lock(mutex_);
   const auto found = batches_.find(id);
-  if (found == batches_.end() || found->second.anthropic)
+  if (found == batches_.end() || found->second.anthropic || found->second.mistral)
     return openai_error(404, "No such Batch object: " + id, next_serial_());
   if (!ended(found->second)) found->second.cancelled = true;
   return json_reply(openai_object(found->second));
@@ -302,12 +330,8 @@ RenderedReply BatchStore::create_anthropic(const std::string& body, const std::s
     if (!item.contains("params") || !item["params"].is_object())
       return anthropic_error(400, where + ".params: an object is required", next_serial_());
   }
-  Batch batch;
-  batch.id = serial_id("msgbatch_", next_serial_());
+  Batch batch = new_batch("msgbatch_");
   batch.anthropic = true;
-  batch.created_at = now_seconds();
-  batch.polls_to_end = queue_.batch_polls();
-  batch.failures_left = queue_.batch_poll_failures();
   for (const auto& item : request["requests"])
     batch.outcomes.push_back(answer(Endpoint::messages, item["custom_id"], item["params"]));
   const std::string id = batch.id;
@@ -393,6 +417,7 @@ RenderedReply BatchStore::anthropic_results(const std::string& id) {
   }
   std::string lines;
   for (const auto& outcome : batch.outcomes) {
+    if (outcome.missing) continue;
     json result;
     if (batch.cancelled) {
       result = {{"type", "canceled"}};

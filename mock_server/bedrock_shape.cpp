@@ -180,38 +180,24 @@ RenderedReply render_converse(const Reply& reply, const request_json& request,
   const auto text_block = [&](const std::string& text) {
     return json{{"text", splicer.string(payload_text(reply, text))}};
   };
-  if ((reply.kind == ReplyKind::json && forced) || reply.kind == ReplyKind::tool_calls) {
-    for (auto& c : calls_for(reply, forced, "tooluse_", serial)) {
-      content.push_back(
-          {{"toolUse",
-            {{"toolUseId", c.id}, {"name", c.name}, {"input", splicer.raw(c.input_json)}}}});
-    }
+  const auto said = reply_content(reply, forced, "tooluse_", serial);
+  for (auto& c : said.calls) {
+    content.push_back(
+        {{"toolUse",
+          {{"toolUseId", c.id}, {"name", c.name}, {"input", splicer.raw(c.input_json)}}}});
+  }
+  if (said.text) content.push_back(text_block(*said.text));
+  if (said.calls_tool) {
     stop_reason = "tool_use";
-  } else {
-    switch (reply.kind) {
-      case ReplyKind::json:
-        content.push_back(text_block(reply.value.dump()));
-        break;
-      case ReplyKind::text:
-        content.push_back(text_block(reply.text));
-        break;
-      case ReplyKind::refusal:
-        // Bedrock has no refusal reason: the model's declining words come content_filtered.
-        content.push_back(text_block(reply.text));
-        stop_reason = "content_filtered";
-        break;
-      case ReplyKind::truncated:
-        content.push_back(text_block(reply.text));
-        stop_reason = "max_tokens";
-        break;
-      case ReplyKind::content_filter:
-        // A guardrail's intervention; its text, when given, is the guardrail's blocked message.
-        if (!reply.text.empty()) content.push_back(text_block(reply.text));
-        stop_reason = "guardrail_intervened";
-        break;
-      default:  // empty: an empty content list
-        break;
-    }
+  } else if (reply.kind == ReplyKind::refusal) {
+    // Bedrock has no refusal reason: the model's declining words come content_filtered.
+    content.push_back(text_block(reply.text));
+    stop_reason = "content_filtered";
+  } else if (reply.kind == ReplyKind::truncated) {
+    stop_reason = "max_tokens";
+  } else if (reply.kind == ReplyKind::content_filter) {
+    // A guardrail's intervention; its text, when given, is the guardrail's blocked message.
+    stop_reason = "guardrail_intervened";
   }
   const auto input = tokens_for(request_bytes);
   const auto produced = reply.kind == ReplyKind::empty ? 0 : tokens_for(content_bytes(reply));

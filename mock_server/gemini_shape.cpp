@@ -81,39 +81,23 @@ RenderedReply render_gemini(const Reply& reply, const request_json& request,
   const auto text_part = [&](const std::string& text) {
     return json{{"text", splicer.string(payload_text(reply, text))}};
   };
-  if ((reply.kind == ReplyKind::json && forced) || reply.kind == ReplyKind::tool_calls) {
+  const auto said = reply_content(reply, forced, "call_", serial);
+  for (std::size_t i = 0; i < said.calls.size(); ++i) {
     // The Gemini API mostly sends calls without ids (the order ties results to them): an id goes
     // only where the scenario gives one.
-    const auto calls = calls_for(reply, forced, "call_", serial);
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      json call{{"name", calls[i].name}, {"args", splicer.raw(calls[i].input_json)}};
-      if (reply.kind == ReplyKind::tool_calls && reply.tool_calls[i].id) {
-        call["id"] = *reply.tool_calls[i].id;
-      }
-      parts.push_back({{"functionCall", std::move(call)}});
+    json call{{"name", said.calls[i].name}, {"args", splicer.raw(said.calls[i].input_json)}};
+    if (reply.kind == ReplyKind::tool_calls && reply.tool_calls[i].id) {
+      call["id"] = *reply.tool_calls[i].id;
     }
-  } else {
-    switch (reply.kind) {
-      case ReplyKind::json:
-        parts.push_back(text_part(reply.value.dump()));
-        break;
-      case ReplyKind::text:
-        parts.push_back(text_part(reply.text));
-        break;
-      case ReplyKind::refusal:
-        blocked_prompt = true;
-        break;
-      case ReplyKind::truncated:
-        parts.push_back(text_part(reply.text));
-        finish = "MAX_TOKENS";
-        break;
-      case ReplyKind::content_filter:
-        if (!reply.text.empty()) parts.push_back(text_part(reply.text));
-        finish = "SAFETY";
-        break;
-      default:  // empty: a candidate with no content
-        break;
-    }
+    parts.push_back({{"functionCall", std::move(call)}});
+  }
+  if (said.text) parts.push_back(text_part(*said.text));
+  if (reply.kind == ReplyKind::refusal) {
+    blocked_prompt = true;
+  } else if (reply.kind == ReplyKind::truncated) {
+    finish = "MAX_TOKENS";
+  } else if (reply.kind == ReplyKind::content_filter) {
+    finish = "SAFETY";
   }
 
   const auto prompt = tokens_for(request_bytes);

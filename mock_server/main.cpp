@@ -30,6 +30,7 @@
 #include "azure_shape.hpp"
 #include "batches.hpp"
 #include "bedrock_shape.hpp"
+#include "gemini_batches.hpp"
 #include "gemini_shape.hpp"
 #include "growing_pool.hpp"
 #include "quiet_keep_alive.hpp"
@@ -194,7 +195,8 @@ class MockServer {
   MockServer(Scenario scenario, const Options& options)
       : queue_(std::move(scenario)),
         log_(options.log_path, options.keep_requests),
-        batches_(queue_, [this] { return ++serial_; }) {}
+        batches_(queue_, [this] { return ++serial_; }),
+        gemini_batches_(queue_, [this] { return ++serial_; }) {}
 
   httplib::Server& server() { return server_; }
   // Call after bind: a backlog of 5 drops the SYNs of a burst of new connections, and each drop
@@ -287,11 +289,12 @@ class MockServer {
   }
 
  private:
-  // Azure OpenAI's deployment URLs (api-version required) and its /openai/v1 surface; also under
-  // /v1, so the one base URL tests give every provider reaches them.
+  // Azure OpenAI's deployment URLs and /openai/responses (api-version required) and its
+  // /openai/v1 surface; also under /v1, so the one base URL tests give every provider reaches them.
   void install_azure_routes() {
-    const auto azure = [this](bool deployment_url) {
-      return [this, deployment_url](const httplib::Request& req, httplib::Response& res) {
+    const auto azure = [this](bool deployment_url,
+                              Endpoint endpoint = Endpoint::azure_chat_completions) {
+      return [this, deployment_url, endpoint](const httplib::Request& req, httplib::Response& res) {
         const bool credential = req.has_header("api-key") || req.has_header("Authorization");
         if (const auto refused = azure_refusal(deployment_url, req.has_param("api-version"),
                                                credential, ++serial_)) {
@@ -299,14 +302,53 @@ class MockServer {
           send(*refused, res);
           return;
         }
-        serve(Endpoint::azure_chat_completions, req, res);
+        serve(endpoint, req, res);
       };
     };
     server_.Post(R"((?:/v1)?/openai/deployments/[^/]+/chat/completions)", azure(true));
     server_.Post(R"((?:/v1)?/openai/v1/chat/completions)", azure(false));
+    // The Responses API: the deployment is the body's model, the api-version on the URL.
+    server_.Post(R"((?:/v1)?/openai/responses)", azure(true, Endpoint::responses));
+    server_.Post(R"((?:/v1)?/openai/v1/responses)", azure(false, Endpoint::responses));
   }
 
-  // Both batch protocols (mock_server/batches.hpp); each request is logged like a provider call.
+  // Azure's Batch API: OpenAI's under the resource's /openai (an api-version required) or
+  // /openai/v1 (none), also under /v1 as install_azure_routes' are.
+  template <class Upload>
+  void install_azure_batch_routes(const Upload& upload) {
+    const auto azure = [this](auto action) {
+      return [this, action](const httplib::Request& req, httplib::Response& res) {
+        record(req);
+        const bool credential = req.has_header("api-key") || req.has_header("Authorization");
+        const bool deployment_url = req.matches[1].length() == 0;  // no inner /v1
+        if (const auto refused = azure_refusal(deployment_url, req.has_param("api-version"),
+                                               credential, ++serial_)) {
+          send(*refused, res);
+          return;
+        }
+        send(action(req), res);
+      };
+    };
+    constexpr const char* kRoot = R"((?:/v1)?/openai(/v1)?)";
+    server_.Post(std::string(kRoot) + "/files", azure(upload));
+    server_.Get(std::string(kRoot) + "/files/([^/]+)/content",
+                azure([this](const httplib::Request& req) {
+                  return batches_.file_content(req.matches[2]);
+                }));
+    server_.Post(std::string(kRoot) + "/batches", azure([this](const httplib::Request& req) {
+                   return batches_.create_openai(req.body, true);
+                 }));
+    server_.Get(std::string(kRoot) + "/batches/([^/]+)", azure([this](const httplib::Request& req) {
+                  return batches_.retrieve_openai(req.matches[2]);
+                }));
+    server_.Post(std::string(kRoot) + "/batches/([^/]+)/cancel",
+                 azure([this](const httplib::Request& req) {
+                   return batches_.cancel_openai(req.matches[2]);
+                 }));
+  }
+
+  // The batch protocols (mock_server/batches.hpp, gemini_batches.hpp); each request is logged like
+  // a provider call.
   void install_batch_routes() {
     const auto logged = [this](auto action) {
       return [this, action](const httplib::Request& req, httplib::Response& res) {
@@ -318,16 +360,26 @@ class MockServer {
     const auto origin = [](const httplib::Request& req) {
       return "http://" + req.get_header_value("Host");
     };
-    server_.Post("/v1/files", logged([this](const httplib::Request& req) {
-                   if (!req.has_file("file")) {
-                     return render_error(Endpoint::chat_completions, 400,
-                                         {{"message", "a multipart field \"file\" is required"}},
-                                         ++serial_);
-                   }
-                   const auto file = req.get_file_value("file");
-                   return batches_.upload_file(file.filename, req.get_file_value("purpose").content,
-                                               file.content);
+    // Gemini's first: its status path is OpenAI's with ids of its own (gemini_batches.hpp).
+    server_.Post(kGeminiBatchCreateRoute, logged([this](const httplib::Request& req) {
+                   return gemini_batches_.create(req.matches[1], req.body);
                  }));
+    server_.Get(kGeminiBatchRoute, logged([this](const httplib::Request& req) {
+                  return gemini_batches_.retrieve(req.matches[1]);
+                }));
+    server_.Post(kGeminiBatchCancelRoute, logged([this](const httplib::Request& req) {
+                   return gemini_batches_.cancel(req.matches[1]);
+                 }));
+    const auto upload = [this](const httplib::Request& req) {
+      if (!req.has_file("file")) {
+        return render_error(Endpoint::chat_completions, 400,
+                            {{"message", "a multipart field \"file\" is required"}}, ++serial_);
+      }
+      const auto file = req.get_file_value("file");
+      return batches_.upload_file(file.filename, req.get_file_value("purpose").content,
+                                  file.content);
+    };
+    server_.Post("/v1/files", logged(upload));
     server_.Get(R"(/v1/files/([^/]+)/content)", logged([this](const httplib::Request& req) {
                   return batches_.file_content(req.matches[1]);
                 }));
@@ -339,6 +391,17 @@ class MockServer {
                 }));
     server_.Post(R"(/v1/batches/([^/]+)/cancel)", logged([this](const httplib::Request& req) {
                    return batches_.cancel_openai(req.matches[1]);
+                 }));
+    install_azure_batch_routes(upload);
+    // Mistral's batch jobs, on the files above.
+    server_.Post("/v1/batch/jobs", logged([this](const httplib::Request& req) {
+                   return batches_.create_mistral(req.body);
+                 }));
+    server_.Get(R"(/v1/batch/jobs/([^/]+))", logged([this](const httplib::Request& req) {
+                  return batches_.retrieve_mistral(req.matches[1]);
+                }));
+    server_.Post(R"(/v1/batch/jobs/([^/]+)/cancel)", logged([this](const httplib::Request& req) {
+                   return batches_.cancel_mistral(req.matches[1]);
                  }));
     server_.Post("/v1/messages/batches", logged([this, origin](const httplib::Request& req) {
                    return batches_.create_anthropic(req.body, origin(req));
@@ -522,8 +585,9 @@ class MockServer {
   Shutdown shutdown_;
   std::atomic<std::uint64_t> serial_{0};
   int listening_socket_ = -1;
-  BatchStore batches_;           // after queue_ and serial_, which it uses
-  QuietKeepAliveServer server_;  // idle keep-alive connections wait without waking
+  BatchStore batches_;            // after queue_ and serial_, which it uses
+  GeminiBatches gemini_batches_;  // likewise
+  QuietKeepAliveServer server_;   // idle keep-alive connections wait without waking
 };
 
 }  // namespace

@@ -123,6 +123,21 @@ json finish_usage(json usage, const request_json& override_usage, const char* fi
 
 }  // namespace
 
+ReplyContent reply_content(const Reply& reply, const std::optional<std::string>& forced,
+                           const char* id_prefix, std::uint64_t serial) {
+  ReplyContent out;
+  if ((reply.kind == ReplyKind::json && forced) || reply.kind == ReplyKind::tool_calls) {
+    out.calls_tool = true;
+    out.calls = calls_for(reply, forced, id_prefix, serial);
+  } else if (reply.kind == ReplyKind::json) {
+    out.text = reply.value.dump();
+  } else if (reply.kind == ReplyKind::text || reply.kind == ReplyKind::truncated ||
+             (reply.kind == ReplyKind::content_filter && !reply.text.empty())) {
+    out.text = reply.text;
+  }
+  return out;
+}
+
 std::vector<CallOut> calls_for(const Reply& reply, const std::optional<std::string>& forced,
                                const char* id_prefix, std::uint64_t serial) {
   std::vector<CallOut> out;
@@ -376,41 +391,27 @@ RenderedReply render_messages(const Reply& reply, const request_json& request,
                 {"citations", nullptr}};
   };
 
-  if ((reply.kind == ReplyKind::json && forced) || reply.kind == ReplyKind::tool_calls) {
-    for (auto& c : calls_for(reply, forced, "toolu_", serial)) {
-      content.push_back({{"type", "tool_use"},
-                         {"id", c.id},
-                         {"name", c.name},
-                         {"input", splicer.raw(c.input_json)}});
-    }
+  const auto said = reply_content(reply, forced, "toolu_", serial);
+  for (auto& c : said.calls) {
+    content.push_back({{"type", "tool_use"},
+                       {"id", c.id},
+                       {"name", c.name},
+                       {"input", splicer.raw(c.input_json)}});
+  }
+  if (said.text) content.push_back(text_block(*said.text));
+  if (said.calls_tool) {
     stop_reason = "tool_use";
-  } else {
-    switch (reply.kind) {
-      case ReplyKind::json:
-        content.push_back(text_block(reply.value.dump()));
-        break;
-      case ReplyKind::text:
-        content.push_back(text_block(reply.text));
-        break;
-      case ReplyKind::refusal:
-        stop_reason = "refusal";
-        stop_details = {{"type", "refusal"},
-                        {"category", "general_harms"},
-                        {"explanation", splicer.string(payload_text(reply, reply.text))}};
-        break;
-      case ReplyKind::truncated:
-        content.push_back(text_block(reply.text));
-        stop_reason = "max_tokens";
-        break;
-      case ReplyKind::content_filter:
-        // Anthropic has no separate filter signal: it is a refusal.
-        if (!reply.text.empty()) content.push_back(text_block(reply.text));
-        stop_reason = "refusal";
-        stop_details = {{"type", "refusal"}, {"category", nullptr}, {"explanation", nullptr}};
-        break;
-      default:  // empty: an empty content list
-        break;
-    }
+  } else if (reply.kind == ReplyKind::refusal) {
+    stop_reason = "refusal";
+    stop_details = {{"type", "refusal"},
+                    {"category", "general_harms"},
+                    {"explanation", splicer.string(payload_text(reply, reply.text))}};
+  } else if (reply.kind == ReplyKind::truncated) {
+    stop_reason = "max_tokens";
+  } else if (reply.kind == ReplyKind::content_filter) {
+    // Anthropic has no separate filter signal: it is a refusal.
+    stop_reason = "refusal";
+    stop_details = {{"type", "refusal"}, {"category", nullptr}, {"explanation", nullptr}};
   }
 
   const auto input = tokens_for(request_bytes);

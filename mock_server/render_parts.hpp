@@ -70,6 +70,20 @@ struct CallOut {
                                              const std::optional<std::string>& forced,
                                              const char* id_prefix, std::uint64_t serial);
 
+// What a reply puts in a content-block body (Anthropic Messages, Bedrock Converse, Gemini parts),
+// the step those renderers share: the calls it answers with (a forced tool answered with its json
+// value, or scripted tool calls), else the text the model wrote (the json value's text, or the
+// reply's text for text, truncated and a content filter that has any; a refusal's words are each
+// API's own matter). Each renderer shapes the blocks and names the ending its way.
+struct ReplyContent {
+  bool calls_tool = false;
+  std::vector<CallOut> calls;       // when calls_tool
+  std::optional<std::string> text;  // before payload_text
+};
+[[nodiscard]] ReplyContent reply_content(const Reply& reply,
+                                         const std::optional<std::string>& forced,
+                                         const char* id_prefix, std::uint64_t serial);
+
 // The default error message for an HTTP status, the same words on every endpoint.
 [[nodiscard]] const char* error_message(int status);
 

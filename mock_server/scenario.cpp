@@ -12,7 +12,7 @@ using nlohmann::json;
 
 constexpr std::array<std::string_view, 8> kKindKeys = {
     "json", "text", "refusal", "truncated", "content_filter", "empty", "tool_calls", "status"};
-constexpr std::array<std::string_view, 24> kKnownKeys = {"json",
+constexpr std::array<std::string_view, 25> kKnownKeys = {"json",
                                                          "text",
                                                          "refusal",
                                                          "truncated",
@@ -33,6 +33,7 @@ constexpr std::array<std::string_view, 24> kKnownKeys = {"json",
                                                          "invalid_utf8",
                                                          "usage",
                                                          "batch_expired",
+                                                         "batch_missing",
                                                          "obey_max_tokens",
                                                          "stream_chunk_chars",
                                                          "stream_fault"};
@@ -104,9 +105,10 @@ Reply parse_reply(const json& r, const std::string& where) {
     kind_key = k;
   }
   if (kind_key.empty() && r.contains("body")) kind_key = "status";
-  // A dropped connection or an expired batch item never sends a reply, so {"drop": true} or
-  // {"batch_expired": true} alone needs no kind.
-  if (kind_key.empty() && (r.value("drop", false) || r.value("batch_expired", false)))
+  // A dropped connection or an expired or missing batch item never sends a reply, so
+  // {"drop": true} or {"batch_expired": true} alone needs no kind.
+  if (kind_key.empty() && (r.value("drop", false) || r.value("batch_expired", false) ||
+                           r.value("batch_missing", false)))
     kind_key = "empty";
   if (kind_key.empty())
     fail(where,
@@ -194,6 +196,7 @@ Reply parse_reply(const json& r, const std::string& where) {
   reply.nest_depth = static_cast<std::size_t>(non_negative_int(r, "nest_depth", where));
   reply.invalid_utf8 = flag(r, "invalid_utf8", where);
   reply.batch_expired = flag(r, "batch_expired", where);
+  reply.batch_missing = flag(r, "batch_missing", where);
   reply.obey_max_tokens = flag(r, "obey_max_tokens", where);
   if (reply.obey_max_tokens && reply.kind != ReplyKind::json && reply.kind != ReplyKind::text)
     fail(where, "\"obey_max_tokens\" applies to a json or text reply");

@@ -53,6 +53,9 @@ struct Reply {
   // In a batch: the item ends unanswered, as expired (the rest of the reply is ignored).
   // A direct call ignores it.
   bool batch_expired = false;
+  // In a batch: the item gets no result at all, as if the provider lost it (the rest of the
+  // reply is ignored). A direct call ignores it.
+  bool batch_missing = false;
   // The output (json or text, not a forced tool call) is held to the request's output cap: cut
   // there and sent as truncated when longer, and after an Anthropic assistant prefill that it
   // starts with, only the rest is sent (see request_shaping.hpp).

@@ -167,9 +167,13 @@ void record_state(const BatchStateFile& state, const accord::BatchRecord& record
 int run(const BatchArgs& args) {
   (void)provider_named(args.extract.provider);
   if (!accord::has_batch_api(args.extract.provider)) {
+    std::string with_batches;
+    for (const auto& name : accord::provider_names()) {
+      if (accord::has_batch_api(name)) with_batches += (with_batches.empty() ? "" : ", ") + name;
+    }
     throw Failure{kUsage, "provider " + args.extract.provider +
-                              " has no batch API (batch jobs run on openai-chat, "
-                              "openai-responses and anthropic); use `accord extract` per document"};
+                              " has no batch API (batch jobs run on " + with_batches +
+                              "); use `accord extract` per document"};
   }
   const auto documents = read_documents(args.extract.input);
   const auto [client, contract, schema] = make_extractor(args.extract);

@@ -144,6 +144,7 @@ class Round {
     if (!state_.failure.empty()) throw BatchFailure("batch " + state_.id + ": " + state_.failure);
     detail::BatchAnswers answers;
     for (const auto& item : items) answers[item.custom_id];
+    detail::keep_inline_results(protocol_, state_.inline_results, items, answers);
     const std::string lost = download(answers, until);
     for (auto& [id, answer] : answers) {
       if (!answer.read()) answer.unanswered = lost.empty() ? "no result" : lost;

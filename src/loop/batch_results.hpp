@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "providers/batch_protocol.hpp"
 
@@ -16,5 +17,11 @@ namespace accord::detail {
 // credentials.
 void read_results(const BatchProtocol& protocol, const std::string& url, BatchAnswers& answers,
                   std::size_t max_line_bytes);
+
+// Keeps the answers a status reply carried itself (BatchState::inline_results) for `items`, the
+// batch's items in the order they were sent: a line names its item, or stands at its position.
+void keep_inline_results(const BatchProtocol& protocol,
+                         const std::vector<nlohmann::ordered_json>& lines,
+                         const std::vector<BatchItem>& items, BatchAnswers& answers);
 
 }  // namespace accord::detail

@@ -32,6 +32,9 @@ struct BatchState {
   std::size_t failed = 0;
   std::string failure;                   // why the batch as a whole ran nothing (e.g. validation)
   std::vector<std::string> result_urls;  // JSONL files of per-item results, once ended
+  // Results the status reply carries itself once ended (Gemini's inlined responses), each a line
+  // as answer_in reads it; one without an id stands at its item's position in the batch.
+  std::vector<nlohmann::ordered_json> inline_results;
 };
 
 // One item's answer: the provider's HTTP reply to the call, or why there is none ("expired").
@@ -90,6 +93,8 @@ class BatchProtocol {
   // One line of a results file (an object); may throw nlohmann's exceptions on a shape it does
   // not expect, which read_results (loop/batch_results.hpp) turns into the item's answer.
   [[nodiscard]] virtual BatchAnswer answer_in(const nlohmann::ordered_json& line) const = 0;
+  // The member of a result line that names its item (Gemini's lines say "key").
+  [[nodiscard]] virtual const char* id_member() const { return "custom_id"; }
 
   // For the results reader: where the credentials may go, the credentials, the exchange and the
   // client's redaction.

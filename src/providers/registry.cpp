@@ -14,6 +14,7 @@ const ProviderParts& generic_parts();
 const ProviderParts& gemini_parts();
 const ProviderParts& bedrock_parts();
 const ProviderParts& azure_openai_parts();
+const ProviderParts& azure_openai_responses_parts();
 const ProviderParts& mistral_parts();
 const ProviderParts& llama_cpp_parts();
 const ProviderParts& vllm_parts();
@@ -32,6 +33,7 @@ constexpr std::array kProviders = {
     &gemini_parts,
     &bedrock_parts,
     &azure_openai_parts,
+    &azure_openai_responses_parts,
     &mistral_parts,
     &llama_cpp_parts,
     &vllm_parts,

@@ -52,7 +52,7 @@ class BatchResume : public ::testing::TestWithParam<std::string> {
     return count_requests(mock, method, batches_path(GetParam()), suffix);
   }
   [[nodiscard]] std::size_t created(const MockProcess& mock) const {
-    return count(mock, "POST", batches_path(GetParam()));
+    return created_batches(mock, GetParam());
   }
 
   // Polls every few milliseconds once the first (long) wait is over.
@@ -142,7 +142,9 @@ TEST_P(BatchResume, StopWithCancelOnStopSendsTheProvidersCancel) {
   const auto stopped = stopped_run(mock, refund_requests(2, "Refund"), 1, true);
   EXPECT_TRUE(stopped.cancelled());
   EXPECT_NE(std::string(stopped.what()).find("cancel sent"), std::string::npos) << stopped.what();
-  EXPECT_EQ(count(mock, "POST", "/" + stopped.record().batches[0].batch_id + "/cancel"), 1u);
+  EXPECT_EQ(
+      count(mock, "POST", "/" + stopped.record().batches[0].batch_id + cancel_suffix(GetParam())),
+      1u);
 }
 
 TEST_P(BatchResume, StopRequestedBeforeTheStartSendsNothing) {

@@ -1,7 +1,7 @@
-// run_batch over real HTTP against accord-mock, for both batch protocols (OpenAI's Batch API for
-// the two OpenAI providers, Anthropic's Message Batches): each item judged against the original
-// rules, the invalid ones corrected in a second batch, provider-side failures and the poll
-// deadline reported per item.
+// run_batch over real HTTP against accord-mock, for every provider with a batch API (OpenAI's
+// Batch API for the two OpenAI providers and Azure's, Anthropic's Message Batches, the Gemini
+// Batch API, Mistral's batch jobs): each item judged against the original rules, the invalid ones
+// corrected in a second batch, provider-side failures and the poll deadline reported per item.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -64,7 +64,7 @@ TEST_P(BatchJob, EveryValidItemIsDecidedInOneBatch) {
     EXPECT_EQ(result.value(), kValidRefund);
     EXPECT_EQ(result.trace().attempts.size(), 1u);
   }
-  EXPECT_EQ(count_requests(mock, "POST", batches_path(), batches_path()), 1u);
+  EXPECT_EQ(created_batches(mock, GetParam()), 1u);
 }
 
 TEST_P(BatchJob, InvalidItemsAreCorrectedInASecondBatch) {
@@ -83,7 +83,7 @@ TEST_P(BatchJob, InvalidItemsAreCorrectedInASecondBatch) {
   EXPECT_NE(corrected.attempts[1].request_body.find("refundDate is before orderDate"),
             std::string::npos);
   EXPECT_EQ(results[0].trace().attempts.size(), 1u);
-  EXPECT_EQ(count_requests(mock, "POST", batches_path(), batches_path()), 2u);
+  EXPECT_EQ(created_batches(mock, GetParam()), 2u);
 }
 
 TEST_P(BatchJob, ItemStillInvalidAfterItsCorrectionFailsLoudly) {
@@ -125,7 +125,7 @@ TEST_P(BatchJob, PollDeadlineCancelsTheBatchAndEndsItsItems) {
     EXPECT_EQ(result.error().kind, ErrorKind::batch_unanswered);
     EXPECT_NE(result.error().message.find("deadline"), std::string::npos) << result.error().message;
   }
-  EXPECT_EQ(count_requests(mock, "POST", batches_path(), "/cancel"), 1u);
+  EXPECT_EQ(count_requests(mock, "POST", batches_path(), cancel_suffix(GetParam())), 1u);
 }
 
 TEST_P(BatchJob, StatusRequestThatFailsIsMadeAgainAfterTheNextWait) {

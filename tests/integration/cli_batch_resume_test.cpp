@@ -236,6 +236,11 @@ TEST_F(CliBatchResume, GenericProviderIsRefusedBeforeTheStartLineAndAnyRequest) 
   const auto r = run(batch_args("generic", server.base_url(), "0"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("generic has no batch API"), std::string::npos) << r.err;
+  // The providers named as having one are the registry's (Mistral's came with issue 27).
+  EXPECT_NE(r.err.find("batch jobs run on openai-chat, openai-responses, anthropic, gemini"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("mistral"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("as a batch job"), std::string::npos) << r.err;
   EXPECT_EQ(server.requests(), 0);
   EXPECT_FALSE(fs::exists(state_path()));

@@ -81,10 +81,10 @@ class Secrets : public ::testing::TestWithParam<std::tuple<std::string, KeySourc
     const json requests = mock_->requests();
     ASSERT_FALSE(requests.empty());
     const json& headers = requests[0]["headers"];
-    const std::string key_header = provider() == "anthropic"      ? "x-api-key"
-                                   : provider() == "gemini"       ? "x-goog-api-key"
-                                   : provider() == "azure-openai" ? "api-key"
-                                                                  : "authorization";
+    const std::string key_header = provider() == "anthropic"                ? "x-api-key"
+                                   : provider() == "gemini"                 ? "x-goog-api-key"
+                                   : provider().starts_with("azure-openai") ? "api-key"
+                                                                            : "authorization";
     EXPECT_EQ(headers.value(key_header, ""), "[redacted]") << headers.dump();
     mock_.reset();  // flushes and closes the log; MockProcess keeps the file until destruction
   }

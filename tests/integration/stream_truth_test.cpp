@@ -230,7 +230,7 @@ class StreamKeysEveryProvider : public ::testing::TestWithParam<std::string> {
                    R"("done_reason":"stop"})"
                    "\n";
     }
-    if (provider == "openai-responses") {
+    if (provider.ends_with("-responses")) {
       std::string out;
       std::string text;
       for (const auto& piece : pieces) {

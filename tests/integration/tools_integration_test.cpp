@@ -102,7 +102,7 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
   static std::vector<SentResult> results_in(const json& body) {
     std::vector<SentResult> out;
     const std::string provider = GetParam();
-    if (provider == "openai-responses") {
+    if (provider.ends_with("-responses")) {
       for (const auto& item : body["input"]) {
         if (item.value("type", "") == "function_call_output")
           out.push_back({item["call_id"], item["output"], false});
@@ -173,7 +173,7 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
         if (tool["function"]["name"] == "transfer")
           return {{"description", tool["function"]["description"]},
                   {"schema", tool["function"]["parameters"]}};
-      } else if (provider == "openai-responses") {
+      } else if (provider.ends_with("-responses")) {
         if (tool["name"] == "transfer")
           return {{"description", tool["description"]}, {"schema", tool["parameters"]}};
       } else if (tool["name"] == "transfer") {

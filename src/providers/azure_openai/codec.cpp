@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "providers/azure_openai/azure_openai.hpp"
 #include "providers/lowering.hpp"
 #include "providers/openai_chat/chat_completions.hpp"
 #include "providers/registry.hpp"
@@ -40,9 +41,39 @@ const SchemaCapabilities kAzureStrict{
         "500 enum values (a string enum over 250 values: 7,500 characters)",
 };
 
-bool ends_with(std::string_view text, std::string_view tail) {
-  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}  // namespace
+
+const SchemaCapabilities& azure_strict_capabilities() {
+  return kAzureStrict;
 }
+
+Reply with_azure_prompt_filter(Reply reply) {
+  // A prompt the filter blocks is refused with 400 and code content_filter (innererror
+  // ResponsibleAIPolicyViolation): the filter's verdict, not a failed request.
+  if (reply.status == ReplyStatus::http_error && reply.error_code == "content_filter")
+    reply.status = ReplyStatus::content_filtered;
+  return reply;
+}
+
+bool azure_v1_surface(const CallSpec& call) {
+  return call.base_url.ends_with("/openai/v1");
+}
+
+Headers azure_headers(const CallSpec& call) {
+  // An Entra ID token (a JWT: "eyJ...") is always a bearer token; the v1 surface takes the key
+  // that way too. Deployment URLs take a key in `api-key`.
+  if (azure_v1_surface(call) || call.api_key.starts_with("eyJ")) return openai_headers(call);
+  Headers headers{{"content-type", "application/json"}};
+  if (!call.api_key.empty()) headers.emplace_back("api-key", call.api_key);
+  return headers;
+}
+
+std::string azure_api_version(const char* fallback) {
+  const char* version = std::getenv("OPENAI_API_VERSION");
+  return version != nullptr && *version != '\0' ? version : fallback;
+}
+
+namespace {
 
 // Does any category of a filter-results object say filtered (content_filter_results: hate,
 // sexual, violence, self_harm, jailbreak, protected_material_*, ...)?
@@ -65,58 +96,24 @@ bool prompt_filtered(const ojson& body) {
   return false;
 }
 
-class AzureOpenAI final : public ChatCompletions {
+class AzureOpenAI final : public AzureResource<ChatCompletions> {
  public:
-  AzureOpenAI() {
-    const char* version = std::getenv("OPENAI_API_VERSION");
-    api_version_ = version != nullptr && *version != '\0' ? version : kDefaultApiVersion;
-  }
+  AzureOpenAI() : api_version_(azure_api_version(kDefaultApiVersion)) {}
 
   [[nodiscard]] std::string_view name() const override { return "azure-openai"; }
-  [[nodiscard]] std::string_view telemetry_name() const override { return "azure.ai.openai"; }
-  [[nodiscard]] std::string_view api_key_env() const override { return "AZURE_OPENAI_API_KEY"; }
-  // The resource's endpoint, https://RESOURCE.openai.azure.com (or .../openai/v1 for the v1
-  // surface), as the official SDKs name it.
-  [[nodiscard]] std::string_view base_url_env() const override { return "AZURE_OPENAI_ENDPOINT"; }
-  // Every resource has its own host: without AZURE_OPENAI_ENDPOINT a request goes nowhere (the
-  // .invalid domain never resolves) and the transport error names this.
-  [[nodiscard]] std::string_view default_base_url() const override {
-    return "https://azure-openai-endpoint-unset.invalid";
-  }
-  // The deployment's name goes where a model name would.
-  [[nodiscard]] std::string_view default_model() const override { return "gpt-4o-mini"; }
-  [[nodiscard]] const SchemaCapabilities& schema_capabilities() const override {
-    return kAzureStrict;
-  }
-  [[nodiscard]] WireSchema lower(const nlohmann::ordered_json& emitted,
-                                 Report report) const override {
-    return lower_schema(emitted, std::move(report), kAzureStrict, std::string(name()));
-  }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
-    Reply reply = ChatCompletions::decode(response, mode);
-    // A prompt the filter blocks is refused with 400 and code content_filter (innererror
-    // ResponsibleAIPolicyViolation): the filter's verdict, not a failed request.
-    if (reply.status == ReplyStatus::http_error && reply.error_code == "content_filter")
-      reply.status = ReplyStatus::content_filtered;
-    return reply;
+    return with_azure_prompt_filter(ChatCompletions::decode(response, mode));
   }
 
  protected:
   [[nodiscard]] std::string url(const CallSpec& call) const override {
-    if (v1_surface(call)) return call.base_url + "/chat/completions";
+    if (azure_v1_surface(call)) return call.base_url + "/chat/completions";
     return call.base_url + "/openai/deployments/" + path_segment(call.model) +
            "/chat/completions?api-version=" + api_version_;
   }
 
-  [[nodiscard]] Headers headers(const CallSpec& call) const override {
-    // An Entra ID token (a JWT: "eyJ...") is always a bearer token; the v1 surface takes the key
-    // that way too. Deployment URLs take a key in `api-key`.
-    if (v1_surface(call) || call.api_key.starts_with("eyJ")) return openai_headers(call);
-    Headers headers{{"content-type", "application/json"}};
-    if (!call.api_key.empty()) headers.emplace_back("api-key", call.api_key);
-    return headers;
-  }
+  [[nodiscard]] Headers headers(const CallSpec& call) const override { return azure_headers(call); }
 
   // A reply can also be stopped by the filter without finish_reason saying so: the choice's or
   // the prompt's annotations say filtered.
@@ -130,22 +127,19 @@ class AzureOpenAI final : public ChatCompletions {
   }
 
  private:
-  static bool v1_surface(const CallSpec& call) { return ends_with(call.base_url, "/openai/v1"); }
-
   std::string api_version_;
 };
 
 }  // namespace
 
-// Streams as Chat Completions does. Azure's Batch API (global-batch deployments) takes the same
-// JSONL but under /openai/ with an api-version on every URL: not offered yet.
+// Streams as Chat Completions does; its Batch API is batches.cpp's.
 const ProviderParts& azure_openai_parts() {
   static const ProviderParts kParts{
       .name = "azure-openai",
       .make = []() -> std::unique_ptr<Provider> { return std::make_unique<AzureOpenAI>(); },
       .stream = make_chat_stream,
       .ask_for_stream = ask_for_chat_stream,
-      .batches = nullptr,
+      .batches = make_azure_batches,
   };
   return kParts;
 }

@@ -344,7 +344,7 @@ const ProviderParts& gemini_parts() {
       .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Gemini>(); },
       .stream = make_gemini_stream,
       .ask_for_stream = nullptr,
-      .batches = nullptr,
+      .batches = make_gemini_batches,
       .stream_request = ask_for_gemini_stream,
   };
   return kParts;

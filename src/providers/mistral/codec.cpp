@@ -3,6 +3,7 @@
 // (docs/providers.md, "Mistral").
 
 #include "providers/lowering.hpp"
+#include "providers/mistral/mistral.hpp"
 #include "providers/openai_chat/chat_completions.hpp"
 #include "providers/registry.hpp"
 
@@ -76,15 +77,14 @@ class Mistral final : public ChatCompletions {
 }  // namespace
 
 // Streams as Chat Completions does, with usage in the last chunk unasked: Mistral's request has
-// no stream_options (its API refuses members it does not know). Its batch jobs (/v1/batch/jobs)
-// are not the OpenAI Batch API's shape: not offered yet.
+// no stream_options (its API refuses members it does not know). Its batch jobs are batches.cpp's.
 const ProviderParts& mistral_parts() {
   static const ProviderParts kParts{
       .name = "mistral",
       .make = []() -> std::unique_ptr<Provider> { return std::make_unique<Mistral>(); },
       .stream = make_chat_stream,
       .ask_for_stream = nullptr,
-      .batches = nullptr,
+      .batches = make_mistral_batches,
   };
   return kParts;
 }

@@ -9,83 +9,103 @@
 #include "providers/openai/openai.hpp"
 
 namespace accord::detail {
-namespace {
 
 using nlohmann::ordered_json;
 
+// multipart/form-data with `purpose` and the JSONL `file`, under a boundary absent from it.
+HttpResponse upload_batch_file(const BatchProtocol& protocol, const std::string& url,
+                               const std::string& jsonl) {
+  std::random_device random;
+  std::string boundary;
+  do {
+    boundary = fmt::format("accord-batch-{:08x}{:08x}", random(), random());
+  } while (jsonl.find(boundary) != std::string::npos);
+  std::string body = fmt::format(
+      "--{0}\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n"
+      "--{0}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"batch.jsonl\"\r\n"
+      "Content-Type: application/jsonl\r\n\r\n",
+      boundary);
+  body += jsonl;
+  body += fmt::format("\r\n--{}--\r\n", boundary);
+  HttpRequest request{url, protocol.headers(), std::move(body)};
+  request.headers.emplace_back("content-type", "multipart/form-data; boundary=" + boundary);
+  return protocol.send(std::move(request));
+}
+
+BatchAnswer openai_batch_answer(const ordered_json& line) {
+  BatchAnswer answer;
+  const auto response = line.find("response");
+  if (response != line.end() && response->is_object()) {
+    const auto status = response->find("status_code");
+    if (status != response->end() && status->is_number_integer()) {
+      const auto body = response->find("body");
+      answer.response = HttpResponse{
+          status->get<long>(), {}, body_text(body == response->end() ? ordered_json() : *body)};
+      return answer;
+    }
+  }
+  const auto error = line.find("error");
+  if (error != line.end() && error->is_object()) {
+    answer.unanswered = string_or_empty(*error, "code") + ": " + string_or_empty(*error, "message");
+  } else if (error != line.end() && error->is_string()) {
+    answer.unanswered = error->get<std::string>();
+  } else {
+    answer.unanswered = "no response";
+  }
+  return answer;
+}
+
+namespace {
+
 class OpenAiBatches final : public BatchProtocol {
  public:
-  explicit OpenAiBatches(const BatchSetup& setup)
-      : BatchProtocol(setup.base_url, setup), base_url_(setup.base_url) {}
+  OpenAiBatches(const BatchSetup& setup, FilesBatchSurface surface)
+      : BatchProtocol(setup.base_url, setup), surface_(std::move(surface)) {}
 
   BatchState submit(const std::vector<BatchItem>& items) override {
-    // Every item goes to one endpoint: the batch names it, and each line repeats it.
-    const std::string endpoint = "/v1" + items.front().request->url.substr(base_url_.size());
+    const auto file =
+        batch_reply(upload_batch_file(*this, at("/files"), input_file(items)), "file upload");
+    return state(batch_reply(
+        post(at("/batches"), "application/json", create_body(string_or_empty(file, "id"))),
+        "batch creation"));
+  }
+
+  BatchState poll(const std::string& id) override {
+    return state(batch_reply(get(at("/batches/" + id)), "batch status"));
+  }
+
+  BatchState cancel(const std::string& id) override {
+    return state(batch_reply(post(at("/batches/" + id + "/cancel"), "application/json", "{}"),
+                             "batch cancel"));
+  }
+
+  BatchAnswer answer_in(const ordered_json& line) const override {
+    return openai_batch_answer(line);
+  }
+
+ private:
+  // The URL of `path` under the surface's root, with its query.
+  [[nodiscard]] std::string at(const std::string& path) const {
+    return surface_.root + path + surface_.query;
+  }
+
+  // The JSONL input: a line per call, naming the endpoint it goes to.
+  [[nodiscard]] std::string input_file(const std::vector<BatchItem>& items) const {
     std::string jsonl;
     for (const auto& item : items) {
       const ordered_json line = {{"custom_id", item.custom_id},
                                  {"method", "POST"},
-                                 {"url", endpoint},
+                                 {"url", surface_.endpoint},
                                  {"body", ordered_json::parse(item.request->body)}};
       jsonl += line.dump() + "\n";
     }
-    const auto file = batch_reply(upload(jsonl), "file upload");
-    const ordered_json create = {{"input_file_id", string_or_empty(file, "id")},
-                                 {"endpoint", endpoint},
-                                 {"completion_window", "24h"}};
-    return state(batch_reply(post(base_url_ + "/batches", "application/json", create.dump()),
-                             "batch creation"));
+    return jsonl;
   }
 
-  BatchState poll(const std::string& id) override {
-    return state(batch_reply(get(base_url_ + "/batches/" + id), "batch status"));
-  }
-
-  BatchState cancel(const std::string& id) override {
-    return state(batch_reply(
-        post(base_url_ + "/batches/" + id + "/cancel", "application/json", "{}"), "batch cancel"));
-  }
-
-  BatchAnswer answer_in(const ordered_json& line) const override {
-    BatchAnswer answer;
-    const auto response = line.find("response");
-    if (response != line.end() && response->is_object()) {
-      const auto status = response->find("status_code");
-      if (status != response->end() && status->is_number_integer()) {
-        const auto body = response->find("body");
-        answer.response = HttpResponse{
-            status->get<long>(), {}, body_text(body == response->end() ? ordered_json() : *body)};
-        return answer;
-      }
-    }
-    const auto error = line.find("error");
-    if (error != line.end() && error->is_object()) {
-      answer.unanswered =
-          string_or_empty(*error, "code") + ": " + string_or_empty(*error, "message");
-    } else if (error != line.end() && error->is_string()) {
-      answer.unanswered = error->get<std::string>();
-    } else {
-      answer.unanswered = "no response";
-    }
-    return answer;
-  }
-
- private:
-  // multipart/form-data with `purpose` and the JSONL `file`, under a boundary absent from it.
-  [[nodiscard]] HttpResponse upload(const std::string& jsonl) const {
-    std::random_device random;
-    std::string boundary;
-    do {
-      boundary = fmt::format("accord-batch-{:08x}{:08x}", random(), random());
-    } while (jsonl.find(boundary) != std::string::npos);
-    std::string body = fmt::format(
-        "--{0}\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n"
-        "--{0}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"batch.jsonl\"\r\n"
-        "Content-Type: application/jsonl\r\n\r\n",
-        boundary);
-    body += jsonl;
-    body += fmt::format("\r\n--{}--\r\n", boundary);
-    return post(base_url_ + "/files", "multipart/form-data; boundary=" + boundary, std::move(body));
+  [[nodiscard]] std::string create_body(const std::string& file_id) const {
+    return ordered_json{
+        {"input_file_id", file_id}, {"endpoint", surface_.endpoint}, {"completion_window", "24h"}}
+        .dump();
   }
 
   [[nodiscard]] BatchState state(const ordered_json& batch) const {
@@ -109,19 +129,27 @@ class OpenAiBatches final : public BatchProtocol {
     }
     for (const char* file : {"output_file_id", "error_file_id"}) {
       const std::string id = string_or_empty(batch, file);
-      if (state.ended && !id.empty())
-        state.result_urls.push_back(base_url_ + "/files/" + id + "/content");
+      if (state.ended && !id.empty()) state.result_urls.push_back(at("/files/" + id + "/content"));
     }
     return state;
   }
 
-  std::string base_url_;
+  FilesBatchSurface surface_;
 };
 
 }  // namespace
 
+std::unique_ptr<BatchProtocol> make_files_batches(const BatchSetup& setup,
+                                                  FilesBatchSurface surface) {
+  return std::make_unique<OpenAiBatches>(setup, std::move(surface));
+}
+
 std::unique_ptr<BatchProtocol> make_openai_batches(const BatchSetup& setup) {
-  return std::make_unique<OpenAiBatches>(setup);
+  // Every item goes to one endpoint, named as OpenAI names it: the call's path under /v1.
+  const std::string& call = setup.call_url;
+  const std::string path = call.starts_with(setup.base_url) ? call.substr(setup.base_url.size())
+                                                            : call.substr(call.rfind('/'));
+  return make_files_batches(setup, {.root = setup.base_url, .query = "", .endpoint = "/v1" + path});
 }
 
 }  // namespace accord::detail

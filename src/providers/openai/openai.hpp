@@ -29,6 +29,22 @@ namespace accord::detail {
 // for either shape: each line names the endpoint its direct call goes to.
 [[nodiscard]] std::unique_ptr<BatchProtocol> make_openai_batches(const BatchSetup& setup);
 
+// Where an API of the OpenAI Batch API's shape lives: OpenAI's own at the base URL, Azure's
+// under /openai with an api-version on every URL.
+struct FilesBatchSurface {
+  std::string root;      // {root}/files, {root}/batches
+  std::string query;     // after every path ("?api-version=..."), or ""
+  std::string endpoint;  // what the batch and each input line name as the calls' endpoint
+};
+[[nodiscard]] std::unique_ptr<BatchProtocol> make_files_batches(const BatchSetup& setup,
+                                                                FilesBatchSurface surface);
+
+// Steps other batch APIs share with OpenAI's: the JSONL upload (multipart, purpose `batch`) to
+// `url`, and one line of an output or error file (`response.status_code` and `body`, or `error`).
+[[nodiscard]] HttpResponse upload_batch_file(const BatchProtocol& protocol, const std::string& url,
+                                             const std::string& jsonl);
+[[nodiscard]] BatchAnswer openai_batch_answer(const nlohmann::ordered_json& line);
+
 // Either OpenAI shape as a Provider: OpenAI's key, URLs and model, strict-mode schemas.
 class OpenAIProvider : public Provider {
  public:

@@ -72,7 +72,7 @@ TEST(ProvidersRegistry, MakesEveryListedProviderUnderItsOwnName) {
     EXPECT_EQ(p->name(), name);
     EXPECT_FALSE(p->default_base_url().empty());
   }
-  EXPECT_EQ(provider_names().size(), 11u);
+  EXPECT_EQ(provider_names().size(), 12u);
 }
 
 TEST(ProvidersRegistry, UnknownNameGivesNull) {
