@@ -25,11 +25,14 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--expected", validate.expected,
                            "reference verdicts to compare with (exit 1 on any difference)");
   validate_cmd
-      ->add_option("--mode", validate.mode,
-                   "full: Validator::parse_and_validate; parse: accord::parse_json only; "
-                   "nlohmann: nlohmann::json::parse only; worded: parse_json + the engine's "
-                   "worded pass (every issue with its message), without the fast pass")
-      ->check(CLI::IsMember({"full", "parse", "nlohmann", "worded"}));
+      ->add_option(
+          "--mode", validate.mode,
+          "full: Validator::parse_and_validate; parse: accord::parse_json only; "
+          "nlohmann: nlohmann::json::parse only; worded: parse_json + the engine's "
+          "worded pass (every issue with its message), without the fast pass; tree: a copy of "
+          "the line's parsed nlohmann::json built and freed (the tree's own cost, "
+          "without reading text)")
+      ->check(CLI::IsMember({"full", "parse", "nlohmann", "worded", "tree"}));
   validate_cmd->add_option("--seconds", validate.seconds, "how long to repeat (default 2)");
   validate_cmd->add_option("--lines", validate.lines, "only the first N lines (default all)");
 

@@ -25,4 +25,9 @@ struct FileBounds {
 // a socket (or a pipe `bounds` does not allow), or it holds more than max_bytes.
 [[nodiscard]] std::string read_bounded_file(const std::string& path, const FileBounds& bounds);
 
+// A descriptor open on `path` ("-": a duplicate of standard input) after the checks
+// read_bounded_file makes of its kind, for a reader that keeps one piece at a time (so no size
+// bound). Throws as read_bounded_file does; the caller closes the descriptor.
+[[nodiscard]] int open_checked_file(const std::string& path, bool pipes);
+
 }  // namespace accord

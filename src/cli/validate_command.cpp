@@ -1,16 +1,25 @@
 // accord validate: documents checked against a JSON Schema file as written, one file or one
-// document a line.
+// document a line (read as a stream, judged on --jobs threads, printed in input order).
 
+#include <unistd.h>
+
+#include <accord/bounded_file.hpp>
 #include <accord/printable.hpp>
 #include <accord/repair.hpp>
 #include <accord/validate.hpp>
+#include <algorithm>
 #include <iostream>
 #include <map>
+#include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "command.hpp"
+#include "document_lines.hpp"
+#include "in_order_pool.hpp"
 #include "input_files.hpp"
+#include "issue_tally.hpp"
 #include "repair_option.hpp"
 
 namespace accord_cli {
@@ -25,6 +34,10 @@ struct ValidateArgs {
   std::string repair = "off";
   std::string dialect = "draft2020-12";
   bool apply_ref_siblings = false;
+  bool json = false;           // one verdict a line as JSON
+  bool lines = false;          // read DOCS as JSONL whatever its name
+  unsigned jobs = 1;           // judging threads (0: one per core)
+  std::size_t max_errors = 0;  // stop after this many invalid documents (0: never)
 };
 
 // --dialect's names: the JSON-Schema-Test-Suite's folders.
@@ -43,6 +56,13 @@ void add_options(CLI::App& command, ValidateArgs& args) {
   add_schema_file_argument(command, args.schema);
   command.add_option("DOCS", args.documents, "the documents")->required();
   command.add_flag("--summary", args.summary, "print the counts only");
+  command.add_flag("--json", args.json,
+                   "print one verdict a line as JSON ({\"line\", \"valid\", \"issues\"}), then "
+                   "{\"summary\": ...}");
+  command.add_flag("--lines", args.lines, "read DOCS as one document a line whatever its name");
+  command.add_option("--jobs", args.jobs, "judge on N threads (0: one per core; default 1)");
+  command.add_option("--max-errors", args.max_errors,
+                     "stop reading after N invalid documents (default 0: never)");
   add_ref_map_option(command, args.ref_maps);
   command
       .add_option("--format-mode", args.format_mode,
@@ -108,6 +128,28 @@ Checker load_checker(const ValidateArgs& args) {
   }
 }
 
+// A JSON value as one line of output (bytes that are not UTF-8 replaced, never a throw).
+std::string dump_line(const nlohmann::ordered_json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// The documents file (or standard input, "-") open for reading a piece at a time.
+struct OpenDocuments {
+  explicit OpenDocuments(const std::string& path) : fd(open(path)) {}
+  OpenDocuments(const OpenDocuments&) = delete;
+  OpenDocuments& operator=(const OpenDocuments&) = delete;
+  ~OpenDocuments() { ::close(fd); }
+
+  static int open(const std::string& path) {
+    try {
+      return accord::open_checked_file(path, /*pipes=*/true);
+    } catch (const std::runtime_error& e) {
+      throw Failure{kUsage, accord::printable(e.what())};
+    }
+  }
+  int fd;
+};
+
 bool is_jsonl(const std::string& file) {
   auto ends_with = [&](std::string_view suffix) {
     return file.size() >= suffix.size() &&
@@ -116,54 +158,182 @@ bool is_jsonl(const std::string& file) {
   return ends_with(".jsonl") || ends_with(".ndjson") || file == "-";
 }
 
-// The issues of `document` after the repairs `policy` allows; each repaired document is printed
-// with its repairs under `label` (unless `quiet`) and counted in `repaired`.
-accord::Issues repaired_issues(const Checker& checker, std::string_view document,
-                               accord::RepairPolicy policy, const std::string& label, bool quiet,
-                               std::size_t& repaired) {
-  auto verdict = accord::judge_with_repairs(document, checker.validator, checker.schema, policy);
-  if (verdict.repairs.empty()) return std::move(verdict.issues);
-  ++repaired;
-  if (!quiet) {
-    std::cout << label << ": repaired\n";
-    for (const auto& repair : verdict.repairs)
-      std::cout << "  " << accord::describe(repair) << "\n";
+// One document's verdict, worded by the thread that judged it.
+struct Verdict {
+  accord::Issues issues;
+  bool repaired = false;
+  std::string text;  // what is printed for it (empty for a valid document, unless --json)
+};
+
+// How each document is judged and worded; shared read-only by the judging threads.
+struct Judge {
+  // One document's text at most (a longer line is not read: it is an issue).
+  static constexpr std::size_t kMaxLineBytes = accord::ParseLimits{}.max_bytes;
+
+  const Checker& checker;
+  const ValidateArgs& args;
+  accord::RepairPolicy policy;
+
+  // `line` is 0 for a whole file.
+  [[nodiscard]] Verdict operator()(std::string_view document, std::size_t line) const {
+    Verdict verdict;
+    std::string repairs;
+    if (policy == accord::RepairPolicy::off) {
+      verdict.issues = checker.validator.parse_and_validate(document).issues;
+    } else {
+      auto judged = accord::judge_with_repairs(document, checker.validator, checker.schema, policy);
+      verdict.issues = std::move(judged.issues);
+      verdict.repaired = !judged.repairs.empty();
+      for (const auto& repair : judged.repairs) repairs += "  " + accord::describe(repair) + "\n";
+    }
+    word(verdict, line, repairs);
+    return verdict;
   }
-  return std::move(verdict.issues);
+
+  [[nodiscard]] Verdict overlong(std::size_t line, std::size_t bytes) const {
+    Verdict verdict;
+    verdict.issues.push_back({accord::IssueCode::invalid_json,
+                              {},
+                              "the line is " + std::to_string(bytes) +
+                                  " bytes, more than the limit of " +
+                                  std::to_string(kMaxLineBytes) + " for one document"});
+    word(verdict, line, "");
+    return verdict;
+  }
+
+ private:
+  void word(Verdict& verdict, std::size_t line, const std::string& repairs) const {
+    if (args.json) {
+      nlohmann::ordered_json out;
+      if (line > 0) {
+        out["line"] = line;
+      } else {
+        out["document"] = args.documents;
+      }
+      out["valid"] = verdict.issues.empty();
+      if (policy != accord::RepairPolicy::off) out["repaired"] = verdict.repaired;
+      out["issues"] = accord::to_json(verdict.issues);
+      verdict.text = dump_line(out);
+      return;
+    }
+    if (args.summary) return;
+    const std::string label = line > 0 ? "line " + std::to_string(line) : args.documents;
+    if (verdict.repaired) verdict.text += label + ": repaired\n" + repairs;
+    if (verdict.issues.empty()) return;
+    verdict.text += label + ": invalid\n" + accord::prettify_printable(verdict.issues, "  ") + "\n";
+  }
+};
+
+// The counts and the summary, kept by the thread that prints.
+struct Totals {
+  std::size_t documents = 0;
+  std::size_t invalid = 0;
+  std::size_t repaired = 0;
+  bool stopped = false;  // --max-errors reached
+  IssueTally tally;
+
+  // Counts and prints one verdict (none once stopped: it was judged past the last one wanted).
+  void take(const Verdict& verdict, std::size_t max_errors) {
+    if (stopped) return;
+    ++documents;
+    if (verdict.repaired) ++repaired;
+    if (!verdict.issues.empty()) ++invalid;
+    tally.add(verdict.issues);
+    std::cout << verdict.text;
+    stopped = max_errors > 0 && invalid >= max_errors;
+  }
+};
+
+// The documents of a JSONL stream, judged by --jobs threads in batches and printed in input
+// order as soon as they are judged; reading stops once --max-errors documents are invalid.
+void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
+  struct Document {
+    std::string text;
+    std::size_t line;
+    std::size_t bytes;
+  };
+  using Verdicts = std::vector<Verdict>;
+  const std::size_t threads =
+      args.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : args.jobs;
+  // A batch amortises the hand-over between threads; a few per thread keep them all busy. Its
+  // bytes are bounded too, so memory stays a few batches whatever the lines' length.
+  constexpr std::size_t kBatchLines = 256;
+  constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
+  InOrderPool<Verdicts> pool(threads, 4 * threads, [&](Verdicts&& verdicts) {
+    for (const auto& verdict : verdicts) totals.take(verdict, args.max_errors);
+  });
+  std::vector<Document> batch;
+  std::size_t batch_bytes = 0;
+  auto give = [&] {
+    batch_bytes = 0;
+    if (batch.empty() || totals.stopped) return;
+    pool.give([&judge, documents = std::move(batch)] {
+      Verdicts verdicts;
+      verdicts.reserve(documents.size());
+      for (const auto& document : documents) {
+        verdicts.push_back(document.bytes > Judge::kMaxLineBytes
+                               ? judge.overlong(document.line, document.bytes)
+                               : judge(document.text, document.line));
+      }
+      return verdicts;
+    });
+    batch.clear();
+  };
+  DocumentLineHandlers handlers;
+  handlers.line = [&](const DocumentLine& line) {
+    batch.push_back({std::string(line.text), line.number, line.bytes});
+    batch_bytes += line.text.size();
+    if (batch.size() == kBatchLines || batch_bytes >= kBatchBytes) give();
+    return !totals.stopped;
+  };
+  handlers.before_waiting = [&] {
+    give();
+    pool.drain();
+    std::cout.flush();
+  };
+  const OpenDocuments documents(args.documents);
+  try {
+    read_document_lines(documents.fd, Judge::kMaxLineBytes, handlers);
+  } catch (const std::runtime_error& e) {
+    throw Failure{kUsage, "cannot read " + args.documents + ": " + e.what()};
+  }
+  give();
+  pool.drain();
+}
+
+void print_totals(const Totals& totals, bool repairs, bool json) {
+  if (json) {
+    nlohmann::ordered_json summary;
+    summary["documents"] = totals.documents;
+    summary["valid"] = totals.documents - totals.invalid;
+    summary["invalid"] = totals.invalid;
+    if (repairs) summary["repaired"] = totals.repaired;
+    summary["stopped_early"] = totals.stopped;
+    summary["issues_by_code_and_path"] = totals.tally.to_json();
+    std::cout << dump_line(nlohmann::ordered_json{{"summary", std::move(summary)}});
+    return;
+  }
+  if (!totals.tally.empty()) totals.tally.print(std::cout);
+  if (totals.stopped) {
+    std::cout << "stopped after " << totals.invalid << " invalid documents (--max-errors)\n";
+  }
+  std::cout << totals.documents << (totals.documents == 1 ? " document: " : " documents: ")
+            << totals.documents - totals.invalid << " valid, " << totals.invalid << " invalid";
+  if (repairs) std::cout << ", " << totals.repaired << " repaired";
+  std::cout << "\n";
 }
 
 int run(const ValidateArgs& args) {
   const auto checker = load_checker(args);
-  const auto policy = repair_policy_of(args.repair);
-  const auto text = read_file(args.documents);
-
-  std::size_t total = 0;
-  std::size_t invalid = 0;
-  std::size_t repaired = 0;
-  auto judge = [&](std::string_view document, const std::string& label) {
-    ++total;
-    const auto issues =
-        policy == accord::RepairPolicy::off
-            ? checker.validator.parse_and_validate(document).issues
-            : repaired_issues(checker, document, policy, label, args.summary, repaired);
-    if (issues.empty()) return;
-    ++invalid;
-    if (!args.summary) {
-      std::cout << label << ": invalid\n" << accord::prettify_printable(issues, "  ") << "\n";
-    }
-  };
-  if (is_jsonl(args.documents)) {
-    for_each_line(text, [&](const std::string& line, std::size_t number) {
-      judge(line, "line " + std::to_string(number));
-    });
+  const Judge judge{checker, args, repair_policy_of(args.repair)};
+  Totals totals;
+  if (args.lines || is_jsonl(args.documents)) {
+    judge_lines(args, judge, totals);
   } else {
-    judge(text, args.documents);
+    totals.take(judge(read_file(args.documents), 0), args.max_errors);
   }
-  std::cout << total << (total == 1 ? " document: " : " documents: ") << total - invalid
-            << " valid, " << invalid << " invalid";
-  if (policy != accord::RepairPolicy::off) std::cout << ", " << repaired << " repaired";
-  std::cout << "\n";
-  return invalid == 0 ? 0 : kInvalid;
+  print_totals(totals, judge.policy != accord::RepairPolicy::off, args.json);
+  return totals.invalid == 0 ? 0 : kInvalid;
 }
 
 }  // namespace

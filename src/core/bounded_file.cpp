@@ -32,7 +32,9 @@ struct OpenFile {
   explicit OpenFile(int descriptor) : fd(descriptor) {}
   OpenFile(const OpenFile&) = delete;
   OpenFile& operator=(const OpenFile&) = delete;
-  ~OpenFile() { ::close(fd); }
+  ~OpenFile() {
+    if (fd >= 0) ::close(fd);
+  }
   int fd;
 };
 
@@ -55,20 +57,30 @@ std::string read_within(int fd, const std::string& path, std::size_t max_bytes,
 
 }  // namespace
 
-std::string read_bounded_file(const std::string& path, const FileBounds& bounds) {
-  if (path == "-") return read_within(STDIN_FILENO, "standard input", bounds.max_bytes, 0);
+int open_checked_file(const std::string& path, bool pipes) {
+  if (path == "-") return ::dup(STDIN_FILENO);
   // stat() first: it does not open, so a FIFO is refused without waiting for a writer.
   struct stat before {};
   if (::stat(path.c_str(), &before) != 0) refuse(path, std::strerror(errno));
-  if (auto why = refused_kind(before.st_mode, bounds.pipes); !why.empty()) refuse(path, why);
+  if (auto why = refused_kind(before.st_mode, pipes); !why.empty()) refuse(path, why);
   // Not blocking on open unless a pipe is allowed: the path may have become a FIFO since stat().
-  const int flags = O_RDONLY | O_CLOEXEC | (bounds.pipes ? 0 : O_NONBLOCK);
+  const int flags = O_RDONLY | O_CLOEXEC | (pipes ? 0 : O_NONBLOCK);
   const int fd = ::open(path.c_str(), flags);
   if (fd < 0) refuse(path, std::strerror(errno));
-  const OpenFile closer(fd);
+  OpenFile closer(fd);
   struct stat opened {};
   if (::fstat(fd, &opened) != 0) refuse(path, std::strerror(errno));
-  if (auto why = refused_kind(opened.st_mode, bounds.pipes); !why.empty()) refuse(path, why);
+  if (auto why = refused_kind(opened.st_mode, pipes); !why.empty()) refuse(path, why);
+  closer.fd = -1;
+  return fd;
+}
+
+std::string read_bounded_file(const std::string& path, const FileBounds& bounds) {
+  if (path == "-") return read_within(STDIN_FILENO, "standard input", bounds.max_bytes, 0);
+  const OpenFile opened_file(open_checked_file(path, bounds.pipes));
+  const int fd = opened_file.fd;
+  struct stat opened {};
+  if (::fstat(fd, &opened) != 0) refuse(path, std::strerror(errno));
   const auto size = static_cast<std::size_t>(opened.st_size);
   if (S_ISREG(opened.st_mode) && size > bounds.max_bytes) refuse(path, too_big(bounds.max_bytes));
   return read_within(fd, path, bounds.max_bytes, S_ISREG(opened.st_mode) ? size : 0);

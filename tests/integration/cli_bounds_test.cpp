@@ -54,11 +54,13 @@ TEST_F(CliBounds, SchemaFileThatIsADeviceExitsTwoUnread) {
   EXPECT_TRUE(contains(r.err, "cannot read /dev/zero: it is a device or a socket")) << r.err;
 }
 
-TEST_F(CliBounds, DocumentsFileOverItsCapExitsTwoUnread) {
+// A whole-file document is read whole, so bounded; a JSONL file streams a line at a time
+// (tests/integration/cli_validate_stream_test.cpp).
+TEST_F(CliBounds, DocumentFileOverItsCapExitsTwoUnread) {
   write("schema.json", R"({"type": "integer"})");
-  { std::ofstream(dir_ / "docs.jsonl"); }
-  fs::resize_file(dir_ / "docs.jsonl", (std::uintmax_t{1} << 30) + 1);  // sparse
-  const auto r = run({"validate", file("schema.json"), file("docs.jsonl")});
+  { std::ofstream(dir_ / "doc.json"); }
+  fs::resize_file(dir_ / "doc.json", (std::uintmax_t{1} << 30) + 1);  // sparse
+  const auto r = run({"validate", file("schema.json"), file("doc.json")});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, "more than 1073741824 bytes")) << r.err;
 }

@@ -30,6 +30,8 @@ TEST_F(CliRepair, ValidateRepairPrintsEachRepairAndCountsRepairedDocuments) {
             "line 3: invalid\n"
             "  ✖ Invalid input: expected number, received string\n"
             "    → at amount\n"
+            "issues by code and path:\n"
+            "  1 invalid_type at amount\n"
             "3 documents: 2 valid, 1 invalid, 1 repaired\n");
 }
 

@@ -148,6 +148,10 @@ TEST_F(Cli, JsonLinesGetPrettifiedIssuesPerInvalidLine) {
             "    → at accountId\n"
             "  ✖ Invalid input: expected number, received string\n"
             "    → at amount\n"
+            "issues by code and path:\n"
+            "  1 custom at amount\n"
+            "  1 invalid_format at accountId\n"
+            "  1 invalid_type at amount\n"
             "3 documents: 1 valid, 2 invalid\n");
 }
 
@@ -155,7 +159,13 @@ TEST_F(Cli, SummaryPrintsCountsOnly) {
   write("docs.jsonl", "{}\nnot json\n");
   const auto r = run({"validate", file("transfer.json"), file("docs.jsonl"), "--summary"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.out, "2 documents: 0 valid, 2 invalid\n");
+  EXPECT_EQ(r.out,
+            "issues by code and path:\n"
+            "  1 invalid_json at the root\n"
+            "  1 invalid_type at accountId\n"
+            "  1 invalid_type at amount\n"
+            "  1 invalid_value at currency\n"
+            "2 documents: 0 valid, 2 invalid\n");
 }
 
 TEST_F(Cli, MissingDocumentsFileExitsTwo) {
@@ -183,6 +193,8 @@ TEST_F(Cli, RefMapReadsARemoteReferenceFromTheMappedDirectory) {
             "line 2: invalid\n"
             "  ✖ Too small: expected number to be >=1\n"
             "    → at amount\n"
+            "issues by code and path:\n"
+            "  1 too_small at amount\n"
             "2 documents: 1 valid, 1 invalid\n");
 }
 
