@@ -4,9 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace accord_cli {
@@ -41,7 +40,7 @@ void read_document_lines(int fd, std::size_t max_line_bytes, const DocumentLineH
     const ssize_t got = ::read(fd, buffer.data(), buffer.size());
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(std::strerror(errno));
+      throw std::system_error(errno, std::generic_category());
     }
     if (got == 0) break;
     std::string_view rest(buffer.data(), static_cast<std::size_t>(got));

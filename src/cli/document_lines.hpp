@@ -22,8 +22,8 @@ struct DocumentLineHandlers {
   std::function<void()> before_waiting;
 };
 
-// Reads `fd` to its end (or until handlers.line says stop). Throws std::runtime_error on a read
-// error.
+// Reads `fd` to its end (or until handlers.line says stop). Throws std::system_error on a read
+// error (and passes on what the handlers throw).
 void read_document_lines(int fd, std::size_t max_line_bytes, const DocumentLineHandlers& handlers);
 
 }  // namespace accord_cli

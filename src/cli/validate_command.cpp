@@ -12,6 +12,7 @@
 #include <map>
 #include <stdexcept>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -294,7 +295,7 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
   const OpenDocuments documents(args.documents);
   try {
     read_document_lines(documents.fd, Judge::kMaxLineBytes, handlers);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::system_error& e) {
     throw Failure{kUsage, "cannot read " + args.documents + ": " + e.what()};
   }
   give();
