@@ -187,5 +187,40 @@ TEST(Batch, BatchApiErrorEndsEveryItemWithTheReason) {
   }
 }
 
+// The batch API requests the mock received on a path that starts with `prefix`.
+std::vector<json> requests_to(const MockProcess& mock, const std::string& prefix) {
+  std::vector<json> out;
+  for (const auto& entry : mock.requests()) {
+    if (entry["path"].get<std::string>().starts_with(prefix)) out.push_back(entry);
+  }
+  return out;
+}
+
+TEST(Batch, AzureBatchGoesUnderOpenAIWithTheApiVersionAndNamesChatCompletions) {
+  MockProcess mock(batch_scenario({{{"json", kValidRefund}}}));
+  const auto results =
+      run_batch(batch_client("azure-openai", mock, kKey), refund_requests(1), fast_polls());
+  ASSERT_TRUE(results[0].ok()) << results[0].error().message;
+  const auto creations = requests_to(mock, "/v1/openai/batches");
+  ASSERT_FALSE(creations.empty());
+  // Every request of the job (upload, creation, status, results) carries the api-version.
+  for (const auto& request : requests_to(mock, "/v1/openai/")) {
+    EXPECT_TRUE(request.contains("query") && request["query"].contains("api-version"))
+        << request.dump();
+  }
+  EXPECT_EQ(creations[0]["body"]["endpoint"], "/chat/completions");
+}
+
+TEST(Batch, MistralJobNamesTheModelAndTheEndpointOnce) {
+  MockProcess mock(batch_scenario({{{"json", kValidRefund}}}));
+  const auto results =
+      run_batch(batch_client("mistral", mock, kKey), refund_requests(2), fast_polls());
+  for (const auto& result : results) ASSERT_TRUE(result.ok()) << result.error().message;
+  const auto jobs = requests_to(mock, "/v1/batch/jobs");
+  ASSERT_FALSE(jobs.empty());
+  EXPECT_EQ(jobs[0]["body"]["model"], "test-model");
+  EXPECT_EQ(jobs[0]["body"]["endpoint"], "/v1/chat/completions");
+}
+
 }  // namespace
 }  // namespace accord
