@@ -54,7 +54,8 @@ ENDPOINTS = {
     "ollama": ("/api/chat", None),
 }
 # The profiles that speak another target's wire get its seeds too.
-SHARED_WIRE = {"openai_chat": ["generic", "mistral", "llama_cpp", "vllm"]}
+SHARED_WIRE = {"openai_chat": ["generic", "mistral", "llama_cpp", "vllm"],
+               "openai_responses": ["azure_openai_responses"]}
 
 
 def post(port, path, body):
