@@ -147,15 +147,16 @@ class Client {
 
   [[nodiscard]] const Provider& provider() const;
   // Why every call would throw std::invalid_argument before sending (no API key for an endpoint
-  // off this machine: Provider::needs_api_key), or nullopt; lets a program refuse before it
-  // starts work of its own.
+  // off this machine: Provider::needs_api_key; for a ClientOptions::fallbacks entry, named as
+  // "fallback PROVIDER: ..."), or nullopt; lets a program refuse before it starts work of its own.
   [[nodiscard]] std::optional<std::string> unusable_reason() const;
   // The contract for a schema under this client's provider, built once per schema and cached.
   [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
                                                          const std::string& name) const;
 
   // Throws std::invalid_argument for a null Contract, one made for another provider,
-  // corrections outside 0..kMaxCorrections, or no API key for an endpoint off this machine.
+  // corrections outside 0..kMaxCorrections, or no API key for an endpoint off this machine (the
+  // client's or a fallback's).
   [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
 
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and
