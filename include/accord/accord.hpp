@@ -6,6 +6,7 @@
 #include "accord/call_handle.hpp"
 #include "accord/client.hpp"
 #include "accord/error.hpp"
+#include "accord/fallback.hpp"
 #include "accord/hooks.hpp"
 #include "accord/http.hpp"
 #include "accord/issue.hpp"

@@ -11,9 +11,11 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "accord/call_handle.hpp"
 #include "accord/error.hpp"
+#include "accord/fallback.hpp"
 #include "accord/hooks.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/loop_options.hpp"
@@ -69,6 +71,11 @@ struct ClientOptions {
   // (docs/configuration.md#hooks; accord/telemetry.hpp for OpenTelemetry spans). What a hook
   // throws is caught and counted in Client::hook_exceptions().
   Hooks hooks;
+  // Tried in order when this provider, after its retries, is unavailable or refuses (the
+  // policy says which: accord/fallback.hpp, docs/loop.md#fallbacks). Each shares this client's
+  // transport and options but its own provider, model, endpoint and key.
+  std::vector<Fallback> fallbacks;
+  FallbackPolicy fallback_policy;
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -89,6 +96,9 @@ class Contract {
   [[nodiscard]] const Validator& validator() const { return validator_; }
   // The schema as emitted or imported, before lowering: what a reply's scalars are repaired to.
   [[nodiscard]] const nlohmann::ordered_json& json_schema() const { return json_schema_; }
+  // The same schema and rules lowered for another provider (a fallback's): a Contract keeps the
+  // schema as emitted, so one made from a JSON Schema file needs nothing more to move.
+  [[nodiscard]] Contract for_provider(const Provider& provider) const;
 
  private:
   std::string name_;
@@ -97,6 +107,7 @@ class Contract {
   std::string wire_text_;
   Validator validator_;
   nlohmann::ordered_json json_schema_;
+  Report emitted_report_;  // the emission's lines, before this provider's lowering added its own
 };
 
 struct ExtractRequest {
@@ -116,6 +127,9 @@ struct ExtractRequest {
   std::optional<TruncationRecovery> truncation;
   std::optional<StreamOptions> stream;  // overrides ClientOptions::stream
   PartialValueCallback on_partial;      // parts of a streamed output as they close
+  // Overrides ClientOptions::fallbacks for this call (an empty list: none). A ready Contract is
+  // rebuilt for each fallback provider from its own JSON Schema (Contract::for_provider).
+  std::optional<std::vector<Fallback>> fallbacks;
 };
 
 // One request and its decoded reply, with transport retries done.
@@ -133,15 +147,16 @@ class Client {
 
   [[nodiscard]] const Provider& provider() const;
   // Why every call would throw std::invalid_argument before sending (no API key for an endpoint
-  // off this machine: Provider::needs_api_key), or nullopt; lets a program refuse before it
-  // starts work of its own.
+  // off this machine: Provider::needs_api_key; for a ClientOptions::fallbacks entry, named as
+  // "fallback PROVIDER: ..."), or nullopt; lets a program refuse before it starts work of its own.
   [[nodiscard]] std::optional<std::string> unusable_reason() const;
   // The contract for a schema under this client's provider, built once per schema and cached.
   [[nodiscard]] std::shared_ptr<const Contract> contract(const Schema& schema,
                                                          const std::string& name) const;
 
   // Throws std::invalid_argument for a null Contract, one made for another provider,
-  // corrections outside 0..kMaxCorrections, or no API key for an endpoint off this machine.
+  // corrections outside 0..kMaxCorrections, or no API key for an endpoint off this machine (the
+  // client's or a fallback's).
   [[nodiscard]] Result<nlohmann::json> extract(const ExtractRequest& request) const;
 
   // The building block under extract() and run_tools(): sends `call` (base URL, key, model and

@@ -20,6 +20,8 @@
 namespace accord {
 
 // Which call an event belongs to: calls in flight at once (extract_async, batches) interleave.
+// After a fallback (docs/loop.md#fallbacks) the provider, model and server are the fallback's;
+// the id stays the call's.
 struct CallIdentity {
   std::uint64_t id = 0;  // unique within the process, in the order calls started
   std::string provider;  // accord's name: "openai-chat", "anthropic", ...

@@ -22,6 +22,7 @@ enum class AttemptRole {
   whole_correction,   // the whole object asked for again, with the issues
   continuation,       // a truncated output continued from where it stopped
   raised_cap,         // a truncated request sent again with a higher output cap
+  tool_results,       // run_tools: the next turn, carrying the results of the tools called
 };
 [[nodiscard]] std::string_view to_string(AttemptRole role);
 
@@ -63,11 +64,20 @@ struct Attempt {
   // scoped correction, a fallback, a continuation joined, a budget that stopped the call.
   std::string note;
   StreamRecord stream;
+  // Who the attempt went to (a call with fallbacks may try several): accord's provider name and
+  // the model as requested.
+  std::string provider;
+  std::string model;
 };
 
 struct Trace {
   std::vector<Attempt> attempts;
   Usage usage;  // summed over attempts
+
+  // Who gave the call's last reply, its last attempt's provider and model: on a value, the one
+  // that answered. Empty when no attempt was made.
+  [[nodiscard]] std::string provider() const;
+  [[nodiscard]] std::string model() const;
 
   [[nodiscard]] nlohmann::ordered_json to_json() const;
   // Readable, for stderr: one block per attempt.

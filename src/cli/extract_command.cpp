@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "extraction.hpp"
+#include "fallback_option.hpp"
 #include "input_files.hpp"
 #include "provider_option.hpp"
 
@@ -29,6 +30,7 @@ void add_options(CLI::App& command, ExtractArgs& args) {
                 "with --stream: stop reading at the first part that breaks a rule and send the "
                 "correction at once")
       ->needs("--stream");
+  add_fallback_option(command, args.fallbacks);
 }
 
 void write_trace(const std::string& file, const accord::Trace& trace) {
@@ -54,6 +56,9 @@ int run(const ExtractArgs& args) {
               << accord::printable(result.error().message) << "\n";
     return kInvalid;
   }
+  // Who answered: with fallbacks, not always the provider asked first.
+  std::cerr << "accord: answered by " << result.trace().provider() << " (model "
+            << accord::printable(result.trace().model()) << ")\n";
   std::cout << accord::in_schema_order(result.value(), schema).dump(2) << "\n";
   return 0;
 }

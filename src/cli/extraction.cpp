@@ -4,6 +4,7 @@
 #include <accord/wire_name.hpp>
 #include <cmath>
 
+#include "fallback_option.hpp"
 #include "input_files.hpp"
 #include "kept_output.hpp"
 #include "provider_option.hpp"
@@ -49,6 +50,7 @@ Extractor make_extractor(const ExtractArgs& args) {
   if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
   options.stream = args.stream;
   options.repair = repair_policy_of(args.repair);
+  options.fallbacks = fallbacks_of(args.fallbacks);
   accord::Client client(std::move(options));
   // Every request would be refused: stop before the command writes or says anything.
   if (const auto why = client.unusable_reason()) throw Failure{kUsage, *why};

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "command.hpp"
 
@@ -23,6 +24,7 @@ struct ExtractArgs {
   std::optional<double> timeout_seconds;
   accord::StreamOptions stream;
   std::string repair = "lossless";
+  std::vector<std::string> fallbacks;  // accord extract's --fallback values
 };
 
 // The system instructions every extraction is sent with.

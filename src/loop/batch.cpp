@@ -342,7 +342,12 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
 
   std::vector<detail::ExtractionLoop> loops;
   loops.reserve(requests.size());
-  for (const auto& request : requests) loops.emplace_back(client, request);
+  for (const auto& request : requests) {
+    // One provider's batch carries every item: a batch does not fall back.
+    ExtractRequest alone = request;
+    alone.fallbacks.emplace();
+    loops.emplace_back(client, alone);
+  }
   const auto probe = Client::Internals::prepare(client, loops.front().call());
   const auto protocol = detail::make_batch_protocol(
       provider, Client::Internals::base_url(client), probe.request, sender(client),

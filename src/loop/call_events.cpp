@@ -35,13 +35,21 @@ void set_server(CallIdentity& identity, const std::string& origin) {
 
 CallEvents::CallEvents(const Client& client, std::string schema_name)
     : client_(&client),
+      current_(&client),
       hooks_(&Client::Internals::options(client).hooks),
       started_(std::chrono::steady_clock::now()) {
   identity_.id = next_call_id.fetch_add(1);
+  identity_.schema = std::move(schema_name);
+  switch_to(client);
+}
+
+void CallEvents::switch_to(const Client& client) {
+  current_ = &client;
   identity_.provider = std::string(client.provider().name());
   identity_.system = std::string(client.provider().telemetry_name());
   identity_.model = Client::Internals::model(client);
-  identity_.schema = std::move(schema_name);
+  identity_.server.clear();
+  identity_.port = 0;
   set_server(identity_, origin_of(Client::Internals::base_url(client)));
 }
 
@@ -73,8 +81,8 @@ void CallEvents::reply_received(std::size_t attempt, const Attempt& answered) {
 void CallEvents::issues_found(std::size_t attempt, const Issues& issues, const Repairs& repairs) {
   if (!hooks_->on_issues_found || issues.empty()) return;
   IssuesFound event{identity_, attempt, issues, repairs};
-  redact(event.issues, *client_);
-  redact(event.repairs, *client_);
+  redact(event.issues, *current_);
+  redact(event.repairs, *current_);
   fire(*client_, hooks_->on_issues_found, event);
 }
 
@@ -89,12 +97,12 @@ void CallEvents::finished(const Trace& trace, const Error* error) {
 
 RetryObserver CallEvents::retries(std::size_t attempt) const {
   if (!hooks_->on_retry_scheduled) return {};
-  return [client = client_, hooks = hooks_, identity = identity_, attempt](
+  return [client = client_, current = current_, hooks = hooks_, identity = identity_, attempt](
              const TransportResult& failed, const RetryDecision& decision, std::size_t next_try) {
     const long status = failed.response ? failed.response->status : 0;
     fire(*client, hooks->on_retry_scheduled,
          RetryScheduled{identity, attempt, next_try, status, decision.wait,
-                        client->redacted(decision.reason)});
+                        current->redacted(decision.reason)});
   };
 }
 

@@ -15,6 +15,9 @@ class CallEvents {
  public:
   CallEvents(const Client& client, std::string schema_name);
 
+  // The call moved on to a fallback: the events after this name it (the call's id stays).
+  void switch_to(const Client& client);
+
   void request_sent(std::size_t attempt, AttemptRole role, const CallSpec& call, bool streamed);
   void correction_sent(std::size_t attempt, AttemptRole role, const CallSpec& call);
   void reply_received(std::size_t attempt, const Attempt& answered);
@@ -28,7 +31,8 @@ class CallEvents {
   [[nodiscard]] RequestSent request(std::size_t attempt, AttemptRole role, const CallSpec& call,
                                     bool streamed) const;
 
-  const Client* client_;
+  const Client* client_;   // whose hooks run, and count what they throw
+  const Client* current_;  // the one the requests go to: whose key comes out of what hooks see
   const Hooks* hooks_;
   CallIdentity identity_;
   std::chrono::steady_clock::time_point started_;

@@ -85,6 +85,25 @@ Reply streamed_reply(detail::StreamSession& stream, const Provider& provider,
   return stream.reply(provider, response);
 }
 
+// A fallback's client: the caller's options but for who it goes to, on the caller's transport.
+std::shared_ptr<const std::vector<Client>> make_fallbacks(
+    const ClientOptions& options, const std::vector<Fallback>& fallbacks,
+    const std::shared_ptr<Transport>& transport) {
+  auto made = std::make_shared<std::vector<Client>>();
+  made->reserve(fallbacks.size());
+  for (const auto& fallback : fallbacks) {
+    ClientOptions own = options;
+    own.provider = fallback.provider;
+    own.model = fallback.model;
+    own.base_url = fallback.base_url;
+    own.api_key = fallback.api_key;
+    own.fallbacks.clear();
+    own.custom_transport = transport;
+    made->emplace_back(std::move(own));
+  }
+  return made;
+}
+
 }  // namespace
 
 Contract::Contract(const Schema& schema, std::string name, const Provider& provider)
@@ -97,7 +116,12 @@ Contract::Contract(const EmittedSchema& schema, Validator validator, std::string
       wire_(provider.lower(schema.json, schema.report)),
       wire_text_(detail::serialize(wire_.schema)),
       validator_(std::move(validator)),
-      json_schema_(schema.json) {}
+      json_schema_(schema.json),
+      emitted_report_(schema.report) {}
+
+Contract Contract::for_provider(const Provider& provider) const {
+  return Contract(EmittedSchema{json_schema_, emitted_report_}, validator_, name_, provider);
+}
 
 struct Client::Impl {
   ClientOptions options;
@@ -112,6 +136,7 @@ struct Client::Impl {
 
   // Why no request may be sent (a hosted endpoint and no key), or empty.
   std::string unusable;
+  std::shared_ptr<const std::vector<Client>> fallbacks;  // ClientOptions::fallbacks, made
 
   mutable std::mutex contracts_mutex;
   // Keyed by the schema's node identity and the wire name; the Schema is kept so the key stays
@@ -154,6 +179,8 @@ detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSp
   if (call.model.empty()) call.model = impl.model;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   detail::PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
+  prepared.attempt.provider = impl.provider->name();
+  prepared.attempt.model = call.model;
   if (stream != nullptr) {
     detail::StreamSetup setup = *stream;
     setup.max_output_bytes = impl.options.transport.max_response_bytes;
@@ -251,6 +278,12 @@ detail::Spans Client::Internals::key_spans(const Client& client, std::string_vie
   return detail::secret_spans(text, client.impl_->api_key);
 }
 
+std::shared_ptr<const std::vector<Client>> Client::Internals::fallbacks(
+    const Client& client, const std::optional<std::vector<Fallback>>& per_call) {
+  if (!per_call) return client.impl_->fallbacks;
+  return make_fallbacks(client.impl_->options, *per_call, client.impl_->transport);
+}
+
 const std::string& Client::Internals::base_url(const Client& client) {
   return client.impl_->base_url;
 }
@@ -283,6 +316,7 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
   impl_->transport = options.custom_transport ? options.custom_transport
                                               : std::make_shared<CurlTransport>(options.transport);
+  impl_->fallbacks = make_fallbacks(options, options.fallbacks, impl_->transport);
   impl_->options = std::move(options);
 }
 
@@ -295,8 +329,12 @@ const Provider& Client::provider() const {
 }
 
 std::optional<std::string> Client::unusable_reason() const {
-  if (impl_->unusable.empty()) return std::nullopt;
-  return impl_->unusable;
+  if (!impl_->unusable.empty()) return impl_->unusable;
+  for (const auto& fallback : *impl_->fallbacks) {
+    if (auto why = fallback.unusable_reason())
+      return fmt::format("fallback {}: {}", fallback.provider().name(), *why);
+  }
+  return std::nullopt;
 }
 
 std::shared_ptr<const Contract> Client::contract(const Schema& schema,
@@ -314,8 +352,9 @@ Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
   detail::ExtractionLoop loop(*this, request);
   for (;;) {
     const auto stream = loop.stream();
-    if (auto result = loop.on_exchange(Internals::exchange(
-            *this, loop.call(), loop.deadline(), stream ? &*stream : nullptr, loop.retries()))) {
+    if (auto result =
+            loop.on_exchange(Internals::exchange(loop.client(), loop.call(), loop.deadline(),
+                                                 stream ? &*stream : nullptr, loop.retries()))) {
       return *std::move(result);
     }
   }

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "accord/client.hpp"
 #include "loop/stream_session.hpp"
@@ -56,6 +58,11 @@ struct Client::Internals {
   [[nodiscard]] static const std::string& model(const Client& client);
   // Where the client's key occurs in `text` (see secret_spans).
   [[nodiscard]] static detail::Spans key_spans(const Client& client, std::string_view text);
+  // The clients a call falls back to, in order: made from `per_call` when the call names its own
+  // list, else the client's (ClientOptions::fallbacks, made once). Each shares this client's
+  // transport.
+  [[nodiscard]] static std::shared_ptr<const std::vector<Client>> fallbacks(
+      const Client& client, const std::optional<std::vector<Fallback>>& per_call);
   // The API base URL the client sends to (no trailing slash).
   [[nodiscard]] static const std::string& base_url(const Client& client);
 };

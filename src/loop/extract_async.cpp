@@ -27,7 +27,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
 
   void send_attempt() {
     const auto stream = loop_.stream();
-    prepared_ = Client::Internals::prepare(client_, loop_.call(), stream ? &*stream : nullptr);
+    prepared_ =
+        Client::Internals::prepare(loop_.client(), loop_.call(), stream ? &*stream : nullptr);
     steps_.emplace(prepared_->request, Client::Internals::options(client_).retry, loop_.deadline(),
                    loop_.retries());
     send_try(std::chrono::milliseconds{0});
@@ -53,7 +54,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   }
 
   void end_attempt() {
-    auto exchanged = Client::Internals::finish(client_, *std::move(prepared_), steps_->take());
+    auto exchanged =
+        Client::Internals::finish(loop_.client(), *std::move(prepared_), steps_->take());
     auto result = loop_.on_exchange(std::move(exchanged));
     if (!result && cancelled_->load()) {
       // Cancelled between attempts: no corrective turn is sent.

@@ -31,38 +31,94 @@ std::optional<StreamSetup> ExtractionLoop::stream() const {
 }
 
 ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
-    : client_(client),
+    : client_(&client),
+      fallbacks_(Client::Internals::fallbacks(client, request.fallbacks)),
+      fallback_policy_(Client::Internals::options(client).fallback_policy),
+      name_(request.name),
       mode_(request.mode),
       stream_(request.stream.value_or(Client::Internals::options(client).stream)),
       on_partial_(request.on_partial) {
-  const auto* schema = std::get_if<Schema>(&request.schema);
-  contract_ = schema != nullptr ? client.contract(*schema, request.name)
-                                : std::get<std::shared_ptr<const Contract>>(request.schema);
-  if (!contract_) throw std::invalid_argument("ExtractRequest: the Contract is null");
-  if (contract_->provider_name() != client.provider().name()) {
-    throw std::invalid_argument(fmt::format("ExtractRequest: the Contract was made for {}, not {}",
-                                            contract_->provider_name(), client.provider().name()));
+  if (const auto* schema = std::get_if<Schema>(&request.schema)) {
+    schema_ = *schema;
+  } else {
+    given_contract_ = std::get<std::shared_ptr<const Contract>>(request.schema);
+    if (!given_contract_) throw std::invalid_argument("ExtractRequest: the Contract is null");
+    if (given_contract_->provider_name() != client.provider().name()) {
+      throw std::invalid_argument(
+          fmt::format("ExtractRequest: the Contract was made for {}, not {}",
+                      given_contract_->provider_name(), client.provider().name()));
+    }
+  }
+  for (const auto& fallback : *fallbacks_) {
+    if (auto why = fallback.unusable_reason())
+      throw std::invalid_argument(fmt::format("fallback {}: {}", fallback.provider().name(), *why));
   }
   const auto& options = Client::Internals::options(client);
   corrections_ = request.corrections.value_or(options.corrections);
   Client::Internals::check_corrections(corrections_, "ExtractRequest");
-  repair_ = repair_setup(*contract_, request.repair.value_or(options.repair));
+  repair_policy_ = request.repair.value_or(options.repair);
   correction_ = request.correction.value_or(options.correction);
   budget_ = request.budget.value_or(options.budget);
   truncation_ = request.truncation.value_or(options.truncation);
   deadline_ = Client::Internals::call_deadline(client);
-
-  call_ = CallSpec{.output_name = contract_->name(),
-                   .output = &contract_->wire(),
-                   .output_text = &contract_->wire_text(),
-                   .mode = request.mode};
   if (!request.system.empty())
-    call_.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
-  call_.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
-  whole_turns_ = call_.turns;
-  request_turns_ = call_.turns;
+    first_turns_.push_back(Turn{.role = Turn::Role::system, .text = request.system});
+  first_turns_.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+  begin_with(client);
   events_.emplace(client, contract_->name());
   events_->request_sent(1, role_, call_, stream_.enabled);
+}
+
+void ExtractionLoop::begin_with(const Client& client) {
+  client_ = &client;
+  tried_.push_back(&client);
+  if (schema_) {
+    contract_ = client.contract(*schema_, name_);
+  } else if (given_contract_->provider_name() == client.provider().name()) {
+    contract_ = given_contract_;
+  } else {
+    contract_ = std::make_shared<const Contract>(given_contract_->for_provider(client.provider()));
+  }
+  repair_ = repair_setup(*contract_, repair_policy_);
+  // Field by field: what the call sets beyond these stays the same for every provider.
+  call_.turns = first_turns_;
+  call_.output_name = contract_->name();
+  call_.output = &contract_->wire();
+  call_.output_text = &contract_->wire_text();
+  call_.mode = mode_;
+  call_.output_cap = 0;
+  whole_turns_ = call_.turns;
+  request_turns_ = call_.turns;
+  role_ = AttemptRole::first;
+  corrections_sent_ = 0;
+  last_whole_.reset();
+  scoped_.reset();
+  scoped_tried_ = false;
+  partial_.clear();
+  piece_ends_.clear();
+  continuations_ = 0;
+  output_cap_ = 0;
+  truncated_at_.clear();
+  cap_from_budget_ = false;
+}
+
+bool ExtractionLoop::falls_back(const Attempt& attempt, const Reply& reply) const {
+  if (next_fallback_ >= fallbacks_->size() || std::chrono::steady_clock::now() >= deadline_)
+    return false;
+  if (attempt.http_status == 0) return fallback_policy_.on_transport_failure;
+  if (reply.status == ReplyStatus::refusal) return fallback_policy_.on_refusal;
+  const auto& statuses = fallback_policy_.statuses;
+  return reply.status == ReplyStatus::http_error &&
+         std::find(statuses.begin(), statuses.end(), attempt.http_status) != statuses.end();
+}
+
+std::optional<Result<nlohmann::json>> ExtractionLoop::fall_back(Attempt attempt, const Error& why) {
+  const Client& next = (*fallbacks_)[next_fallback_++];
+  add_note(attempt, fmt::format("falling back to {} {}: {}", next.provider().name(),
+                                Client::Internals::model(next), why.message));
+  begin_with(next);
+  events_->switch_to(next);
+  return next_request(std::move(attempt), AttemptRole::first);
 }
 
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange exchanged) {
@@ -89,6 +145,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   }
   if (auto error = reply_error(exchanged, mode_)) {
     if (!partial_.empty()) attempt.note = "the continuation failed; the output so far is lost";
+    if (falls_back(attempt, reply)) return fall_back(std::move(attempt), *error);
     trace_.attempts.push_back(std::move(attempt));
     return end_with(*std::move(error));
   }
@@ -111,7 +168,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
 std::optional<Result<nlohmann::json>> ExtractionLoop::succeed(Attempt attempt,
                                                               nlohmann::json value) {
   trace_.attempts.push_back(std::move(attempt));
-  redact(trace_, client_);
+  redact_keys(trace_);
   events_->finished(trace_, nullptr);
   return Result<nlohmann::json>(Extraction<nlohmann::json>{std::move(value), std::move(trace_)});
 }
@@ -233,7 +290,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
   while (!joined.empty() && std::isspace(static_cast<unsigned char>(joined.back()))) {
     joined.pop_back();
   }
-  const bool can_continue = client_.provider().continues_assistant_prefill() &&
+  const bool can_continue = client_->provider().continues_assistant_prefill() &&
                             mode_ == OutputMode::response_format && !joined.empty();
   if (can_continue && continuations_ < truncation_.max_continuations) {
     ++continuations_;
@@ -244,7 +301,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
     call_.turns.push_back(Turn{.role = Turn::Role::assistant, .text = partial_});
     return next_request(std::move(attempt), AttemptRole::continuation);
   }
-  const auto& options = Client::Internals::options(client_);
+  const auto& options = Client::Internals::options(*client_);
   const int raised =
       truncation_.raised_max_tokens > 0 ? truncation_.raised_max_tokens : 4 * options.max_tokens;
   if (!can_continue && output_cap_ == 0 && raised > options.max_tokens) {
@@ -297,7 +354,7 @@ std::string ExtractionLoop::redact_across_continuations(Attempt& current) {
   const std::string joined = partial_ + current.content;
   std::vector<std::size_t> ends = piece_ends_;
   ends.push_back(joined.size());
-  const auto keys = Client::Internals::key_spans(client_, joined);
+  const auto keys = Client::Internals::key_spans(*client_, joined);
   std::vector<std::string> shares;
   for (const auto& [start, end] : keys) {
     std::size_t from = 0;
@@ -334,7 +391,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attem
     const double per_byte = attempt.usage.input_tokens > 0 && sent_bytes > 0
                                 ? static_cast<double>(attempt.usage.input_tokens) / sent_bytes
                                 : 0.25;
-    const auto next_bytes = Client::Internals::prepare(client_, call_).request.body.size();
+    const auto next_bytes = Client::Internals::prepare(*client_, call_).request.body.size();
     const auto input = static_cast<std::int64_t>(static_cast<double>(next_bytes) * per_byte) + 1;
     const std::int64_t left = budget_.max_tokens - spent - input;
     if (left <= 0) {
@@ -350,7 +407,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attem
       if (!issues.empty()) message += ": " + prettify_one_line(issues);
       return end_with(Error{ErrorKind::budget_exhausted, std::move(message), {}});
     }
-    const int cap = output_cap_ > 0 ? output_cap_ : Client::Internals::options(client_).max_tokens;
+    const int cap = output_cap_ > 0 ? output_cap_ : Client::Internals::options(*client_).max_tokens;
     if (left < cap) {
       call_.output_cap = static_cast<int>(left);
       cap_from_budget_ = true;
@@ -371,7 +428,7 @@ Result<nlohmann::json> ExtractionLoop::end_with(Error error, Attempt unanswered)
 
 Result<nlohmann::json> ExtractionLoop::end_with(Error error) {
   error.trace = std::move(trace_);
-  redact(error, client_);
+  redact_keys(error);
   events_->finished(error.trace, &error);
   return error;
 }

@@ -16,10 +16,13 @@ namespace accord::detail {
 
 class ExtractionLoop {
  public:
-  // Throws std::invalid_argument for a null Contract, one made for another provider, or
-  // corrections outside 0..kMaxCorrections. `client` must outlive the loop.
+  // Throws std::invalid_argument for a null Contract, one made for another provider,
+  // corrections outside 0..kMaxCorrections, or a fallback with no key for an endpoint off this
+  // machine. `client` must outlive the loop.
   ExtractionLoop(const Client& client, const ExtractRequest& request);
 
+  // The client the next attempt goes to: the caller's, or the fallback the call moved on to.
+  [[nodiscard]] const Client& client() const { return *client_; }
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
   // How the next attempt is streamed; nullopt when it is not.
@@ -48,6 +51,20 @@ class ExtractionLoop {
     std::optional<Path> stopped_at;
   };
 
+  // Makes `client` the one the next requests go to, with its own Contract and a fresh start:
+  // the first request again, no correction or continuation carried over.
+  void begin_with(const Client& client);
+  // Whether the policy moves the call on after this answer, and a fallback is left to take it.
+  [[nodiscard]] bool falls_back(const Attempt& attempt, const Reply& reply) const;
+  // Records the attempt that ended the current provider's turn and sets call() to the next
+  // provider's first request.
+  std::optional<Result<nlohmann::json>> fall_back(Attempt attempt, const Error& why);
+  // The records' keys taken out: every client tried had its own.
+  template <class Record>
+  void redact_keys(Record& record) const {
+    for (const Client* tried : tried_) redact(record, *tried);
+  }
+
   // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
   std::optional<Result<nlohmann::json>> on_truncated(Attempt attempt, const Reply& reply);
   // The raised-cap retry answered 400/422 (a cap above the model's own limit).
@@ -69,16 +86,26 @@ class ExtractionLoop {
   // Returns the pieces joined, every key in them redacted: the output the loop judges.
   std::string redact_across_continuations(Attempt& current);
 
-  const Client& client_;
+  const Client* client_;  // the current one (see client())
+  std::shared_ptr<const std::vector<Client>> fallbacks_;
+  std::size_t next_fallback_ = 0;  // index into *fallbacks_
+  std::vector<const Client*> tried_;
+  FallbackPolicy fallback_policy_;
+  // What each client's Contract is made from: the caller's DSL schema, or the caller's Contract.
+  std::optional<Schema> schema_;
+  std::string name_;
+  std::shared_ptr<const Contract> given_contract_;
   std::shared_ptr<const Contract> contract_;
   OutputMode mode_;
   int corrections_ = 0;
   int corrections_sent_ = 0;
-  RepairSetup repair_;
+  RepairPolicy repair_policy_ = RepairPolicy::lossless;
+  RepairSetup repair_;  // the policy, for the current Contract
   CorrectionPolicy correction_;
   TokenBudget budget_;
   TruncationRecovery truncation_;
   Deadline deadline_;
+  std::vector<Turn> first_turns_;  // the caller's: what every provider's first request sends
   CallSpec call_;
   AttemptRole role_ = AttemptRole::first;  // of the request call() holds
   // The turns of the last whole-object request, without a continuation's prefill: where a

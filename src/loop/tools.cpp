@@ -7,7 +7,8 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/wire_name.hpp"
-#include "loop/extraction_loop.hpp"
+#include "loop/call_events.hpp"
+#include "loop/client.hpp"
 #include "loop/loop.hpp"
 
 namespace accord {
@@ -290,8 +291,19 @@ Trace ToolRun::trace() const {
 
 namespace {
 
+// The role of the request that follows a reply of tool calls: a correction when a call's input
+// was refused (its error result is what the model must fix), else the tools' results.
+AttemptRole role_after_calls(const ToolRun& run) {
+  const auto& step = run.steps.back();
+  const bool refused = std::any_of(step.calls.begin(), step.calls.end(), [&](std::size_t i) {
+    const auto verdict = run.calls[i].verdict;
+    return verdict == CallVerdict::rejected || verdict == CallVerdict::unknown_tool;
+  });
+  return refused ? AttemptRole::whole_correction : AttemptRole::tool_results;
+}
+
 Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
-                               const Toolset& toolset) {
+                               const Toolset& toolset, detail::CallEvents& events) {
   const auto specs = toolset.specs(client.provider());
   CallSpec call{.tools = specs};
   std::shared_ptr<const Contract> final_contract;
@@ -309,17 +321,26 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
   const auto repair = request.repair.value_or(Client::Internals::options(client).repair);
   CallJudge judge(toolset, specs, request.corrections_per_tool, repair);
   int final_attempts = 0;
+  AttemptRole role = AttemptRole::first;
   for (int step = 0; step < request.max_steps; ++step) {
-    auto exchanged = client.exchange(call);
+    const std::size_t number = run.steps.size() + 1;
+    if (role == AttemptRole::whole_correction) events.correction_sent(number, role, call);
+    events.request_sent(number, role, call, false);
+    auto exchanged = Client::Internals::exchange(
+        client, call, Client::Internals::call_deadline(client), nullptr, events.retries(number));
+    exchanged.attempt.role = role;
+    events.reply_received(number, exchanged.attempt);
     const Reply& reply = exchanged.reply;
     run.usage += exchanged.attempt.usage;
     run.steps.push_back(ToolStep{exchanged.attempt, {}});
 
     if (reply.status == ReplyStatus::tool_calls) {
-      if (auto error = answer_calls(reply, step + 1 >= request.max_steps, request, toolset, judge,
-                                    run, call.turns)) {
-        return *std::move(error);
-      }
+      auto error = answer_calls(reply, step + 1 >= request.max_steps, request, toolset, judge, run,
+                                call.turns);
+      const auto& answered = run.steps.back().attempt;
+      events.issues_found(number, answered.issues, answered.repairs);
+      if (error) return *std::move(error);
+      role = role_after_calls(run);
       continue;
     }
 
@@ -339,11 +360,13 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
       run.final_value = std::move(judged.value);
       return Extraction<ToolRun>{run, run.trace()};
     }
+    events.issues_found(number, judged.issues, judged.repairs);
     if (final_attempts > request.final_corrections) {
       return detail::invalid_after(static_cast<std::size_t>(final_attempts), judged.issues,
                                    run.trace());
     }
     detail::append_correction(call.turns, reply, judged.issues, call.mode, kFinalName);
+    role = AttemptRole::whole_correction;
   }
   // Reached only when the last allowed turn was a corrected final answer, or max_steps < 1.
   return Error{ErrorKind::step_limit,
@@ -355,10 +378,13 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
 
 Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
                           const Toolset& toolset) {
-  auto result = run_unredacted(client, request, toolset);
+  // The hooks see a tool run as one call: named for its final answer's schema, if it has one.
+  detail::CallEvents events(client, request.final_schema ? kFinalName : "tools");
+  auto result = run_unredacted(client, request, toolset, events);
   if (!result.ok()) {
     Error error = result.error();
     detail::redact(error, client);
+    events.finished(error.trace, &error);
     return error;
   }
   // The tool results stay as the handlers made them; the records of the model's turns do not
@@ -375,6 +401,7 @@ Result<ToolRun> run_tools(const Client& client, const ToolRequest& request,
     detail::redact(record.repairs, client);
   }
   Trace trace = run.trace();
+  events.finished(trace, nullptr);
   return Extraction<ToolRun>{std::move(run), std::move(trace)};
 }
 

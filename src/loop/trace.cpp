@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
 #include "core/utf8.hpp"
@@ -92,6 +94,8 @@ std::string_view to_string(AttemptRole role) {
       return "continuation";
     case AttemptRole::raised_cap:
       return "raised_cap";
+    case AttemptRole::tool_results:
+      return "tool_results";
   }
   return "unknown";
 }
@@ -99,7 +103,9 @@ std::string_view to_string(AttemptRole role) {
 nlohmann::ordered_json Trace::to_json() const {
   auto attempts_json = nlohmann::ordered_json::array();
   for (const auto& attempt : attempts) {
-    attempts_json.push_back({{"role", to_string(attempt.role)},
+    attempts_json.push_back({{"provider", attempt.provider},
+                             {"model", detail::valid_utf8(attempt.model)},
+                             {"role", to_string(attempt.role)},
                              {"request_body", sent_body(attempt.request_body)},
                              {"transport", valid_lines(attempt.transport_log)},
                              {"http_status", attempt.http_status},
@@ -114,10 +120,26 @@ nlohmann::ordered_json Trace::to_json() const {
     if (!attempt.repairs.empty()) attempts_json.back()["repairs"] = repairs_json(attempt.repairs);
     if (attempt.stream.streamed) attempts_json.back()["stream"] = stream_json(attempt.stream);
   }
-  return {{"attempts", attempts_json}, {"usage", usage_json(usage)}};
+  return {{"provider", provider()},
+          {"model", detail::valid_utf8(model())},
+          {"attempts", attempts_json},
+          {"usage", usage_json(usage)}};
+}
+
+std::string Trace::provider() const {
+  return attempts.empty() ? std::string() : attempts.back().provider;
+}
+
+std::string Trace::model() const {
+  return attempts.empty() ? std::string() : attempts.back().model;
 }
 
 std::string Trace::to_text() const {
+  // Each attempt names who it went to only when the call tried more than one (fallbacks): a
+  // single provider's trace reads as before.
+  const bool several = std::any_of(attempts.begin(), attempts.end(), [&](const Attempt& attempt) {
+    return attempt.provider != attempts.front().provider || attempt.model != attempts.front().model;
+  });
   std::string out;
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& attempt = attempts[i];
@@ -126,9 +148,11 @@ std::string Trace::to_text() const {
                                  ? std::string()
                                  : fmt::format(" ({})", to_string(attempt.role));
     const Usage& used = attempt.usage;
+    const std::string to =
+        several ? fmt::format(" to {} {}", attempt.provider, printable(attempt.model)) : "";
     out +=
-        fmt::format("attempt {}{}: HTTP {}, {}, {} ms, tokens in {} / out {}{}\n", i + 1, role,
-                    attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
+        fmt::format("attempt {}{}{}: HTTP {}, {}, {} ms, tokens in {} / out {}{}\n", i + 1, to,
+                    role, attempt.http_status, to_string(attempt.status), attempt.elapsed.count(),
                     count_text(used.input_tokens, used), count_text(used.output_tokens, used),
                     estimate_text(used, "estimated: the reply ended before the provider's count"));
     // Every piece from outside is printable: a reply cannot drive the terminal or write a line

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <mutex>
 
 #include "accord/client.hpp"
+#include "fixtures/hook_recorder.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
 #include "fixtures/refund_documents.hpp"
@@ -23,54 +23,14 @@ class Hooked : public ::testing::TestWithParam<std::string> {
   Result<json> run(const std::vector<json>& replies, Hooks extra = {}) {
     mock_ = std::make_unique<MockProcess>(scenario(replies));
     auto options = testing_support::mock_client_options(GetParam(), mock_->base_url());
-    options.hooks = recording(std::move(extra));
+    options.hooks = recorded_.hooks(std::move(extra));
     client_ = std::make_unique<Client>(options);
     return client_->extract(refund_request());
   }
 
-  Hooks recording(Hooks extra) {
-    Hooks hooks;
-    hooks.on_request_sent = [this, extra](const RequestSent& e) {
-      log(line_of("request", e.attempt, to_string(e.role)));
-      ids_.push_back(e.call.id);
-      if (extra.on_request_sent) extra.on_request_sent(e);
-    };
-    hooks.on_reply_received = [this](const ReplyReceived& e) {
-      log(line_of("reply", e.attempt, to_string(e.status)));
-    };
-    hooks.on_issues_found = [this, extra](const IssuesFound& e) {
-      log(line_of("issues", e.attempt, std::to_string(e.issues.size())));
-      found_.push_back(e);
-      if (extra.on_issues_found) extra.on_issues_found(e);
-    };
-    hooks.on_correction_sent = [this](const RequestSent& e) {
-      log(line_of("correction", e.attempt, to_string(e.role)));
-    };
-    hooks.on_retry_scheduled = [this](const RetryScheduled& e) {
-      log(line_of("retry", e.attempt, std::to_string(e.http_status)));
-    };
-    hooks.on_call_finished = [this](const CallFinished& e) {
-      log(line_of("finished", e.attempts, e.error ? std::string(to_string(*e.error)) : "ok"));
-      finished_ = e;
-    };
-    return hooks;
-  }
-
-  static std::string line_of(const std::string& what, std::size_t n, std::string_view detail) {
-    return what + " " + std::to_string(n) + " " + std::string(detail);
-  }
-  void log(std::string line) {
-    std::lock_guard lock(mutex_);
-    events_.push_back(std::move(line));
-  }
-
   std::unique_ptr<MockProcess> mock_;
   std::unique_ptr<Client> client_;
-  std::mutex mutex_;
-  std::vector<std::string> events_;
-  std::vector<std::uint64_t> ids_;
-  std::vector<IssuesFound> found_;
-  std::optional<CallFinished> finished_;
+  testing_support::HookRecorder recorded_;
 };
 
 TEST_P(Hooked, EachEventArrivesInTheOrderTheLoopLivesIt) {
@@ -83,22 +43,22 @@ TEST_P(Hooked, EachEventArrivesInTheOrderTheLoopLivesIt) {
                                              "request 2 scoped_correction",
                                              "reply 2 ok",
                                              "finished 2 ok"};
-  EXPECT_EQ(events_, expected);
+  EXPECT_EQ(recorded_.events, expected);
 }
 
 TEST_P(Hooked, EveryEventOfOneCallCarriesOneIdentity) {
   auto result = run({{{"json", bad_amount()}}, {{"json", kValidRefund}}});
   ASSERT_TRUE(result.ok()) << result.error().message;
-  ASSERT_EQ(ids_.size(), 2u);
-  EXPECT_EQ(ids_[0], ids_[1]);
-  ASSERT_TRUE(finished_);
-  EXPECT_EQ(finished_->call.id, ids_[0]);
-  EXPECT_EQ(finished_->call.provider, GetParam());
-  EXPECT_EQ(finished_->call.model, "test-model");
-  EXPECT_EQ(finished_->call.schema, "refund");
-  EXPECT_EQ(finished_->call.server, "127.0.0.1");
-  EXPECT_EQ(finished_->call.port, mock_->port());
-  EXPECT_EQ(finished_->usage, result.trace().usage);
+  ASSERT_EQ(recorded_.ids.size(), 2u);
+  EXPECT_EQ(recorded_.ids[0], recorded_.ids[1]);
+  ASSERT_TRUE(recorded_.finished);
+  EXPECT_EQ(recorded_.finished->call.id, recorded_.ids[0]);
+  EXPECT_EQ(recorded_.finished->call.provider, GetParam());
+  EXPECT_EQ(recorded_.finished->call.model, "test-model");
+  EXPECT_EQ(recorded_.finished->call.schema, "refund");
+  EXPECT_EQ(recorded_.finished->call.server, "127.0.0.1");
+  EXPECT_EQ(recorded_.finished->call.port, mock_->port());
+  EXPECT_EQ(recorded_.finished->usage, result.trace().usage);
 }
 
 TEST_P(Hooked, RetryIsHeardBeforeTheRequestIsTriedAgain) {
@@ -106,15 +66,13 @@ TEST_P(Hooked, RetryIsHeardBeforeTheRequestIsTriedAgain) {
   ASSERT_TRUE(result.ok()) << result.error().message;
   const std::vector<std::string> expected = {"request 1 first", "retry 1 503", "reply 1 ok",
                                              "finished 1 ok"};
-  EXPECT_EQ(events_, expected);
+  EXPECT_EQ(recorded_.events, expected);
 }
 
 TEST_P(Hooked, FailedCallEndsWithItsErrorKind) {
   auto result = run({{{"status", 400}}});
   ASSERT_FALSE(result.ok());
-  ASSERT_TRUE(finished_);
-  EXPECT_EQ(finished_->error, result.error().kind);
-  EXPECT_EQ(events_.back(), "finished 1 " + std::string(to_string(result.error().kind)));
+  EXPECT_TRUE(recorded_.ended_with(result.error().kind));
 }
 
 TEST_P(Hooked, ThrowingHookNeverBreaksTheCall) {
@@ -134,8 +92,8 @@ TEST_P(Hooked, IssuesReachTheHookWithoutTheKey) {
   echoed["sk-test-SENTINEL-123"] = true;
   auto result = run({{{"json", echoed}}, {{"json", kValidRefund}}});
   ASSERT_TRUE(result.ok()) << result.error().message;
-  ASSERT_EQ(found_.size(), 1u);
-  const auto& issues = found_[0].issues;
+  ASSERT_EQ(recorded_.found.size(), 1u);
+  const auto& issues = recorded_.found[0].issues;
   EXPECT_TRUE(std::any_of(issues.begin(), issues.end(), [](const Issue& issue) {
     return issue.code == IssueCode::unrecognized_keys;
   }));

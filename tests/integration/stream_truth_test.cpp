@@ -15,6 +15,7 @@
 #include "core/aws_event_stream.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
+#include "providers/stream_assembly.hpp"
 
 namespace {
 
@@ -270,9 +271,10 @@ TEST_P(StreamKeysEveryProvider, KeySplitAcrossTwoDeltasLeavesNoPieceInTheRecords
 TEST_P(StreamKeysEveryProvider, KeyInAMalformedEventIsRedactedBeforeItsSnippetIsCut) {
   // The old 120-byte cut fell 10 bytes into the key.
   const std::string data = std::string(110, 'x') + kStreamKey + std::string(400, 'y');
-  hostile::Server server(hostile::canned(
-      hostile::event_stream(GetParam() == "bedrock" ? bedrock_event("contentBlockDelta", data)
-                                                    : "data: " + data + "\n\n")));
+  hostile::Server server(hostile::canned(hostile::event_stream(
+      detail::stream_framing(GetParam()) == detail::StreamFraming::aws_event_stream
+          ? bedrock_event("contentBlockDelta", data)
+          : "data: " + data + "\n\n")));
   const Client client(options_for(server, GetParam()));
   const auto result = client.extract(request_for(kStreamNote));
   ASSERT_FALSE(result.ok());

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 
 #include "accord/providers/provider.hpp"
 #include "accord/tools.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
+#include "fixtures/transfer_replies.hpp"
 #include "schemas/transfer.hpp"
 
 namespace accord {
@@ -14,28 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-const json kValid = {{"accountId", "acct_9f3k2"},
-                     {"email", "ops@example.com"},
-                     {"amount", 450},
-                     {"currency", "eur"}};
-
-json over_cap() {
-  json doc = kValid;
-  doc["amount"] = 900;
-  return doc;
-}
-
-json call(const std::string& id, const json& arguments, const std::string& name = "transfer") {
-  return {{"id", id}, {"name", name}, {"arguments", arguments}};
-}
-
-json calls(std::vector<json> list) {
-  return {{"tool_calls", std::move(list)}};
-}
-
-json final_text(const std::string& text) {
-  return {{"text", text}};
-}
+using namespace testing_transfer;
 
 // The transfer case: 900 eur (over the cap), then 450 eur, then the answer.
 std::vector<json> rejected_then_valid() {
@@ -102,7 +83,7 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
   static std::vector<SentResult> results_in(const json& body) {
     std::vector<SentResult> out;
     const std::string provider = GetParam();
-    if (provider.ends_with("-responses")) {
+    if (provider == "openai-responses") {
       for (const auto& item : body["input"]) {
         if (item.value("type", "") == "function_call_output")
           out.push_back({item["call_id"], item["output"], false});
@@ -149,44 +130,55 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
     return out;
   }
 
-  // The transfer tool's input schema and description as the first request sent them.
-  json sent_tool(const json& body) const {
-    const std::string provider = GetParam();
-    if (provider == "gemini") {
-      for (const auto& declaration : body["tools"][0]["functionDeclarations"]) {
-        if (declaration["name"] == "transfer")
-          return {{"description", declaration["description"]},
-                  {"schema", declaration["parametersJsonSchema"]}};
-      }
+  // The transfer tool's input schema and description as the first request sent them, read where
+  // the provider's encoder writes them (asked of it with the same tools, so a new provider needs
+  // no entry here); null when the body has nothing there.
+  json sent_tool(const json& body) {
+    const auto provider = make_provider(GetParam());
+    const auto specs = toolset().specs(*provider);
+    CallSpec call{.base_url = "http://127.0.0.1/v1", .model = "test-model", .tools = specs};
+    call.turns.push_back(Turn{.role = Turn::Role::user, .text = "Send 450 eur to acct_9f3k2."});
+    const json reference = json::parse(provider->encode(call).body);
+    const auto description = pointer_to(reference, specs[0].description);
+    const auto schema = pointer_to(reference, json::parse(specs[0].input.schema.dump()));
+    if (!description || !schema || !body.contains(*description) || !body.contains(*schema))
       return nullptr;
-    }
-    if (provider == "bedrock") {
-      for (const auto& tool : body["toolConfig"]["tools"]) {
-        const auto& spec = tool["toolSpec"];
-        if (spec["name"] == "transfer")
-          return {{"description", spec["description"]}, {"schema", spec["inputSchema"]["json"]}};
-      }
-      return nullptr;
-    }
-    for (const auto& tool : body["tools"]) {
-      if (tool.contains("function")) {  // Chat Completions' shape, which Ollama shares
-        if (tool["function"]["name"] == "transfer")
-          return {{"description", tool["function"]["description"]},
-                  {"schema", tool["function"]["parameters"]}};
-      } else if (provider.ends_with("-responses")) {
-        if (tool["name"] == "transfer")
-          return {{"description", tool["description"]}, {"schema", tool["parameters"]}};
-      } else if (tool["name"] == "transfer") {
-        return {{"description", tool["description"]}, {"schema", tool["input_schema"]}};
-      }
-    }
-    return nullptr;
+    return {{"description", body[*description]}, {"schema", body[*schema]}};
   }
 
-  // Only Anthropic (is_error), Gemini (an "error" response) and Bedrock (status: error) mark a
-  // failed tool result; the others carry the text alone.
+  // Where `value` first occurs in `document`, depth first.
+  static std::optional<json::json_pointer> pointer_to(
+      const json& document, const json& value,
+      const json::json_pointer& here = json::json_pointer()) {
+    if (document == value) return here;
+    if (document.is_object()) {
+      for (const auto& [key, member] : document.items()) {
+        if (auto found = pointer_to(member, value, here / key)) return found;
+      }
+    } else if (document.is_array()) {
+      for (std::size_t i = 0; i < document.size(); ++i) {
+        if (auto found = pointer_to(document[i], value, here / i)) return found;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Whether the provider marks a failed tool result apart from its text (Anthropic's is_error,
+  // Gemini's "error" response, Bedrock's status: error) or carries the text alone: asked of its
+  // encoder, which writes a failed result and a good one with the same text differently or not.
   static bool has_error_flag() {
-    return GetParam() == "anthropic" || GetParam() == "gemini" || GetParam() == "bedrock";
+    const auto body_with = [](bool is_error) {
+      CallSpec call{.base_url = "http://127.0.0.1/v1", .model = "test-model"};
+      call.turns.push_back(Turn{.role = Turn::Role::user, .text = "Send 450 eur."});
+      Turn assistant{.role = Turn::Role::assistant};
+      assistant.tool_calls.push_back({"call_a", "transfer", kValid.dump()});
+      call.turns.push_back(std::move(assistant));
+      Turn results{.role = Turn::Role::tool_results};
+      results.results.push_back({"call_a", "transfer", "the bank is closed", is_error});
+      call.turns.push_back(std::move(results));
+      return make_provider(GetParam())->encode(call).body;
+    };
+    return body_with(true) != body_with(false);
   }
 
   std::unique_ptr<MockProcess> mock_;
