@@ -116,6 +116,11 @@ struct ExtractRequest {
   std::optional<TruncationRecovery> truncation;
   std::optional<StreamOptions> stream;  // overrides ClientOptions::stream
   PartialValueCallback on_partial;      // parts of a streamed output as they close
+  // A conversation (system, user, assistant and tool-result turns; user turns may carry images
+  // and documents) instead of, or around, the one-prompt shorthand: `system` when set goes
+  // first, `prompt` when set goes last as a user turn. The conversation must end with a user or
+  // tool-results turn; corrections are appended after it (docs/configuration.md#conversations).
+  std::vector<Turn> messages;
 };
 
 // One request and its decoded reply, with transport retries done.

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <utility>
 
+#include "loop/conversation.hpp"
 #include "loop/loop.hpp"
 #include "transport/redaction.hpp"
 
@@ -56,9 +57,8 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
                    .output = &contract_->wire(),
                    .output_text = &contract_->wire_text(),
                    .mode = request.mode};
-  if (!request.system.empty())
-    call_.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
-  call_.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+  call_.turns = conversation_of(request);
+  caller_turns_ = call_.turns.size();
   whole_turns_ = call_.turns;
   request_turns_ = call_.turns;
   events_.emplace(client, contract_->name());
@@ -195,14 +195,9 @@ std::string ExtractionLoop::prepare_correction(bool allow_scoped) {
                                            correction_.max_scoped_share, why, stopped_at)) {
       scoped_ = std::make_shared<const ScopedCorrection>(*std::move(plan));
       scoped_tried_ = true;
-      request_turns_.clear();
-      for (const auto& turn : whole_turns_) {
-        // The caller's own turns: the source to extract from, without earlier corrections.
-        if (turn.role == Turn::Role::system || turn.role == Turn::Role::user) {
-          request_turns_.push_back(turn);
-        }
-        if (turn.role == Turn::Role::user) break;
-      }
+      // The caller's own turns: the source to extract from, without earlier corrections.
+      request_turns_.assign(whole_turns_.begin(),
+                            whole_turns_.begin() + static_cast<std::ptrdiff_t>(caller_turns_));
       request_turns_.push_back(Turn{.role = Turn::Role::user, .text = scoped_->request_text});
       call_.turns = request_turns_;
       call_.output = &scoped_->patch;
