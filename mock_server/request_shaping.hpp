@@ -12,7 +12,8 @@
 
 namespace accord_mock {
 
-// The 400 message a real API gives for a request it refuses on its shape, or nullopt. Anthropic
+// The 400 message a real API gives for a request it refuses on its shape, or nullopt: a
+// conversation or image/document part malformed for the API (message_shape.hpp); Anthropic
 // refuses an assistant prefill together with structured output (`output_config.format`).
 [[nodiscard]] std::optional<std::string> refused_request(Endpoint endpoint,
                                                          const nlohmann::json& request);

@@ -130,6 +130,11 @@ struct ExtractRequest {
   // Overrides ClientOptions::fallbacks for this call (an empty list: none). A ready Contract is
   // rebuilt for each fallback provider from its own JSON Schema (Contract::for_provider).
   std::optional<std::vector<Fallback>> fallbacks;
+  // A conversation (system, user, assistant and tool-result turns; user turns may carry images
+  // and documents) instead of, or around, the one-prompt shorthand: `system` when set goes
+  // first, `prompt` when set goes last as a user turn. The conversation must end with a user or
+  // tool-results turn; corrections are appended after it (docs/configuration.md#conversations).
+  std::vector<Turn> messages;
 };
 
 // One request and its decoded reply, with transport retries done.

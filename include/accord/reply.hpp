@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "accord/content.hpp"
+
 namespace accord {
 
 struct Usage {
@@ -42,6 +44,9 @@ struct Turn {
   std::vector<ToolCall> tool_calls;  // assistant
   std::vector<ToolResult> results;   // tool_results
   nlohmann::json raw;                // assistant: provider-shaped message/items; null otherwise
+  // user: images, documents and more text, read after `text` (each provider's limits apply:
+  // docs/configuration.md#images-and-documents).
+  std::vector<ContentPart> parts;
 };
 
 enum class ReplyStatus {

@@ -10,13 +10,19 @@
 #include "extraction.hpp"
 #include "fallback_option.hpp"
 #include "input_files.hpp"
+#include "message_options.hpp"
 #include "provider_option.hpp"
 
 namespace accord_cli {
 namespace {
 
-void add_options(CLI::App& command, ExtractArgs& args) {
+struct ExtractCommandArgs : ExtractArgs {
+  MessageArgs conversation;
+};
+
+void add_options(CLI::App& command, ExtractCommandArgs& args) {
   add_extraction_options(command, args);
+  add_message_options(command, args.conversation);
   command.add_option("--input", args.input, "the text to extract from (default: stdin)");
   command.add_option("--trace", args.trace, "write every attempt as JSON to this file");
   add_bounded_option(command, "--timeout", args.timeout_seconds,
@@ -40,15 +46,17 @@ void write_trace(const std::string& file, const accord::Trace& trace) {
   if (!out) throw Failure{kUsage, "cannot write " + file};
 }
 
-int run(const ExtractArgs& args) {
+int run(const ExtractCommandArgs& args) {
   (void)provider_named(args.provider);  // an unknown name fails before any file is read
-  const std::string text = read_file(args.input);
+  std::string text = read_file(args.input);
   const auto [client, contract, schema] = make_extractor(args);
+  accord::ExtractRequest request{.schema = contract};
+  add_conversation(args.conversation, kInstructions, std::move(text), request);
   check_writable(args.trace);
   std::cerr << "accord: extracting with " << args.provider
             << (args.model.empty() ? "" : " (model " + args.model + ")") << "\n";
 
-  const auto result = client.extract({.schema = contract, .prompt = text, .system = kInstructions});
+  const auto result = client.extract(request);
   std::cerr << result.trace().to_text() << "\n";
   write_trace(args.trace, result.trace());
   if (!result.ok()) {
@@ -66,7 +74,7 @@ int run(const ExtractArgs& args) {
 }  // namespace
 
 Command extract_command() {
-  return command<ExtractArgs>(
+  return command<ExtractCommandArgs>(
       "extract", "extract a value matching the schema from a text, with validation and retries",
       add_options, run);
 }

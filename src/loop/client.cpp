@@ -14,6 +14,7 @@
 #include "loop/client.hpp"
 #include "loop/extraction_loop.hpp"
 #include "loop/loop.hpp"
+#include "providers/content_parts.hpp"
 #include "providers/wire.hpp"
 #include "transport/redaction.hpp"
 
@@ -192,8 +193,10 @@ detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSp
     detail::ask_for_stream(prepared.request, impl.provider->name());
     prepared.request.body_reader = prepared.stream;
   }
-  // The record only: a redacted key stays inside its JSON string, so the text is still JSON.
-  prepared.attempt.request_body = client.redacted(prepared.request.body);
+  // The record only: a redacted key stays inside its JSON string, so the text is still JSON; an
+  // image's or document's bytes are kept as their size and digest, not copied.
+  prepared.attempt.request_body =
+      client.redacted(detail::without_part_bytes(prepared.request.body, call.turns));
   return prepared;
 }
 

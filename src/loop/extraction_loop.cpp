@@ -6,6 +6,7 @@
 #include <cctype>
 #include <utility>
 
+#include "loop/conversation.hpp"
 #include "loop/loop.hpp"
 #include "transport/redaction.hpp"
 
@@ -61,9 +62,8 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   budget_ = request.budget.value_or(options.budget);
   truncation_ = request.truncation.value_or(options.truncation);
   deadline_ = Client::Internals::call_deadline(client);
-  if (!request.system.empty())
-    first_turns_.push_back(Turn{.role = Turn::Role::system, .text = request.system});
-  first_turns_.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+  first_turns_ = conversation_of(request);
+  caller_turns_ = first_turns_.size();
   begin_with(client);
   events_.emplace(client, contract_->name());
   events_->request_sent(1, role_, call_, stream_.enabled);
@@ -252,14 +252,9 @@ std::string ExtractionLoop::prepare_correction(bool allow_scoped) {
                                            correction_.max_scoped_share, why, stopped_at)) {
       scoped_ = std::make_shared<const ScopedCorrection>(*std::move(plan));
       scoped_tried_ = true;
-      request_turns_.clear();
-      for (const auto& turn : whole_turns_) {
-        // The caller's own turns: the source to extract from, without earlier corrections.
-        if (turn.role == Turn::Role::system || turn.role == Turn::Role::user) {
-          request_turns_.push_back(turn);
-        }
-        if (turn.role == Turn::Role::user) break;
-      }
+      // The caller's own turns: the source to extract from, without earlier corrections.
+      request_turns_.assign(whole_turns_.begin(),
+                            whole_turns_.begin() + static_cast<std::ptrdiff_t>(caller_turns_));
       request_turns_.push_back(Turn{.role = Turn::Role::user, .text = scoped_->request_text});
       call_.turns = request_turns_;
       call_.output = &scoped_->patch;

@@ -112,6 +112,7 @@ class ExtractionLoop {
   // whole-object correction, a continuation or a raised-cap retry starts from.
   std::vector<Turn> whole_turns_;
   std::vector<Turn> request_turns_;  // the same for the request in flight (scoped or whole)
+  std::size_t caller_turns_ = 0;     // how many turns of whole_turns_ are the caller's
   std::optional<Judgement> last_whole_;
   // The scoped correction in flight; shared so call().output stays valid when the loop moves.
   std::shared_ptr<const ScopedCorrection> scoped_;

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "providers/anthropic/anthropic.hpp"
+#include "providers/content_parts.hpp"
 #include "providers/lowering.hpp"
 #include "providers/registry.hpp"
 
@@ -47,6 +48,35 @@ ojson assistant_content(const Turn& turn) {
   return blocks;
 }
 
+// docs.anthropic.com, Vision (JPEG, PNG, GIF, WebP; 5 MB an image through the API, 100 images a
+// request) and PDF support (32 MB a request, base64 or URL sources).
+const PartRules kAnthropicParts{
+    .source = "Anthropic's vision and PDF support pages",
+    .image_types = {"image/jpeg", "image/png", "image/gif", "image/webp"},
+    .document_types = {"application/pdf"},
+    .max_image_bytes = 5 * kMiB,
+    .max_document_bytes = 32 * kMiB,
+    .max_images = 100,
+};
+
+ojson content_block(const ContentPart& part) {
+  if (part.kind == ContentPart::Kind::text) return {{"type", "text"}, {"text", part.text}};
+  ojson source =
+      part.is_url()
+          ? ojson{{"type", "url"}, {"url", part.url}}
+          : ojson{{"type", "base64"}, {"media_type", part.media_type}, {"data", base64_of(part)}};
+  return {{"type", part.kind == ContentPart::Kind::image ? "image" : "document"},
+          {"source", std::move(source)}};
+}
+
+// A user turn as content blocks: its text, then its parts.
+ojson user_blocks(const Turn& turn) {
+  ojson blocks = ojson::array();
+  if (!turn.text.empty()) blocks.push_back({{"type", "text"}, {"text", turn.text}});
+  for (const auto& part : turn.parts) blocks.push_back(content_block(part));
+  return blocks;
+}
+
 ojson anthropic_messages(const CallSpec& call) {
   ojson out = ojson::array();
   for (const auto& turn : call.turns) {
@@ -56,9 +86,11 @@ ojson anthropic_messages(const CallSpec& call) {
       case Turn::Role::user:
         // Text after tool results joins their user turn, which must start with the results.
         if (!out.empty() && out.back()["role"] == "user" && out.back()["content"].is_array()) {
-          out.back()["content"].push_back({{"type", "text"}, {"text", turn.text}});
-        } else {
+          for (auto& block : user_blocks(turn)) out.back()["content"].push_back(std::move(block));
+        } else if (turn.parts.empty()) {
           out.push_back({{"role", "user"}, {"content", turn.text}});
+        } else {
+          out.push_back({{"role", "user"}, {"content", user_blocks(turn)}});
         }
         break;
       case Turn::Role::assistant:
@@ -110,6 +142,7 @@ class Anthropic final : public Provider {
   [[nodiscard]] bool continues_assistant_prefill() const override { return true; }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    check_parts(call, kAnthropicParts, name());
     ojson body{{"model", call.model}, {"max_tokens", call.max_tokens}};
     if (const std::string system = system_text(call); !system.empty()) body["system"] = system;
     body["messages"] = anthropic_messages(call);

@@ -96,6 +96,15 @@ bool prompt_filtered(const ojson& body) {
   return false;
 }
 
+// learn.microsoft.com, "Use vision-enabled chat models": images of up to 20 MB, 10 a chat
+// request, as a URL or a data: URL; no document input in Chat Completions.
+const PartRules kAzureParts{
+    .source = "Azure OpenAI's vision-enabled chat models page",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+    .max_image_bytes = 20 * kMiB,
+    .max_images = 10,
+};
+
 class AzureOpenAI final : public AzureResource<ChatCompletions> {
  public:
   AzureOpenAI() : api_version_(azure_api_version(kDefaultApiVersion)) {}
@@ -107,6 +116,7 @@ class AzureOpenAI final : public AzureResource<ChatCompletions> {
   }
 
  protected:
+  [[nodiscard]] const PartRules& part_rules() const override { return kAzureParts; }
   [[nodiscard]] std::string url(const CallSpec& call) const override {
     if (azure_v1_surface(call)) return call.base_url + "/chat/completions";
     return call.base_url + "/openai/deployments/" + path_segment(call.model) +

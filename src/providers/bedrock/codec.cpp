@@ -6,8 +6,10 @@
 #include <array>
 #include <cstdlib>
 
+#include "core/ascii.hpp"
 #include "providers/anthropic/anthropic.hpp"
 #include "providers/bedrock/bedrock.hpp"
+#include "providers/content_parts.hpp"
 #include "providers/lowering.hpp"
 #include "providers/registry.hpp"
 
@@ -76,6 +78,70 @@ ojson converse_assistant_content(const Turn& turn) {
   return blocks;
 }
 
+// docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html: up to 20 images of
+// 3.75 MB and 5 documents of 4.5 MB a request, as bytes (or S3 locations, which accord does not
+// send), a document only with a text block beside it; formats from ImageBlock and DocumentBlock.
+const PartRules kConverseParts{
+    .source = "the Converse API's Message reference",
+    .image_types = {"image/png", "image/jpeg", "image/gif", "image/webp"},
+    .document_types = {"application/pdf", "text/csv", "text/html", "text/plain", "text/markdown"},
+    .max_image_bytes = 3'932'160,     // 3.75 MiB
+    .max_document_bytes = 4'718'592,  // 4.5 MiB
+    .max_images = 20,
+    .max_documents = 5,
+    .image_urls = false,
+    .document_urls = false,
+    .document_needs_text = true,
+};
+
+// The format name Converse gives a media type ("image/png" -> "png", "text/plain" -> "txt").
+std::string converse_format(const std::string& media_type) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kNamed = {{
+      {"text/plain", "txt"},
+      {"text/markdown", "md"},
+      {"application/pdf", "pdf"},
+      {"text/html", "html"},
+  }};
+  for (const auto& [type, format] : kNamed) {
+    if (media_type == type) return std::string(format);
+  }
+  return media_type.substr(media_type.find('/') + 1);
+}
+
+// A document name as Converse takes it: letters, digits, single spaces, hyphens, parentheses and
+// square brackets; anything else becomes a hyphen.
+std::string converse_document_name(const ContentPart& part, std::size_t n) {
+  std::string name = document_name(part, n);
+  for (auto& c : name) {
+    const bool kept =
+        ascii_alnum(c) || c == ' ' || c == '-' || c == '(' || c == ')' || c == '[' || c == ']';
+    if (!kept) c = '-';
+  }
+  for (auto at = name.find("  "); at != std::string::npos; at = name.find("  ")) name.erase(at, 1);
+  return name;
+}
+
+ojson converse_user_content(const Turn& turn) {
+  ojson blocks = ojson::array();
+  if (!turn.text.empty() || turn.parts.empty()) blocks.push_back(text_block(turn.text));
+  for (std::size_t n = 0; n < turn.parts.size(); ++n) {
+    const ContentPart& part = turn.parts[n];
+    if (part.kind == ContentPart::Kind::text) {
+      blocks.push_back(text_block(part.text));
+    } else if (part.kind == ContentPart::Kind::image) {
+      blocks.push_back({{"image",
+                         {{"format", converse_format(part.media_type)},
+                          {"source", {{"bytes", base64_of(part)}}}}}});
+    } else {
+      blocks.push_back({{"document",
+                         {{"format", converse_format(part.media_type)},
+                          {"name", converse_document_name(part, n + 1)},
+                          {"source", {{"bytes", base64_of(part)}}}}}});
+    }
+  }
+  return blocks;
+}
+
 ojson converse_messages(const CallSpec& call) {
   ojson out = ojson::array();
   // Turns of one role in a row join one message: Converse wants the roles to alternate.
@@ -91,7 +157,7 @@ ojson converse_messages(const CallSpec& call) {
       case Turn::Role::system:
         break;  // top-level `system`
       case Turn::Role::user:
-        add("user", ojson::array({text_block(turn.text)}));
+        add("user", converse_user_content(turn));
         break;
       case Turn::Role::assistant:
         add("assistant", converse_assistant_content(turn));
@@ -220,6 +286,7 @@ class Bedrock final : public Provider {
   }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    check_parts(call, kConverseParts, name());
     ojson body{{"messages", converse_messages(call)}};
     if (const std::string system = system_text(call); !system.empty()) {
       body["system"] = ojson::array({text_block(system)});

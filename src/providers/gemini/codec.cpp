@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "providers/content_parts.hpp"
 #include "providers/gemini/gemini.hpp"
 #include "providers/lowering.hpp"
 #include "providers/registry.hpp"
@@ -92,6 +93,31 @@ void add_parts(ojson& contents, const char* role, ojson parts) {
   }
 }
 
+// ai.google.dev/gemini-api/docs: image understanding (PNG, JPEG, WebP, HEIC, HEIF), document
+// understanding (PDF), and inline data of up to 100 MB a request (raised from 20 MB in 2026);
+// fileData takes a URL with its mimeType.
+const PartRules kGeminiParts{
+    .source = "the Gemini API's image and document understanding guides",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"},
+    .document_types = {"application/pdf", "text/plain"},
+    .max_image_bytes = 100 * kMiB,
+    .max_document_bytes = 100 * kMiB,
+    .url_needs_media_type = true,
+};
+
+ojson media_part(const ContentPart& part) {
+  if (part.kind == ContentPart::Kind::text) return text_part(part.text);
+  if (part.is_url()) return {{"fileData", {{"mimeType", part.media_type}, {"fileUri", part.url}}}};
+  return {{"inlineData", {{"mimeType", part.media_type}, {"data", base64_of(part)}}}};
+}
+
+ojson user_parts(const Turn& turn) {
+  ojson parts = ojson::array();
+  if (!turn.text.empty() || turn.parts.empty()) parts.push_back(text_part(turn.text));
+  for (const auto& part : turn.parts) parts.push_back(media_part(part));
+  return parts;
+}
+
 ojson gemini_contents(const CallSpec& call) {
   ojson contents = ojson::array();
   for (const auto& turn : call.turns) {
@@ -99,7 +125,7 @@ ojson gemini_contents(const CallSpec& call) {
       case Turn::Role::system:
         break;  // systemInstruction
       case Turn::Role::user:
-        add_parts(contents, "user", ojson::array({text_part(turn.text)}));
+        add_parts(contents, "user", user_parts(turn));
         break;
       case Turn::Role::assistant:
         add_parts(contents, "model", model_parts(turn));
@@ -219,6 +245,7 @@ class Gemini final : public Provider {
   }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    check_parts(call, kGeminiParts, name());
     ojson body{{"contents", gemini_contents(call)}};
     if (const std::string system = system_text(call); !system.empty()) {
       body["systemInstruction"] = {{"parts", ojson::array({text_part(system)})}};

@@ -18,6 +18,7 @@ struct LocalServerProfile {
   std::string_view base_url_env;
   std::string_view default_base_url;
   const SchemaCapabilities* capabilities = nullptr;
+  const PartRules* parts = nullptr;  // what it takes of images and documents; nullptr: OpenAI's
 };
 
 class LocalServer final : public ChatCompletions {
@@ -44,6 +45,9 @@ class LocalServer final : public ChatCompletions {
  protected:
   // Ollama's compatibility layer reads only max_tokens; vLLM and llama.cpp accept it too.
   [[nodiscard]] const char* max_tokens_field() const override { return "max_tokens"; }
+  [[nodiscard]] const PartRules& part_rules() const override {
+    return profile_.parts != nullptr ? *profile_.parts : ChatCompletions::part_rules();
+  }
 
  private:
   const LocalServerProfile& profile_;

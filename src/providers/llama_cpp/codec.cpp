@@ -43,12 +43,21 @@ namespace {
 // "required"), so a forced tool is not known to be honoured.
 const SchemaCapabilities kLlamaCpp = llama_grammar_capabilities("llama.cpp servers", false);
 
+// llama-server's multimodal support (tools/server/README.md, tools/mtmd): images in image_url as
+// base64 data: URLs, with a vision model loaded; no documents.
+const PartRules kLlamaCppParts{
+    .source = "llama-server's README",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+    .image_urls = false,
+};
+
 const LocalServerProfile kLlamaCppProfile{
     .name = "llama-cpp",
     .api_key_env = "LLAMA_API_KEY",
     .base_url_env = "LLAMA_CPP_BASE_URL",
     .default_base_url = "http://127.0.0.1:8080/v1",
     .capabilities = &kLlamaCpp,
+    .parts = &kLlamaCppParts,
 };
 
 }  // namespace

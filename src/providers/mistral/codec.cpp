@@ -33,6 +33,17 @@ const SchemaCapabilities kMistral{
     .size_limits = "none documented",
 };
 
+// docs.mistral.ai, Vision (PNG, JPEG, WebP, non-animated GIF; 10 MB an image, 8 a request) and
+// Document QnA / OCR (document_url with a URL or a data: URL; 50 MB a document).
+const PartRules kMistralParts{
+    .source = "Mistral's vision and document QnA guides",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+    .document_types = {"application/pdf"},
+    .max_image_bytes = 10 * kMiB,
+    .max_document_bytes = 50 * kMiB,
+    .max_images = 8,
+};
+
 class Mistral final : public ChatCompletions {
  public:
   [[nodiscard]] std::string_view name() const override { return "mistral"; }
@@ -66,6 +77,16 @@ class Mistral final : public ChatCompletions {
  protected:
   // Mistral's request field; it has no max_completion_tokens.
   [[nodiscard]] const char* max_tokens_field() const override { return "max_tokens"; }
+  [[nodiscard]] const PartRules& part_rules() const override { return kMistralParts; }
+  // image_url is the URL itself, not an object; documents are document_url chunks.
+  [[nodiscard]] ojson content_part(const ContentPart& part, std::size_t n) const override {
+    const std::string address = part.is_url() ? part.url : data_url(part);
+    if (part.kind == ContentPart::Kind::image)
+      return {{"type", "image_url"}, {"image_url", address}};
+    if (part.kind == ContentPart::Kind::document)
+      return {{"type", "document_url"}, {"document_url", address}};
+    return ChatCompletions::content_part(part, n);
+  }
 
   // "model_length": the model's context ran out before its output did.
   [[nodiscard]] Ending ending(const ojson& body, const ojson& choice, bool refused) const override {

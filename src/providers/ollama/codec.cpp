@@ -8,6 +8,8 @@
 #include <array>
 
 #include "accord/json_text.hpp"
+#include "providers/chat_messages.hpp"
+#include "providers/content_parts.hpp"
 #include "providers/llama_cpp/llama_cpp.hpp"
 #include "providers/lowering.hpp"
 #include "providers/ollama/ollama.hpp"
@@ -39,39 +41,42 @@ ojson ollama_tool_calls(const std::vector<ToolCall>& calls) {
   return out;
 }
 
-ojson ollama_messages(const CallSpec& call) {
-  ojson out = ojson::array();
-  for (const auto& turn : call.turns) {
-    switch (turn.role) {
-      case Turn::Role::system:
-        out.push_back({{"role", "system"}, {"content", turn.text}});
-        break;
-      case Turn::Role::user:
-        out.push_back({{"role", "user"}, {"content", turn.text}});
-        break;
-      case Turn::Role::assistant: {
-        // The message as received keeps its tool calls as Ollama wrote them.
-        if (turn.raw.is_object()) {
-          out.push_back(ojson(turn.raw));
-          break;
-        }
-        ojson message{{"role", "assistant"}, {"content", turn.text}};
-        if (!turn.tool_calls.empty()) message["tool_calls"] = ollama_tool_calls(turn.tool_calls);
-        out.push_back(std::move(message));
-        break;
-      }
-      case Turn::Role::tool_results:
-        // Results name their tool; the call's id goes back too when the server gave one.
-        for (const auto& result : turn.results) {
+// Ollama's chat API (docs/api.md) takes images as base64 in the message's `images`; no documents,
+// no URLs, and no size limit is documented.
+const PartRules kOllamaParts{
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+    .image_urls = false,
+};
+
+const ChatMessageShape kOllamaShape{
+    .user_with_parts =
+        [](const Turn& turn) {
+          std::string text = turn.text;
+          ojson images = ojson::array();
+          for (const auto& part : turn.parts) {
+            if (part.kind == ContentPart::Kind::image) {
+              images.push_back(base64_of(part));
+            } else {  // text: the content is one string
+              text += (text.empty() ? "" : "\n\n") + part.text;
+            }
+          }
+          return ojson{
+              {"role", "user"}, {"content", std::move(text)}, {"images", std::move(images)}};
+        },
+    .assistant =
+        [](const Turn& turn) {
+          ojson message{{"role", "assistant"}, {"content", turn.text}};
+          if (!turn.tool_calls.empty()) message["tool_calls"] = ollama_tool_calls(turn.tool_calls);
+          return message;
+        },
+    // Results name their tool; the call's id goes back too when the server gave one.
+    .tool_result =
+        [](const ToolResult& result) {
           ojson message{{"role", "tool"}, {"content", result.content}, {"tool_name", result.name}};
           if (!result.call_id.empty()) message["tool_call_id"] = result.call_id;
-          out.push_back(std::move(message));
-        }
-        break;
-    }
-  }
-  return out;
-}
+          return message;
+        },
+};
 
 // OLLAMA_HOST may be "host:port" without a scheme; a base URL of Ollama's OpenAI endpoint (…/v1)
 // reaches the native API at the same host.
@@ -99,7 +104,10 @@ class Ollama final : public Provider {
   }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
-    ojson body{{"model", call.model}, {"messages", ollama_messages(call)}, {"stream", false}};
+    check_parts(call, kOllamaParts, name());
+    ojson body{{"model", call.model},
+               {"messages", chat_style_messages(call.turns, kOllamaShape)},
+               {"stream", false}};
     if (call.output) body["format"] = output_schema(call);
     if (!call.tools.empty()) {
       ojson tools = ojson::array();

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "providers/content_parts.hpp"
 #include "providers/openai/openai.hpp"
 #include "providers/stream_assembly.hpp"
 
@@ -28,7 +29,15 @@ class ChatCompletions : public OpenAIProvider {
   // provider with more words for an ending (Mistral's model_length, Azure's filter annotations)
   // adds them here.
   [[nodiscard]] virtual Ending ending(const ojson& body, const ojson& choice, bool refused) const;
+  // What it takes of images and documents, and how it writes one in a user message's content
+  // (Mistral: image_url as a bare string, documents as document_url).
+  [[nodiscard]] virtual const PartRules& part_rules() const;
+  [[nodiscard]] virtual ojson content_part(const ContentPart& part, std::size_t n) const;
 };
+
+// OpenAI's content parts: text, image_url (a data: URL for bytes) and file (PDF bytes as
+// file_data).
+[[nodiscard]] ojson openai_content_part(const ContentPart& part, std::size_t n);
 
 // Chunks with choices[0].delta, then `[DONE]`.
 [[nodiscard]] std::unique_ptr<StreamAssembler> make_chat_stream(OutputMode mode);

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "providers/chat_messages.hpp"
 #include "providers/openai_chat/chat_completions.hpp"
 #include "providers/registry.hpp"
 
@@ -10,9 +11,18 @@ namespace accord::detail {
 
 namespace {
 
+// platform.openai.com/docs/guides/images-vision (PNG, JPEG, WebP, non-animated GIF; 50 MB of
+// images a request) and docs/guides/pdf-files (PDF as file_data, 50 MB a file).
+const PartRules kOpenAIChatParts{
+    .source = "OpenAI's images-vision and pdf-files guides",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+    .document_types = {"application/pdf"},
+    .max_image_bytes = 50 * kMiB,
+    .max_document_bytes = 50 * kMiB,
+    .document_urls = false,  // Chat Completions' file part takes file_data or a file_id
+};
+
 ojson assistant_message(const Turn& turn) {
-  // The message exactly as received keeps tool-call ids and refusals intact.
-  if (turn.raw.is_object()) return ojson(turn.raw);
   ojson message{{"role", "assistant"}};
   message["content"] =
       turn.text.empty() && !turn.tool_calls.empty() ? ojson(nullptr) : ojson(turn.text);
@@ -28,29 +38,31 @@ ojson assistant_message(const Turn& turn) {
   return message;
 }
 
-ojson chat_messages(const CallSpec& call) {
-  ojson out = ojson::array();
-  for (const auto& turn : call.turns) {
-    switch (turn.role) {
-      case Turn::Role::system:
-        out.push_back({{"role", "system"}, {"content", turn.text}});
-        break;
-      case Turn::Role::user:
-        out.push_back({{"role", "user"}, {"content", turn.text}});
-        break;
-      case Turn::Role::assistant:
-        out.push_back(assistant_message(turn));
-        break;
-      case Turn::Role::tool_results:
-        for (const auto& result : turn.results) {
-          out.push_back(
-              {{"role", "tool"}, {"tool_call_id", result.call_id}, {"content", result.content}});
-        }
-        break;
-    }
+}  // namespace
+
+ojson openai_content_part(const ContentPart& part, std::size_t n) {
+  switch (part.kind) {
+    case ContentPart::Kind::text:
+      return {{"type", "text"}, {"text", part.text}};
+    case ContentPart::Kind::image:
+      return {{"type", "image_url"},
+              {"image_url", {{"url", part.is_url() ? part.url : data_url(part)}}}};
+    case ContentPart::Kind::document:
+      return {{"type", "file"},
+              {"file", {{"filename", document_name(part, n)}, {"file_data", data_url(part)}}}};
   }
-  return out;
+  return {};
 }
+
+const PartRules& ChatCompletions::part_rules() const {
+  return kOpenAIChatParts;
+}
+
+ojson ChatCompletions::content_part(const ContentPart& part, std::size_t n) const {
+  return openai_content_part(part, n);
+}
+
+namespace {
 
 ojson chat_function_tool(const std::string& name, const std::string& description,
                          const ojson& parameters) {
@@ -64,7 +76,24 @@ ojson chat_function_tool(const std::string& name, const std::string& description
 }  // namespace
 
 HttpRequest ChatCompletions::encode(const CallSpec& call) const {
-  ojson body{{"model", call.model}, {"messages", chat_messages(call)}};
+  check_parts(call, part_rules(), name());
+  const ChatMessageShape shape{
+      .user_with_parts =
+          [this](const Turn& turn) {
+            ojson content = ojson::array();
+            if (!turn.text.empty()) content.push_back({{"type", "text"}, {"text", turn.text}});
+            for (std::size_t n = 0; n < turn.parts.size(); ++n)
+              content.push_back(content_part(turn.parts[n], n + 1));
+            return ojson{{"role", "user"}, {"content", std::move(content)}};
+          },
+      .assistant = assistant_message,
+      .tool_result =
+          [](const ToolResult& result) {
+            return ojson{
+                {"role", "tool"}, {"tool_call_id", result.call_id}, {"content", result.content}};
+          },
+  };
+  ojson body{{"model", call.model}, {"messages", chat_style_messages(call.turns, shape)}};
   const bool forced = call.output && call.mode == OutputMode::forced_tool;
   if (call.output && !forced) {
     body["response_format"] = {

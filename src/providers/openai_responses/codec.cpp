@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "providers/content_parts.hpp"
 #include "providers/openai/openai.hpp"
 #include "providers/openai_responses/openai_responses.hpp"
 #include "providers/registry.hpp"
@@ -11,6 +12,40 @@ namespace accord::detail {
 
 namespace {
 
+// platform.openai.com/docs/guides/images-vision and docs/guides/pdf-files: input_image takes a URL
+// or a data: URL, input_file a PDF as file_data or file_url; 50 MB a file.
+const PartRules kResponsesParts{
+    .source = "OpenAI's images-vision and pdf-files guides",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+    .document_types = {"application/pdf"},
+    .max_image_bytes = 50 * kMiB,
+    .max_document_bytes = 50 * kMiB,
+};
+
+ojson input_part(const ContentPart& part, std::size_t n) {
+  switch (part.kind) {
+    case ContentPart::Kind::text:
+      return {{"type", "input_text"}, {"text", part.text}};
+    case ContentPart::Kind::image:
+      return {{"type", "input_image"}, {"image_url", part.is_url() ? part.url : data_url(part)}};
+    case ContentPart::Kind::document:
+      if (part.is_url()) return {{"type", "input_file"}, {"file_url", part.url}};
+      return {{"type", "input_file"},
+              {"filename", document_name(part, n)},
+              {"file_data", data_url(part)}};
+  }
+  return {};
+}
+
+ojson user_content(const Turn& turn) {
+  if (turn.parts.empty()) return turn.text;
+  ojson content = ojson::array();
+  if (!turn.text.empty()) content.push_back({{"type", "input_text"}, {"text", turn.text}});
+  for (std::size_t n = 0; n < turn.parts.size(); ++n)
+    content.push_back(input_part(turn.parts[n], n + 1));
+  return content;
+}
+
 ojson input_items(const CallSpec& call) {
   ojson out = ojson::array();
   for (const auto& turn : call.turns) {
@@ -18,7 +53,7 @@ ojson input_items(const CallSpec& call) {
       case Turn::Role::system:
         break;  // sent as `instructions`
       case Turn::Role::user:
-        out.push_back({{"role", "user"}, {"content", turn.text}});
+        out.push_back({{"role", "user"}, {"content", user_content(turn)}});
         break;
       case Turn::Role::assistant:
         if (turn.raw.is_array()) {
@@ -60,6 +95,7 @@ class Responses final : public OpenAIProvider {
   [[nodiscard]] std::string_view name() const override { return "openai-responses"; }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
+    check_parts(call, kResponsesParts, name());
     ojson body{{"model", call.model}};
     if (const std::string system = system_text(call); !system.empty()) {
       body["instructions"] = system;

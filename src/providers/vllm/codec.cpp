@@ -47,12 +47,20 @@ SchemaCapabilities vllm_capabilities() {
 
 const SchemaCapabilities kVllm = vllm_capabilities();
 
+// vLLM's multimodal inputs (docs.vllm.ai, "Multimodal Inputs"): image_url parts with an http(s)
+// URL or a base64 data: URL; no document parts.
+const PartRules kVllmParts{
+    .source = "vLLM's multimodal inputs page",
+    .image_types = {"image/png", "image/jpeg", "image/webp", "image/gif"},
+};
+
 const LocalServerProfile kVllmProfile{
     .name = "vllm",
     .api_key_env = "VLLM_API_KEY",
     .base_url_env = "VLLM_BASE_URL",
     .default_base_url = "http://127.0.0.1:8000/v1",
     .capabilities = &kVllm,
+    .parts = &kVllmParts,
 };
 
 }  // namespace
