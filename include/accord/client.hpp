@@ -17,6 +17,7 @@
 #include "accord/hooks.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/loop_options.hpp"
+#include "accord/price_table.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/repair.hpp"
 #include "accord/result.hpp"
@@ -69,6 +70,12 @@ struct ClientOptions {
   // (docs/configuration.md#hooks; accord/telemetry.hpp for OpenTelemetry spans). What a hook
   // throws is caught and counted in Client::hook_exceptions().
   Hooks hooks;
+  // Sampling, reasoning, caching, extra headers and body for every request
+  // (docs/configuration.md#request-parameters); ExtractRequest::parameters override them field by
+  // field. One the provider does not take makes each call throw std::invalid_argument.
+  RequestParameters parameters;
+  // Prices per model: each call's Trace::cost. None: no cost.
+  std::shared_ptr<const PriceTable> prices;
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -116,6 +123,7 @@ struct ExtractRequest {
   std::optional<TruncationRecovery> truncation;
   std::optional<StreamOptions> stream;  // overrides ClientOptions::stream
   PartialValueCallback on_partial;      // parts of a streamed output as they close
+  RequestParameters parameters;         // over ClientOptions::parameters, field by field
 };
 
 // One request and its decoded reply, with transport retries done.

@@ -68,6 +68,9 @@ struct Attempt {
 struct Trace {
   std::vector<Attempt> attempts;
   Usage usage;  // summed over attempts
+  // What the usage cost by ClientOptions::prices, in its currency; nullopt without a price for
+  // the model.
+  std::optional<double> cost;
 
   [[nodiscard]] nlohmann::ordered_json to_json() const;
   // Readable, for stderr: one block per attempt.

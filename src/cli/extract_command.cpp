@@ -41,13 +41,14 @@ void write_trace(const std::string& file, const accord::Trace& trace) {
 int run(const ExtractArgs& args) {
   (void)provider_named(args.provider);  // an unknown name fails before any file is read
   const std::string text = read_file(args.input);
-  const auto [client, contract, schema] = make_extractor(args);
+  const auto [client, contract, schema, prices] = make_extractor(args);
   check_writable(args.trace);
   std::cerr << "accord: extracting with " << args.provider
             << (args.model.empty() ? "" : " (model " + args.model + ")") << "\n";
 
   const auto result = client.extract({.schema = contract, .prompt = text, .system = kInstructions});
   std::cerr << result.trace().to_text() << "\n";
+  show_cost({&result.trace()}, prices.get(), model_of(args, client));
   write_trace(args.trace, result.trace());
   if (!result.ok()) {
     std::cerr << "accord: extraction failed: " << accord::to_string(result.error().kind) << ": "

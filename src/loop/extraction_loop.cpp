@@ -59,6 +59,7 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   if (!request.system.empty())
     call_.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
   call_.turns.push_back(Turn{.role = Turn::Role::user, .text = request.prompt});
+  call_.parameters = request.parameters;
   whole_turns_ = call_.turns;
   request_turns_ = call_.turns;
   events_.emplace(client, contract_->name());
@@ -70,6 +71,9 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   attempt.role = role_;
   events_->reply_received(trace_.attempts.size() + 1, attempt);
   trace_.usage += attempt.usage;
+  if (const auto& prices = Client::Internals::options(client_).prices) {
+    trace_.cost = prices->cost(Client::Internals::model(client_), trace_.usage);
+  }
   std::string joined;  // a continued output with this piece, redacted
   if (continuations_ > 0) joined = redact_across_continuations(attempt);
   if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {

@@ -93,6 +93,16 @@ class AzureOpenAI final : public ChatCompletions {
     return lower_schema(emitted, std::move(report), kAzureStrict, std::string(name()));
   }
 
+  // OpenAI's, but for the service tier, which Azure's deployments set instead.
+  [[nodiscard]] const ParameterPlaces& parameter_places() const override {
+    static const ParameterPlaces kPlaces = [] {
+      auto places = openai_chat_parameter_places();
+      places.service_tier = nullptr;
+      return places;
+    }();
+    return kPlaces;
+  }
+
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     Reply reply = ChatCompletions::decode(response, mode);
     // A prompt the filter blocks is refused with 400 and code content_filter (innererror

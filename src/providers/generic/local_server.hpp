@@ -44,6 +44,13 @@ class LocalServer final : public ChatCompletions {
  protected:
   // Ollama's compatibility layer reads only max_tokens; vLLM and llama.cpp accept it too.
   [[nodiscard]] const char* max_tokens_field() const override { return "max_tokens"; }
+  // The sampling parameters llama.cpp's and vLLM's servers document; OpenAI's account fields
+  // (service tier, user, metadata) and reasoning effort are not theirs.
+  [[nodiscard]] const ParameterPlaces& parameter_places() const override {
+    static const ParameterPlaces kPlaces{
+        .temperature = "/temperature", .top_p = "/top_p", .seed = "/seed", .stop = "/stop"};
+    return kPlaces;
+  }
 
  private:
   const LocalServerProfile& profile_;

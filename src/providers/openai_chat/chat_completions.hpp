@@ -6,6 +6,7 @@
 #include <string>
 
 #include "providers/openai/openai.hpp"
+#include "providers/parameters.hpp"
 #include "providers/stream_assembly.hpp"
 
 namespace accord::detail {
@@ -28,7 +29,12 @@ class ChatCompletions : public OpenAIProvider {
   // provider with more words for an ending (Mistral's model_length, Azure's filter annotations)
   // adds them here.
   [[nodiscard]] virtual Ending ending(const ojson& body, const ojson& choice, bool refused) const;
+  // Where its body takes each request parameter: OpenAI's by default.
+  [[nodiscard]] virtual const ParameterPlaces& parameter_places() const;
 };
+
+// OpenAI's Chat Completions parameters, which compatible servers take in part.
+[[nodiscard]] const ParameterPlaces& openai_chat_parameter_places();
 
 // Chunks with choices[0].delta, then `[DONE]`.
 [[nodiscard]] std::unique_ptr<StreamAssembler> make_chat_stream(OutputMode mode);
