@@ -1,5 +1,6 @@
 #include "parameters.hpp"
 
+#include <initializer_list>
 #include <set>
 
 namespace accord_mock {
@@ -143,30 +144,32 @@ Problem cache_points(const json& request) {
   return problem;
 }
 
-const std::set<std::string> kReasoningEfforts = {"none",   "minimal", "low",
-                                                 "medium", "high",    "xhigh"};
-const std::set<std::string> kServiceTiers = {"auto", "default", "flex", "scale", "priority"};
-
-Problem chat_parameters(const json& r) {
-  for (auto problem : {number_in(r, "/temperature", 0, 2), number_in(r, "/top_p", 0, 1),
-                       integer(r, "/seed"), integer(r, "/random_seed"), strings(r, "/stop", 4),
-                       one_of(r, "/reasoning_effort", kReasoningEfforts),
-                       one_of(r, "/service_tier", kServiceTiers), string_at(r, "/user"),
-                       string_map(r, "/metadata")}) {
+// The first of an API's checks that found a problem.
+Problem first_problem(std::initializer_list<Problem> problems) {
+  for (const auto& problem : problems) {
     if (problem) return problem;
   }
   return std::nullopt;
 }
 
+const std::set<std::string> kReasoningEfforts = {"none",   "minimal", "low",
+                                                 "medium", "high",    "xhigh"};
+const std::set<std::string> kServiceTiers = {"auto", "default", "flex", "scale", "priority"};
+
+Problem chat_parameters(const json& r) {
+  return first_problem({number_in(r, "/temperature", 0, 2), number_in(r, "/top_p", 0, 1),
+                        integer(r, "/seed"), integer(r, "/random_seed"), strings(r, "/stop", 4),
+                        one_of(r, "/reasoning_effort", kReasoningEfforts),
+                        one_of(r, "/service_tier", kServiceTiers), string_at(r, "/user"),
+                        string_map(r, "/metadata")});
+}
+
 Problem responses_parameters(const json& r) {
-  for (auto problem : {number_in(r, "/temperature", 0, 2), number_in(r, "/top_p", 0, 1),
-                       absent(r, "seed"), absent(r, "stop"), absent(r, "reasoning_effort"),
-                       one_of(r, "/reasoning/effort", kReasoningEfforts),
-                       one_of(r, "/service_tier", kServiceTiers), string_at(r, "/user"),
-                       string_map(r, "/metadata")}) {
-    if (problem) return problem;
-  }
-  return std::nullopt;
+  return first_problem({number_in(r, "/temperature", 0, 2), number_in(r, "/top_p", 0, 1),
+                        absent(r, "seed"), absent(r, "stop"), absent(r, "reasoning_effort"),
+                        one_of(r, "/reasoning/effort", kReasoningEfforts),
+                        one_of(r, "/service_tier", kServiceTiers), string_at(r, "/user"),
+                        string_map(r, "/metadata")});
 }
 
 Problem messages_parameters(const json& r) {
@@ -175,54 +178,41 @@ Problem messages_parameters(const json& r) {
         !(*metadata)["user_id"].is_string())
       return std::string("metadata: only {\"user_id\": string} is taken");
   }
-  for (auto problem : {number_in(r, "/temperature", 0, 1), number_in(r, "/top_p", 0, 1),
-                       absent(r, "seed"), absent(r, "stop"), absent(r, "reasoning_effort"),
-                       absent(r, "user"), strings(r, "/stop_sequences", 8191),
-                       thinking_block(r, "/thinking", r.value("max_tokens", json())),
-                       one_of(r, "/service_tier", {"auto", "standard_only"}), cache_marks(r)}) {
-    if (problem) return problem;
-  }
-  return std::nullopt;
+  return first_problem({number_in(r, "/temperature", 0, 1), number_in(r, "/top_p", 0, 1),
+                        absent(r, "seed"), absent(r, "stop"), absent(r, "reasoning_effort"),
+                        absent(r, "user"), strings(r, "/stop_sequences", 8191),
+                        thinking_block(r, "/thinking", r.value("max_tokens", json())),
+                        one_of(r, "/service_tier", {"auto", "standard_only"}), cache_marks(r)});
 }
 
 Problem gemini_parameters(const json& r) {
-  for (auto problem :
-       {number_in(r, "/generationConfig/temperature", 0, 2),
-        number_in(r, "/generationConfig/topP", 0, 1), integer(r, "/generationConfig/seed"),
-        strings(r, "/generationConfig/stopSequences", 5),
-        integer(r, "/generationConfig/thinkingConfig/thinkingBudget"),
-        one_of(r, "/generationConfig/thinkingConfig/thinkingLevel", {"low", "medium", "high"}),
-        absent(r, "temperature"), absent(r, "seed")}) {
-    if (problem) return problem;
-  }
-  return std::nullopt;
+  return first_problem(
+      {number_in(r, "/generationConfig/temperature", 0, 2),
+       number_in(r, "/generationConfig/topP", 0, 1), integer(r, "/generationConfig/seed"),
+       strings(r, "/generationConfig/stopSequences", 5),
+       integer(r, "/generationConfig/thinkingConfig/thinkingBudget"),
+       one_of(r, "/generationConfig/thinkingConfig/thinkingLevel", {"low", "medium", "high"}),
+       absent(r, "temperature"), absent(r, "seed")});
 }
 
 Problem converse_parameters(const json& r) {
-  for (auto problem :
-       {number_in(r, "/inferenceConfig/temperature", 0, 1),
-        number_in(r, "/inferenceConfig/topP", 0, 1),
-        strings(r, "/inferenceConfig/stopSequences", 4),
-        thinking_block(r, "/additionalModelRequestFields/thinking",
-                       r.contains(json::json_pointer("/inferenceConfig/maxTokens"))
-                           ? r[json::json_pointer("/inferenceConfig/maxTokens")]
-                           : json()),
-        string_map(r, "/requestMetadata"), absent(r, "temperature"), cache_points(r)}) {
-    if (problem) return problem;
-  }
-  return std::nullopt;
+  return first_problem(
+      {number_in(r, "/inferenceConfig/temperature", 0, 1),
+       number_in(r, "/inferenceConfig/topP", 0, 1), strings(r, "/inferenceConfig/stopSequences", 4),
+       thinking_block(r, "/additionalModelRequestFields/thinking",
+                      r.contains(json::json_pointer("/inferenceConfig/maxTokens"))
+                          ? r[json::json_pointer("/inferenceConfig/maxTokens")]
+                          : json()),
+       string_map(r, "/requestMetadata"), absent(r, "temperature"), cache_points(r)});
 }
 
 Problem ollama_parameters(const json& r) {
   if (const auto think = r.find("think"); think != r.end() && !think->is_boolean()) {
     if (auto problem = one_of(r, "/think", {"low", "medium", "high"})) return problem;
   }
-  for (auto problem :
-       {number_in(r, "/options/temperature", 0, 2), number_in(r, "/options/top_p", 0, 1),
-        integer(r, "/options/seed"), strings(r, "/options/stop", 64)}) {
-    if (problem) return problem;
-  }
-  return std::nullopt;
+  return first_problem({number_in(r, "/options/temperature", 0, 2),
+                        number_in(r, "/options/top_p", 0, 1), integer(r, "/options/seed"),
+                        strings(r, "/options/stop", 64)});
 }
 
 }  // namespace
