@@ -33,6 +33,8 @@
 #include "gemini_batches.hpp"
 #include "gemini_shape.hpp"
 #include "growing_pool.hpp"
+#include "parameters.hpp"
+#include "prompt_cache.hpp"
 #include "quiet_keep_alive.hpp"
 #include "render.hpp"
 #include "request_log.hpp"
@@ -481,7 +483,12 @@ class MockServer {
       send(render_error(endpoint, 400, {{"message", *refused}}, serial), res);
       return;
     }
-    const Reply reply = shaped_by_request(queue_.next(), endpoint, request);
+    if (const auto refused = refused_parameters(endpoint, request)) {
+      send(render_error(endpoint, 400, {{"message", *refused}}, serial), res);
+      return;
+    }
+    const Reply reply = prompt_cache_.with_cache_usage(
+        endpoint, request, req.body.size(), shaped_by_request(queue_.next(), endpoint, request));
 
     if (reply.delay_ms > 0 && !shutdown_.sleep_for(std::chrono::milliseconds(reply.delay_ms))) {
       drop_connection(req);
@@ -581,6 +588,7 @@ class MockServer {
   }
 
   ReplyQueue queue_;
+  PromptCache prompt_cache_;  // what a marked prefix seen before reads from the cache
   RequestLog log_;
   Shutdown shutdown_;
   std::atomic<std::uint64_t> serial_{0};

@@ -19,6 +19,7 @@
 #include "accord/hooks.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/loop_options.hpp"
+#include "accord/price_table.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/repair.hpp"
 #include "accord/result.hpp"
@@ -76,6 +77,12 @@ struct ClientOptions {
   // transport and options but its own provider, model, endpoint and key.
   std::vector<Fallback> fallbacks;
   FallbackPolicy fallback_policy;
+  // Sampling, reasoning, caching, extra headers and body for every request
+  // (docs/configuration.md#request-parameters); ExtractRequest::parameters override them field by
+  // field. One the provider does not take makes each call throw std::invalid_argument.
+  RequestParameters parameters;
+  // Prices per model: each call's Trace::cost. None: no cost.
+  std::shared_ptr<const PriceTable> prices;
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -135,6 +142,7 @@ struct ExtractRequest {
   // first, `prompt` when set goes last as a user turn. The conversation must end with a user or
   // tool-results turn; corrections are appended after it (docs/configuration.md#conversations).
   std::vector<Turn> messages;
+  RequestParameters parameters;         // over ClientOptions::parameters, field by field
 };
 
 // One request and its decoded reply, with transport retries done.

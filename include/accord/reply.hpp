@@ -17,6 +17,10 @@ struct Usage {
   // Some counts are accord's estimate (a quarter token per byte), not the provider's: a stream
   // stopped early or cut off never got the usage, which providers send last.
   bool estimated = false;
+  // Of input_tokens, those read from the provider's prompt cache and those written to it (0 when
+  // the provider reports none).
+  std::int64_t cache_read_input_tokens = 0;
+  std::int64_t cache_write_input_tokens = 0;
   Usage& operator+=(const Usage& other);
   friend bool operator==(const Usage&, const Usage&) = default;
 };

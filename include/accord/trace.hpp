@@ -73,6 +73,9 @@ struct Attempt {
 struct Trace {
   std::vector<Attempt> attempts;
   Usage usage;  // summed over attempts
+  // What the usage cost by ClientOptions::prices, in its currency; nullopt without a price for
+  // the model.
+  std::optional<double> cost;
 
   // Who gave the call's last reply, its last attempt's provider and model: on a value, the one
   // that answered. Empty when no attempt was made.

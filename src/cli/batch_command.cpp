@@ -176,7 +176,7 @@ int run(const BatchArgs& args) {
                               "); use `accord extract` per document"};
   }
   const auto documents = read_documents(args.extract.input);
-  const auto [client, contract, schema] = make_extractor(args.extract);
+  const auto [client, contract, schema, prices] = make_extractor(args.extract);
   for (const auto& file : {args.extract.trace, args.output}) check_writable(file);
   const auto state = state_file(args);
 
@@ -254,6 +254,9 @@ int run(const BatchArgs& args) {
   settle_state(state, results);
   std::cerr << "accord: " << results.size() - failed << " succeeded, " << failed << " failed\n";
   show_token_totals(results);
+  std::vector<const accord::Trace*> priced;
+  for (const auto& result : results) priced.push_back(&result.trace());
+  show_cost(priced, prices.get(), model_of(args.extract, client));
   return failed == 0 ? 0 : kInvalid;
 }
 

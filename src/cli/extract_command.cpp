@@ -49,7 +49,7 @@ void write_trace(const std::string& file, const accord::Trace& trace) {
 int run(const ExtractCommandArgs& args) {
   (void)provider_named(args.provider);  // an unknown name fails before any file is read
   std::string text = read_file(args.input);
-  const auto [client, contract, schema] = make_extractor(args);
+  const auto [client, contract, schema, prices] = make_extractor(args);
   accord::ExtractRequest request{.schema = contract};
   add_conversation(args.conversation, kInstructions, std::move(text), request);
   check_writable(args.trace);
@@ -58,6 +58,7 @@ int run(const ExtractCommandArgs& args) {
 
   const auto result = client.extract(request);
   std::cerr << result.trace().to_text() << "\n";
+  show_cost({&result.trace()}, prices.get(), model_of(args, client));
   write_trace(args.trace, result.trace());
   if (!result.ok()) {
     std::cerr << "accord: extraction failed: " << accord::to_string(result.error().kind) << ": "

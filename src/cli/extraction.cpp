@@ -37,6 +37,7 @@ void add_extraction_options(CLI::App& command, ExtractArgs& args) {
   add_repair_option(command, args.repair,
                     "lossless (default), lenient or off: what of a loosely written reply is "
                     "repaired before it is judged (each repair is in the trace)");
+  add_parameter_options(command, args.parameters);
 }
 
 Extractor make_extractor(const ExtractArgs& args) {
@@ -51,12 +52,19 @@ Extractor make_extractor(const ExtractArgs& args) {
   options.stream = args.stream;
   options.repair = repair_policy_of(args.repair);
   options.fallbacks = fallbacks_of(args.fallbacks);
+  options.parameters = request_parameters_of(args.parameters);
+  auto prices = price_table_of(args.parameters);
+  options.prices = prices;
   accord::Client client(std::move(options));
   // Every request would be refused: stop before the command writes or says anything.
   if (const auto why = client.unusable_reason()) throw Failure{kUsage, *why};
   auto contract = std::make_shared<const accord::Contract>(
       imported, std::move(validator), wire_name(imported.json), client.provider());
-  return {std::move(client), std::move(contract), std::move(imported.json)};
+  return {std::move(client), std::move(contract), std::move(imported.json), std::move(prices)};
+}
+
+std::string model_of(const ExtractArgs& args, const accord::Client& client) {
+  return args.model.empty() ? std::string(client.provider().default_model()) : args.model;
 }
 
 void check_writable(const std::string& file) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "parameter_options.hpp"
 
 namespace accord_cli {
 
@@ -25,6 +26,7 @@ struct ExtractArgs {
   accord::StreamOptions stream;
   std::string repair = "lossless";
   std::vector<std::string> fallbacks;  // accord extract's --fallback values
+  ParameterArgs parameters;
 };
 
 // The system instructions every extraction is sent with.
@@ -32,7 +34,7 @@ inline constexpr const char* kInstructions =
     "Extract the data the JSON schema describes from the user's text. Follow every rule in the "
     "schema's descriptions. Reply with the JSON only.";
 
-// FILE, --provider, --model, --base-url and --corrections.
+// FILE, --provider, --model, --base-url, --corrections, --repair and the request parameters.
 void add_extraction_options(CLI::App& command, ExtractArgs& args);
 
 // An option whose value CLI11 refuses outside [min, max].
@@ -46,11 +48,15 @@ CLI::Option* add_bounded_option(CLI::App& command, const std::string& name, T& v
 struct Extractor {
   accord::Client client;
   std::shared_ptr<const accord::Contract> contract;
-  nlohmann::ordered_json schema;  // as imported: the order values are printed in
+  nlohmann::ordered_json schema;                     // as imported: the order values are printed in
+  std::shared_ptr<const accord::PriceTable> prices;  // --price-table's, or null
 };
 
 // Fails (exit 2) before any request when the client could make none.
 [[nodiscard]] Extractor make_extractor(const ExtractArgs& args);
+
+// The model the requests name: --model, else the provider's default.
+[[nodiscard]] std::string model_of(const ExtractArgs& args, const accord::Client& client);
 
 // Fails before any request when an output file cannot be written, so a billed reply is never
 // lost to a bad path.

@@ -10,6 +10,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
+#include "accord/redaction.hpp"
 #include "core/ascii.hpp"
 #include "loop/client.hpp"
 #include "loop/extraction_loop.hpp"
@@ -105,6 +106,36 @@ std::shared_ptr<const std::vector<Client>> make_fallbacks(
   return made;
 }
 
+// Extra headers named like credentials (redacted_headers' rule): a server can echo them back.
+std::vector<std::string> header_secrets(const Headers& extra) {
+  std::vector<std::string> secrets;
+  const auto shown = redacted_headers(extra);
+  for (std::size_t i = 0; i < extra.size(); ++i) {
+    if (shown[i].second != extra[i].second) secrets.push_back(extra[i].second);
+  }
+  return secrets;
+}
+
+std::string without_secrets(std::string text, const std::vector<std::string>& secrets) {
+  for (const auto& secret : secrets) text = detail::redact_secret(std::move(text), secret);
+  return text;
+}
+
+// Why the provider refuses the client's own parameters (one it does not take, an extra header
+// over its credentials), found by encoding a one-turn request with them; empty when it takes
+// them.
+std::string refused_parameters(const Provider& provider, CallSpec probe,
+                               const RequestParameters& parameters) {
+  probe.turns.push_back(Turn{.role = Turn::Role::user, .text = "probe"});
+  probe.parameters = parameters;
+  try {
+    (void)provider.encode(probe);
+  } catch (const std::invalid_argument& e) {
+    return fmt::format("ClientOptions::parameters: {}", e.what());
+  }
+  return {};
+}
+
 }  // namespace
 
 Contract::Contract(const Schema& schema, std::string name, const Provider& provider)
@@ -179,16 +210,18 @@ detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSp
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
+  call.parameters = merged(impl.options.parameters, call.parameters);
   detail::PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
   prepared.attempt.provider = impl.provider->name();
   prepared.attempt.model = call.model;
+  prepared.header_secrets = header_secrets(call.parameters.extra_headers);
   if (stream != nullptr) {
     detail::StreamSetup setup = *stream;
     setup.max_output_bytes = impl.options.transport.max_response_bytes;
     prepared.stream = std::make_shared<detail::StreamSession>(
         impl.provider->name(), call.mode, std::move(setup),
-        [impl = client.impl_](std::string text) {
-          return detail::redact_secret(std::move(text), impl->api_key);
+        [impl = client.impl_, secrets = prepared.header_secrets](std::string text) {
+          return without_secrets(detail::redact_secret(std::move(text), impl->api_key), secrets);
         });
     detail::ask_for_stream(prepared.request, impl.provider->name());
     prepared.request.body_reader = prepared.stream;
@@ -226,7 +259,8 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
   // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
   // (content, tool calls, the echo sent back) can carry the key.
   HttpResponse response = std::move(*delivery.tries.back().response);
-  response.body = client.redacted(std::move(response.body));
+  response.body =
+      without_secrets(client.redacted(std::move(response.body)), prepared.header_secrets);
   attempt.http_status = response.status;
   if (prepared.stream && detail::is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
@@ -317,6 +351,11 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
         fallback.empty() ? "" : fmt::format(" (as is {})", fallback));
   }
   impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
+  if (impl_->unusable.empty()) {
+    impl_->unusable = refused_parameters(
+        provider, {.base_url = impl_->base_url, .api_key = impl_->api_key, .model = impl_->model},
+        options.parameters);
+  }
   impl_->transport = options.custom_transport ? options.custom_transport
                                               : std::make_shared<CurlTransport>(options.transport);
   impl_->fallbacks = make_fallbacks(options, options.fallbacks, impl_->transport);

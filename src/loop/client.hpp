@@ -26,6 +26,8 @@ struct PreparedExchange {
   Attempt attempt;
   OutputMode mode = OutputMode::response_format;
   std::shared_ptr<StreamSession> stream;  // a streamed attempt's reader; null otherwise
+  // The values of extra headers named like credentials, kept out of every record as the key is.
+  std::vector<std::string> header_secrets;
 };
 
 }  // namespace detail

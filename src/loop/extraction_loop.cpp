@@ -64,6 +64,7 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   deadline_ = Client::Internals::call_deadline(client);
   first_turns_ = conversation_of(request);
   caller_turns_ = first_turns_.size();
+  call_.parameters = request.parameters;  // the same for every provider tried
   begin_with(client);
   events_.emplace(client, contract_->name());
   events_->request_sent(1, role_, call_, stream_.enabled);
@@ -126,6 +127,9 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   attempt.role = role_;
   events_->reply_received(trace_.attempts.size() + 1, attempt);
   trace_.usage += attempt.usage;
+  if (const auto& prices = Client::Internals::options(client_).prices) {
+    trace_.cost = prices->cost(Client::Internals::model(client_), trace_.usage);
+  }
   std::string joined;  // a continued output with this piece, redacted
   if (continuations_ > 0) joined = redact_across_continuations(attempt);
   if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {

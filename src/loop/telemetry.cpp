@@ -43,6 +43,11 @@ bool answered(ReplyStatus status) {
 void set_usage(Span& span, const Usage& usage) {
   span.set_attribute("gen_ai.usage.input_tokens", usage.input_tokens);
   span.set_attribute("gen_ai.usage.output_tokens", usage.output_tokens);
+  // The conventions' cache attributes, only when the provider reported cached input.
+  if (usage.cache_read_input_tokens > 0)
+    span.set_attribute("gen_ai.usage.cache_read.input_tokens", usage.cache_read_input_tokens);
+  if (usage.cache_write_input_tokens > 0)
+    span.set_attribute("gen_ai.usage.cache_creation.input_tokens", usage.cache_write_input_tokens);
 }
 
 Attributes common(const CallIdentity& call) {

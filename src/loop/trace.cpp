@@ -15,6 +15,11 @@ nlohmann::ordered_json usage_json(const Usage& usage) {
   nlohmann::ordered_json out{{"input_tokens", usage.input_tokens},
                              {"output_tokens", usage.output_tokens},
                              {"total_tokens", usage.total_tokens}};
+  // Only usage with cached input says so: other records keep their shape.
+  if (usage.cache_read_input_tokens > 0)
+    out["cache_read_input_tokens"] = usage.cache_read_input_tokens;
+  if (usage.cache_write_input_tokens > 0)
+    out["cache_write_input_tokens"] = usage.cache_write_input_tokens;
   // Only an estimate says so: counts the provider gave keep their shape.
   if (usage.estimated) out["estimated"] = true;
   return out;
@@ -120,10 +125,12 @@ nlohmann::ordered_json Trace::to_json() const {
     if (!attempt.repairs.empty()) attempts_json.back()["repairs"] = repairs_json(attempt.repairs);
     if (attempt.stream.streamed) attempts_json.back()["stream"] = stream_json(attempt.stream);
   }
-  return {{"provider", provider()},
-          {"model", detail::valid_utf8(model())},
-          {"attempts", attempts_json},
-          {"usage", usage_json(usage)}};
+  nlohmann::ordered_json out{{"provider", provider()},
+                             {"model", detail::valid_utf8(model())},
+                             {"attempts", attempts_json},
+                             {"usage", usage_json(usage)}};
+  if (cost) out["cost"] = *cost;
+  return out;
 }
 
 std::string Trace::provider() const {
@@ -176,6 +183,10 @@ std::string Trace::to_text() const {
   out += fmt::format("total tokens: in {} / out {} / total {}{}",
                      count_text(usage.input_tokens, usage), count_text(usage.output_tokens, usage),
                      count_text(usage.total_tokens, usage), estimate_text(usage, "some estimated"));
+  if (usage.cache_read_input_tokens > 0 || usage.cache_write_input_tokens > 0) {
+    out += fmt::format(" (input from cache {}, written to cache {})", usage.cache_read_input_tokens,
+                       usage.cache_write_input_tokens);
+  }
   return out;
 }
 

@@ -6,6 +6,8 @@ Usage& Usage::operator+=(const Usage& other) {
   input_tokens += other.input_tokens;
   output_tokens += other.output_tokens;
   total_tokens += other.total_tokens;
+  cache_read_input_tokens += other.cache_read_input_tokens;
+  cache_write_input_tokens += other.cache_write_input_tokens;
   estimated = estimated || other.estimated;
   return *this;
 }

@@ -15,6 +15,7 @@
 #include "accord/providers/capabilities.hpp"
 #include "accord/reply.hpp"
 #include "accord/report.hpp"
+#include "accord/request_parameters.hpp"
 
 namespace accord {
 
@@ -84,6 +85,10 @@ struct CallSpec {
   OutputMode mode = OutputMode::response_format;
   // Tools (optional).
   std::vector<ToolSpec> tools;
+  // Sampling, reasoning, caching, extra headers and body (Client::exchange merges this over
+  // ClientOptions::parameters); a parameter the provider does not take makes encode() throw
+  // std::invalid_argument.
+  RequestParameters parameters;
 };
 
 class Provider {

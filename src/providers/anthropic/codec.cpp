@@ -6,6 +6,7 @@
 #include "providers/anthropic/anthropic.hpp"
 #include "providers/content_parts.hpp"
 #include "providers/lowering.hpp"
+#include "providers/parameters.hpp"
 #include "providers/registry.hpp"
 
 namespace accord::detail {
@@ -120,6 +121,34 @@ ojson tool(const std::string& name, const std::string& description, const ojson&
   return out;
 }
 
+// No seed and no reasoning effort; the end user is metadata.user_id.
+const ParameterPlaces kAnthropicPlaces{
+    .temperature = "/temperature",
+    .top_p = "/top_p",
+    .stop = "/stop_sequences",
+    .thinking_budget = "/thinking",
+    .thinking = ThinkingShape::enabled_block,
+    .service_tier = "/service_tier",
+    .user = "/metadata/user_id",
+    .prompt_cache = true,
+};
+
+// An ephemeral cache_control on the system prompt, the last tool and the last block of the
+// first user turn (the text to extract from): the prefix up to each is cached (at most 4 such points are allowed).
+void mark_cache_points(ojson& body) {
+  const ojson ephemeral{{"type", "ephemeral"}};
+  const auto text_blocks = [&](ojson& content) {
+    if (content.is_string()) content = ojson::array({{{"type", "text"}, {"text", content}}});
+    if (!content.empty()) content.back()["cache_control"] = ephemeral;
+  };
+  if (const auto system = body.find("system"); system != body.end()) text_blocks(*system);
+  if (const auto tools = body.find("tools"); tools != body.end() && !tools->empty()) {
+    tools->back()["cache_control"] = ephemeral;
+  }
+  auto& messages = body["messages"];
+  if (const auto at = cached_message(messages)) text_blocks(messages[*at]["content"]);
+}
+
 class Anthropic final : public Provider {
  public:
   [[nodiscard]] std::string_view name() const override { return "anthropic"; }
@@ -164,9 +193,11 @@ class Anthropic final : public Provider {
       body["tools"] = std::move(tools);
       if (forced) body["tool_choice"] = {{"type", "tool"}, {"name", output_name(call)}};
     }
+    if (call.parameters.prompt_cache.value_or(false)) mark_cache_points(body);
     Headers headers{{"content-type", "application/json"}};
     if (!call.api_key.empty()) headers.emplace_back("x-api-key", call.api_key);
     headers.emplace_back("anthropic-version", "2023-06-01");
+    apply_parameters(body, headers, call, kAnthropicPlaces, name());
     const bool has_version = call.base_url.ends_with("/v1");
     return {call.base_url + (has_version ? "/messages" : "/v1/messages"), std::move(headers),
             serialize_request(body, call)};
@@ -194,6 +225,8 @@ class Anthropic final : public Provider {
                            token_count(*u, "cache_read_input_tokens");
       usage.output_tokens = token_count(*u, "output_tokens");
       usage.total_tokens = usage.input_tokens + usage.output_tokens;
+      usage.cache_read_input_tokens = token_count(*u, "cache_read_input_tokens");
+      usage.cache_write_input_tokens = token_count(*u, "cache_creation_input_tokens");
     }
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
     const auto content = body->find("content");

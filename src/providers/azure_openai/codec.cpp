@@ -111,6 +111,16 @@ class AzureOpenAI final : public AzureResource<ChatCompletions> {
 
   [[nodiscard]] std::string_view name() const override { return "azure-openai"; }
 
+  // OpenAI's, but for the service tier, which Azure's deployments set instead.
+  [[nodiscard]] const ParameterPlaces& parameter_places() const override {
+    static const ParameterPlaces kPlaces = [] {
+      auto places = openai_chat_parameter_places();
+      places.service_tier = nullptr;
+      return places;
+    }();
+    return kPlaces;
+  }
+
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     return with_azure_prompt_filter(ChatCompletions::decode(response, mode));
   }

@@ -11,6 +11,7 @@
 #include "providers/bedrock/bedrock.hpp"
 #include "providers/content_parts.hpp"
 #include "providers/lowering.hpp"
+#include "providers/parameters.hpp"
 #include "providers/registry.hpp"
 
 namespace accord::detail {
@@ -232,6 +233,8 @@ Usage converse_usage(const ojson& body) {
                          token_count(*u, "cacheWriteInputTokens");
     usage.output_tokens = token_count(*u, "outputTokens");
     usage.total_tokens = usage.input_tokens + usage.output_tokens;
+    usage.cache_read_input_tokens = token_count(*u, "cacheReadInputTokens");
+    usage.cache_write_input_tokens = token_count(*u, "cacheWriteInputTokens");
   }
   return usage;
 }
@@ -245,6 +248,35 @@ Ending ending_of(const std::string& stop, const std::string& text) {
   if (stop == "guardrail_intervened") return Ending::filtered;
   if (stop == "content_filtered") return text.empty() ? Ending::filtered : Ending::refused;
   return Ending::finished;
+}
+
+// Sampling in inferenceConfig; a thinking budget is the Claude models' own field, passed through
+// additionalModelRequestFields; metadata is requestMetadata. No seed, no reasoning effort.
+const ParameterPlaces kBedrockPlaces{
+    .temperature = "/inferenceConfig/temperature",
+    .top_p = "/inferenceConfig/topP",
+    .stop = "/inferenceConfig/stopSequences",
+    .thinking_budget = "/additionalModelRequestFields/thinking",
+    .thinking = ThinkingShape::enabled_block,
+    .metadata = "/requestMetadata",
+    .prompt_cache = true,
+};
+
+// A cachePoint block after the system prompt, the tools and the first user turn: what comes
+// before each is cached.
+void mark_cache_points(ojson& body) {
+  const ojson point{{"cachePoint", {{"type", "default"}}}};
+  if (const auto system = body.find("system"); system != body.end()) system->push_back(point);
+  if (const auto config = body.find("toolConfig"); config != body.end()) {
+    (*config)["tools"].push_back(point);
+  }
+  // After the turn's first block: Converse joins the next user turn (a scoped correction's) into
+  // the same message, after it.
+  auto& messages = body["messages"];
+  if (const auto at = cached_message(messages)) {
+    auto& content = messages[*at]["content"];
+    content.insert(content.begin() + std::min<std::ptrdiff_t>(1, std::ssize(content)), point);
+  }
 }
 
 class Bedrock final : public Provider {
@@ -313,9 +345,11 @@ class Bedrock final : public Provider {
       body["toolConfig"] = {{"tools", std::move(tools)}};
       if (forced) body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
     }
+    if (call.parameters.prompt_cache.value_or(false)) mark_cache_points(body);
+    Headers headers{{"content-type", "application/json"}};
+    apply_parameters(body, headers, call, kBedrockPlaces, name());
     HttpRequest request{call.base_url + "/model/" + path_segment(call.model) + "/converse",
-                        {{"content-type", "application/json"}},
-                        serialize_request(body, call)};
+                        std::move(headers), serialize_request(body, call)};
     if (const auto credentials = aws_credentials(call.api_key)) {
       std::string region = region_of(call.base_url);
       if (region.empty()) region = region_;

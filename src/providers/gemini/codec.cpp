@@ -8,6 +8,7 @@
 #include "providers/content_parts.hpp"
 #include "providers/gemini/gemini.hpp"
 #include "providers/lowering.hpp"
+#include "providers/parameters.hpp"
 #include "providers/registry.hpp"
 
 namespace accord::detail {
@@ -186,6 +187,7 @@ Usage gemini_usage(const ojson& body) {
   usage.output_tokens =
       token_count(*u, "candidatesTokenCount") + token_count(*u, "thoughtsTokenCount");
   usage.total_tokens = token_count(*u, "totalTokenCount");
+  usage.cache_read_input_tokens = token_count(*u, "cachedContentTokenCount");
   if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
   return usage;
 }
@@ -224,6 +226,16 @@ bool is_call_failure(std::string_view reason) {
   return reason == "MALFORMED_FUNCTION_CALL" || reason == "UNEXPECTED_TOOL_CALL" ||
          reason == "TOO_MANY_TOOL_CALLS";
 }
+
+// All in generationConfig; a reasoning effort is Gemini 3's thinkingLevel.
+const ParameterPlaces kGeminiPlaces{
+    .temperature = "/generationConfig/temperature",
+    .top_p = "/generationConfig/topP",
+    .seed = "/generationConfig/seed",
+    .stop = "/generationConfig/stopSequences",
+    .reasoning_effort = "/generationConfig/thinkingConfig/thinkingLevel",
+    .thinking_budget = "/generationConfig/thinkingConfig/thinkingBudget",
+};
 
 class Gemini final : public Provider {
  public:
@@ -282,6 +294,7 @@ class Gemini final : public Provider {
         headers.emplace_back("x-goog-api-key", call.api_key);
       }
     }
+    apply_parameters(body, headers, call, kGeminiPlaces, name());
     return {model_url(call), std::move(headers), serialize_request(body, call)};
   }
 

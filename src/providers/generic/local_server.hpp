@@ -49,6 +49,14 @@ class LocalServer final : public ChatCompletions {
     return profile_.parts != nullptr ? *profile_.parts : ChatCompletions::part_rules();
   }
 
+  // The sampling parameters llama.cpp's and vLLM's servers document; OpenAI's account fields
+  // (service tier, user, metadata) and reasoning effort are not theirs.
+  [[nodiscard]] const ParameterPlaces& parameter_places() const override {
+    static const ParameterPlaces kPlaces{
+        .temperature = "/temperature", .top_p = "/top_p", .seed = "/seed", .stop = "/stop"};
+    return kPlaces;
+  }
+
  private:
   const LocalServerProfile& profile_;
 };

@@ -75,6 +75,12 @@ class Mistral final : public ChatCompletions {
   }
 
  protected:
+  // Sampling and stop sequences only; the seed is `random_seed`.
+  [[nodiscard]] const ParameterPlaces& parameter_places() const override {
+    static const ParameterPlaces kPlaces{
+        .temperature = "/temperature", .top_p = "/top_p", .seed = "/random_seed", .stop = "/stop"};
+    return kPlaces;
+  }
   // Mistral's request field; it has no max_completion_tokens.
   [[nodiscard]] const char* max_tokens_field() const override { return "max_tokens"; }
   [[nodiscard]] const PartRules& part_rules() const override { return kMistralParts; }

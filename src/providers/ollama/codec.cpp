@@ -14,6 +14,7 @@
 #include "providers/lowering.hpp"
 #include "providers/ollama/ollama.hpp"
 #include "providers/openai/openai.hpp"
+#include "providers/parameters.hpp"
 #include "providers/registry.hpp"
 
 namespace accord::detail {
@@ -86,6 +87,13 @@ std::string api_root(std::string base) {
   return base;
 }
 
+// Sampling goes in `options`; a reasoning effort is `think`'s level ("low", "medium", "high").
+const ParameterPlaces kOllamaPlaces{.temperature = "/options/temperature",
+                                    .top_p = "/options/top_p",
+                                    .seed = "/options/seed",
+                                    .stop = "/options/stop",
+                                    .reasoning_effort = "/think"};
+
 class Ollama final : public Provider {
  public:
   [[nodiscard]] std::string_view name() const override { return "ollama"; }
@@ -120,7 +128,9 @@ class Ollama final : public Provider {
       body["tools"] = std::move(tools);
     }
     body["options"] = {{"num_predict", call.max_tokens}};
-    return {api_root(call.base_url) + "/api/chat", openai_headers(call),
+    Headers headers = openai_headers(call);
+    apply_parameters(body, headers, call, kOllamaPlaces, name());
+    return {api_root(call.base_url) + "/api/chat", std::move(headers),
             serialize_request(body, call)};
   }
 

@@ -54,6 +54,13 @@ Usage openai_usage(const ojson& body, const char* input_key, const char* output_
   usage.output_tokens = token_count(*u, output_key);
   usage.total_tokens = token_count(*u, "total_tokens");
   if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  // Automatic prompt caching: the part of the input read from the cache, under
+  // prompt_tokens_details (Chat Completions) or input_tokens_details (Responses).
+  for (const char* details : {"prompt_tokens_details", "input_tokens_details"}) {
+    if (const auto d = u->find(details); d != u->end() && d->is_object()) {
+      usage.cache_read_input_tokens = token_count(*d, "cached_tokens");
+    }
+  }
   return usage;
 }
 

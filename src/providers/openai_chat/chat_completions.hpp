@@ -7,6 +7,7 @@
 
 #include "providers/content_parts.hpp"
 #include "providers/openai/openai.hpp"
+#include "providers/parameters.hpp"
 #include "providers/stream_assembly.hpp"
 
 namespace accord::detail {
@@ -33,11 +34,16 @@ class ChatCompletions : public OpenAIProvider {
   // (Mistral: image_url as a bare string, documents as document_url).
   [[nodiscard]] virtual const PartRules& part_rules() const;
   [[nodiscard]] virtual ojson content_part(const ContentPart& part, std::size_t n) const;
+  // Where its body takes each request parameter: OpenAI's by default.
+  [[nodiscard]] virtual const ParameterPlaces& parameter_places() const;
 };
 
 // OpenAI's content parts: text, image_url (a data: URL for bytes) and file (PDF bytes as
 // file_data).
 [[nodiscard]] ojson openai_content_part(const ContentPart& part, std::size_t n);
+
+// OpenAI's Chat Completions parameters, which compatible servers take in part.
+[[nodiscard]] const ParameterPlaces& openai_chat_parameter_places();
 
 // Chunks with choices[0].delta, then `[DONE]`.
 [[nodiscard]] std::unique_ptr<StreamAssembler> make_chat_stream(OutputMode mode);

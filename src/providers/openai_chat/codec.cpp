@@ -118,7 +118,25 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
     body["parallel_tool_calls"] = false;
   }
   body[max_tokens_field()] = call.max_tokens;
-  return {url(call), headers(call), serialize_request(body, call)};
+  Headers sent = headers(call);
+  apply_parameters(body, sent, call, parameter_places(), name());
+  return {url(call), std::move(sent), serialize_request(body, call)};
+}
+
+const ParameterPlaces& openai_chat_parameter_places() {
+  static const ParameterPlaces kPlaces{.temperature = "/temperature",
+                                       .top_p = "/top_p",
+                                       .seed = "/seed",
+                                       .stop = "/stop",
+                                       .reasoning_effort = "/reasoning_effort",
+                                       .service_tier = "/service_tier",
+                                       .user = "/user",
+                                       .metadata = "/metadata"};
+  return kPlaces;
+}
+
+const ParameterPlaces& ChatCompletions::parameter_places() const {
+  return openai_chat_parameter_places();
 }
 
 Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {

@@ -6,6 +6,7 @@
 #include "providers/content_parts.hpp"
 #include "providers/openai/openai.hpp"
 #include "providers/openai_responses/openai_responses.hpp"
+#include "providers/parameters.hpp"
 #include "providers/registry.hpp"
 
 namespace accord::detail {
@@ -90,6 +91,14 @@ ojson responses_function_tool(const std::string& name, const std::string& descri
   return tool;
 }
 
+// The Responses API has no seed and no stop sequences.
+const ParameterPlaces kResponsesPlaces{.temperature = "/temperature",
+                                       .top_p = "/top_p",
+                                       .reasoning_effort = "/reasoning/effort",
+                                       .service_tier = "/service_tier",
+                                       .user = "/user",
+                                       .metadata = "/metadata"};
+
 class Responses final : public OpenAIProvider {
  public:
   [[nodiscard]] std::string_view name() const override { return "openai-responses"; }
@@ -123,7 +132,9 @@ class Responses final : public OpenAIProvider {
       body["parallel_tool_calls"] = false;
     }
     body["max_output_tokens"] = call.max_tokens;
-    return {call.base_url + "/responses", openai_headers(call), serialize_request(body, call)};
+    Headers headers = openai_headers(call);
+    apply_parameters(body, headers, call, kResponsesPlaces, name());
+    return {call.base_url + "/responses", std::move(headers), serialize_request(body, call)};
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {

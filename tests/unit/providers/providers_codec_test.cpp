@@ -604,7 +604,12 @@ TEST(AnthropicDecode, TextBlocksAreTheOutputAfterThinking) {
                 "cache_read_input_tokens": 3}})");
   EXPECT_EQ(reply.status, ReplyStatus::ok);
   EXPECT_EQ(reply.text, R"({"orderId":"ORD-1"})");
-  EXPECT_EQ(reply.usage, (Usage{220, 31, 251}));
+  // The cache reads and writes are counted in the input and kept apart as well.
+  EXPECT_EQ(reply.usage, (Usage{.input_tokens = 220,
+                                .output_tokens = 31,
+                                .total_tokens = 251,
+                                .cache_read_input_tokens = 3,
+                                .cache_write_input_tokens = 5}));
   EXPECT_EQ(reply.assistant.raw.size(), 2u);
 }
 
