@@ -46,7 +46,7 @@ TEST_F(CliConversation, SystemMessagesAndFilesReachTheProviderInOrder) {
              "assistant:A lamp.", "--image", file("receipt.png"), "--document", file("form.pdf")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["total"], 12.5);
-  const auto body = json::parse(mock.requests().at(0)["body"].get<std::string>());
+  const auto body = mock.requests().at(0)["body"];
   EXPECT_NE(body["system"].get<std::string>().find("Totals are in euros."), std::string::npos);
   const auto& messages = body["messages"];
   ASSERT_EQ(messages.size(), 3u);

@@ -1,11 +1,15 @@
 // Base64 as providers take bytes, and the media types accord tells from a file's bytes or name.
 #include <gtest/gtest.h>
 
+#include <string_view>
+
 #include "accord/content.hpp"
 #include "core/base64.hpp"
 
 namespace accord {
 namespace {
+
+using namespace std::string_view_literals;
 
 TEST(Base64, EncodesTheRfc4648TestVectors) {
   EXPECT_EQ(detail::base64_encode(""), "");
@@ -37,9 +41,9 @@ TEST(MediaType, SniffedFromEachFormatsSignature) {
   EXPECT_EQ(sniff_media_type("\x89PNG\r\n\x1a\nrest"), "image/png");
   EXPECT_EQ(sniff_media_type("\xFF\xD8\xFF\xE0rest"), "image/jpeg");
   EXPECT_EQ(sniff_media_type("GIF89a"), "image/gif");
-  EXPECT_EQ(sniff_media_type("RIFF\x10\x00\x00\x00WEBPVP8 "), "image/webp");
+  EXPECT_EQ(sniff_media_type("RIFF\x10\x00\x00\x00WEBPVP8 "sv), "image/webp");
   EXPECT_EQ(sniff_media_type("%PDF-1.7"), "application/pdf");
-  EXPECT_EQ(sniff_media_type("RIFF\x10\x00\x00\x00WAVE"), "");  // a RIFF that is not WebP
+  EXPECT_EQ(sniff_media_type("RIFF\x10\x00\x00\x00WAVE"sv), "");  // a RIFF that is not WebP
   EXPECT_EQ(sniff_media_type("plain text"), "");
 }
 
