@@ -127,8 +127,14 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   attempt.role = role_;
   events_->reply_received(trace_.attempts.size() + 1, attempt);
   trace_.usage += attempt.usage;
-  if (const auto& prices = Client::Internals::options(client_).prices) {
-    trace_.cost = prices->cost(Client::Internals::model(client_), trace_.usage);
+  if (const auto& prices = Client::Internals::options(*client_).prices) {
+    // Each attempt at its own model's prices (a fallback may be another model); one the table
+    // does not price leaves the call without a cost.
+    const auto spent = prices->cost(attempt.model, attempt.usage);
+    const bool first = trace_.attempts.empty();
+    trace_.cost = spent && (first || trace_.cost)
+                      ? std::optional<double>((first ? 0.0 : *trace_.cost) + *spent)
+                      : std::nullopt;
   }
   std::string joined;  // a continued output with this piece, redacted
   if (continuations_ > 0) joined = redact_across_continuations(attempt);
