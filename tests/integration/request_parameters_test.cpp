@@ -72,16 +72,20 @@ Places sampling_places(const std::string& seed) {
 std::map<std::string, Places> expected_places() {
   Places azure = openai_chat_places();
   azure.erase("service_tier");
+  const Places responses{{"temperature", {"/temperature", 0.25}},
+                         {"top_p", {"/top_p", 0.5}},
+                         {"reasoning_effort", {"/reasoning/effort", "low"}},
+                         {"service_tier", {"/service_tier", "auto"}},
+                         {"user", {"/user", "user-42"}},
+                         {"metadata", {"/metadata", {{"team", "billing"}}}}};
+  // Azure's deployments set the service tier, on both of its shapes.
+  Places azure_responses = responses;
+  azure_responses.erase("service_tier");
   return {
       {"openai-chat", openai_chat_places()},
       {"azure-openai", azure},
-      {"openai-responses",
-       {{"temperature", {"/temperature", 0.25}},
-        {"top_p", {"/top_p", 0.5}},
-        {"reasoning_effort", {"/reasoning/effort", "low"}},
-        {"service_tier", {"/service_tier", "auto"}},
-        {"user", {"/user", "user-42"}},
-        {"metadata", {"/metadata", {{"team", "billing"}}}}}},
+      {"openai-responses", responses},
+      {"azure-openai-responses", azure_responses},
       {"anthropic",
        {{"temperature", {"/temperature", 0.25}},
         {"top_p", {"/top_p", 0.5}},

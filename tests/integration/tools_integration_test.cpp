@@ -83,7 +83,7 @@ class ToolLoop : public ::testing::TestWithParam<std::string> {
   static std::vector<SentResult> results_in(const json& body) {
     std::vector<SentResult> out;
     const std::string provider = GetParam();
-    if (provider == "openai-responses") {
+    if (provider.ends_with("-responses")) {  // OpenAI's and Azure's Responses API
       for (const auto& item : body["input"]) {
         if (item.value("type", "") == "function_call_output")
           out.push_back({item["call_id"], item["output"], false});

@@ -28,12 +28,20 @@ class AzureOpenAIResponses final : public AzureResource<Provider> {
 
   [[nodiscard]] std::string_view name() const override { return "azure-openai-responses"; }
 
+  // The parameters are judged under this provider's name and places first (Azure's deployments
+  // set the service tier, as on azure-openai); the Responses codec then writes them, and the
+  // extra headers go over Azure's own.
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
-    HttpRequest request = responses_->encode(call);
+    Headers headers = azure_headers(call);
+    ojson judged = ojson::object();
+    apply_parameters(judged, headers, call, places(), name());
+    CallSpec inner = call;
+    inner.parameters.extra_headers.clear();
+    HttpRequest request = responses_->encode(inner);
     request.url = azure_v1_surface(call)
                       ? call.base_url + "/responses"
                       : call.base_url + "/openai/responses?api-version=" + api_version_;
-    request.headers = azure_headers(call);
+    request.headers = std::move(headers);
     return request;
   }
 
@@ -42,6 +50,15 @@ class AzureOpenAIResponses final : public AzureResource<Provider> {
   }
 
  private:
+  static const ParameterPlaces& places() {
+    static const ParameterPlaces kPlaces = [] {
+      auto places = responses_parameter_places();
+      places.service_tier = nullptr;
+      return places;
+    }();
+    return kPlaces;
+  }
+
   std::unique_ptr<Provider> responses_;
   std::string api_version_;
 };

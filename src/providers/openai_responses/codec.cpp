@@ -91,13 +91,6 @@ ojson responses_function_tool(const std::string& name, const std::string& descri
   return tool;
 }
 
-// The Responses API has no seed and no stop sequences.
-const ParameterPlaces kResponsesPlaces{.temperature = "/temperature",
-                                       .top_p = "/top_p",
-                                       .reasoning_effort = "/reasoning/effort",
-                                       .service_tier = "/service_tier",
-                                       .user = "/user",
-                                       .metadata = "/metadata"};
 
 class Responses final : public OpenAIProvider {
  public:
@@ -133,7 +126,7 @@ class Responses final : public OpenAIProvider {
     }
     body["max_output_tokens"] = call.max_tokens;
     Headers headers = openai_headers(call);
-    apply_parameters(body, headers, call, kResponsesPlaces, name());
+    apply_parameters(body, headers, call, responses_parameter_places(), name());
     return {call.base_url + "/responses", std::move(headers), serialize_request(body, call)};
   }
 
@@ -205,6 +198,17 @@ class Responses final : public OpenAIProvider {
 };
 
 }  // namespace
+
+// The Responses API has no seed and no stop sequences.
+const ParameterPlaces& responses_parameter_places() {
+  static const ParameterPlaces kPlaces{.temperature = "/temperature",
+                                       .top_p = "/top_p",
+                                       .reasoning_effort = "/reasoning/effort",
+                                       .service_tier = "/service_tier",
+                                       .user = "/user",
+                                       .metadata = "/metadata"};
+  return kPlaces;
+}
 
 const ProviderParts& openai_responses_parts() {
   static const ProviderParts kParts{
