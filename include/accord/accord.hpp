@@ -16,6 +16,7 @@
 #include "accord/path.hpp"
 #include "accord/printable.hpp"
 #include "accord/providers/capabilities.hpp"
+#include "accord/providers/lowering_bound.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/redaction.hpp"
 #include "accord/repair.hpp"
