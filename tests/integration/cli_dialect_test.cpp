@@ -171,7 +171,8 @@ TEST_F(CliLoweringScale, AReportRowNamesEachKeywordBesideADraft7Ref) {
   const auto outcome = run({"schema", schema, "--provider", "anthropic", "--json"});
   ASSERT_EQ(outcome.code, 0) << outcome.err;
   bool named = false;
-  for (const auto& row : nlohmann::json::parse(outcome.out)["report"]) {
+  const auto printed = nlohmann::json::parse(outcome.out);
+  for (const auto& row : printed["report"]) {
     named =
         named || (row["path"] == "who" && row["rule"] == "required beside $ref" &&
                   row["why"].get<std::string>().find("draft-04/06/07 ignore") != std::string::npos);

@@ -64,7 +64,7 @@ TEST(BoundedWire, ImportedSharedDefinitionsValidateAsTheOriginal) {
 
 TEST(BoundedWire, ProvidersTakingReferencesGetEachDefinitionOnce) {
   const auto imported = import_json_schema(fan_out_chain(20));
-  for (const char* provider : {"openai", "anthropic", "gemini", "bedrock", "azure-openai"}) {
+  for (const char* provider : {"openai-chat", "anthropic", "gemini", "bedrock", "azure-openai"}) {
     SCOPED_TRACE(provider);
     const auto wire = lowered(provider, imported);
     ASSERT_TRUE(wire.schema.contains("$defs"));
@@ -101,7 +101,7 @@ TEST(BoundedWire, OptionalsInsideASharedDefinitionAreFilledAndUndoneAtEachUse) {
     "$defs": {"place": {"type": "object", "properties": {
       "city": {"type": "string"}, "zip": {"type": "string"}}, "required": ["city"]}}
   })"));
-  const auto wire = lowered("openai", imported);
+  const auto wire = lowered("openai-chat", imported);
   ASSERT_TRUE(wire.schema["$defs"].contains("place"));
   const nlohmann::json value = {{"from", {{"city", "Oslo"}}}, {"to", {{"city", "Rome"}}}};
   const auto sent = lower_value(value, wire.lowering);
@@ -125,7 +125,7 @@ TEST(BoundedWire, GeminiGetsNoDescriptionBesideAReference) {
   EXPECT_TRUE(std::any_of(entries.begin(), entries.end(), [](const ReportEntry& e) {
     return e.path == Path{"from"} && e.keyword == "description" && e.fate == Fate::dropped;
   }));
-  const auto openai = lowered("openai", imported);
+  const auto openai = lowered("openai-chat", imported);
   EXPECT_EQ(openai.schema["properties"]["to"]["description"], "where it ends");
 }
 
@@ -141,7 +141,7 @@ TEST(BoundedWire, ARecursiveDefinitionIsStillUnrolledWhereRecursionIsNotTaken) {
   const auto anthropic = lowered("anthropic", imported);
   EXPECT_FALSE(anthropic.schema.contains("$defs"));
   EXPECT_EQ(anthropic.schema["properties"]["root"]["type"], "object");
-  const auto openai = lowered("openai", imported);
+  const auto openai = lowered("openai-chat", imported);
   EXPECT_TRUE(openai.schema.contains("$defs"));
 }
 
