@@ -30,7 +30,14 @@ struct LoopOptions {
   int delay_ms = 0;    // the mock's reply delay (only when accord-bench starts the mock)
 };
 
+struct LoweringOptions {
+  std::string schema;  // a JSON Schema file
+  int repeat = 5;      // lowerings per provider; the median is printed
+};
+
 int run_validate(const ValidateOptions& options);
+// Import once, then lower for every provider: milliseconds and wire bytes, one line each.
+int run_lowering(const LoweringOptions& options);
 int run_loop(const LoopOptions& options);
 int run_concurrent(const LoopOptions& options);
 // Input tokens of a scoped versus a whole-object correction (provider, mock from LoopOptions).

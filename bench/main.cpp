@@ -74,6 +74,12 @@ int main(int argc, char** argv) {
                               "openai-chat (default), openai-responses, anthropic or generic");
   corrections_cmd->add_option("--mock", corrections.mock, "the accord-mock binary to start");
 
+  LoweringOptions lowering;
+  auto* lowering_cmd = app.add_subcommand(
+      "lowering", "import a JSON Schema file and lower it for every provider: ms and wire bytes");
+  lowering_cmd->add_option("--schema", lowering.schema, "the JSON Schema file")->required();
+  lowering_cmd->add_option("--repeat", lowering.repeat, "lowerings per provider (median printed)");
+
   LoopOptions repairs;
   std::string repair_corpus = "tests/conformance/repair/corpus.jsonl";
   auto* repairs_cmd = app.add_subcommand(
@@ -86,6 +92,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
+    if (lowering_cmd->parsed()) return run_lowering(lowering);
     if (validate_cmd->parsed()) return run_validate(validate);
     if (loop_cmd->parsed()) return run_loop(loop);
     if (concurrent_cmd->parsed()) return run_concurrent(concurrent);

@@ -18,6 +18,7 @@
 #include "accord/price_table.hpp"
 #include "accord/printable.hpp"
 #include "accord/providers/capabilities.hpp"
+#include "accord/providers/lowering_bound.hpp"
 #include "accord/providers/provider.hpp"
 #include "accord/redaction.hpp"
 #include "accord/repair.hpp"

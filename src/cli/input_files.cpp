@@ -30,7 +30,10 @@ nlohmann::ordered_json read_schema_document(const std::string& file) {
 }
 
 Failure unusable(const std::string& file, const accord::SchemaError& e) {
-  std::string message = file + " is not a usable JSON Schema:";
+  return schema_failure(file + " is not a usable JSON Schema:", e);
+}
+
+Failure schema_failure(std::string message, const accord::SchemaError& e) {
   for (const auto& problem : e.problems()) {
     message += "\n  at " + accord::printable("#" + problem.path.to_pointer()) + ": " +
                accord::printable(problem.message);

@@ -30,6 +30,8 @@ void add_schema_file_argument(CLI::App& command, std::string& file);
 
 // "FILE is not a usable JSON Schema:" and the JSON path of every problem, one a line.
 [[nodiscard]] Failure unusable(const std::string& file, const accord::SchemaError& e);
+// `message` followed by each problem's place and words.
+[[nodiscard]] Failure schema_failure(std::string message, const accord::SchemaError& e);
 
 // Calls `each(line, number)` for every line of `text` that is not blank, numbered from 1 as an
 // editor numbers them: the documents of a JSONL file.

@@ -3,6 +3,7 @@
 
 #include <accord/json_text.hpp>
 #include <accord/printable.hpp>
+#include <accord/providers/lowering_bound.hpp>
 #include <accord/validate.hpp>
 #include <iostream>
 
@@ -23,6 +24,7 @@ struct SchemaArgs {
   std::string documents;  // a JSON array of values valid for the schema, printed as sent
   std::string repair;     // a policy: list the repairs it allows
   std::vector<std::string> ref_maps;  // URI=FILE or URI_PREFIX=DIR
+  accord::LoweringBound bound;
 };
 
 void add_options(CLI::App& command, SchemaArgs& args) {
@@ -33,6 +35,10 @@ void add_options(CLI::App& command, SchemaArgs& args) {
                      "a JSON file holding an array of values valid for the schema; each is "
                      "printed as the wire carries it (with --json: under \"documents\")");
   add_ref_map_option(command, args.ref_maps);
+  command.add_option("--max-wire-bytes", args.bound.max_inlined_bytes,
+                     "what inlining $refs may add to the wire, for providers that take no "
+                     "references (default 1048576); past it the schema is refused, naming the "
+                     "definition that fans out most");
   add_repair_option(command, args.repair,
                     "off, lossless or lenient: also list where that policy may repair a reply "
                     "before judging it (with --json: under \"repairs_allowed\")");
@@ -74,15 +80,28 @@ nlohmann::json lowered_documents(const std::string& file, const accord::Lowering
   return documents;
 }
 
+// The wire for `provider`; a schema whose inlining would pass the bound is a usage error naming
+// the definition that fans out most.
+accord::WireSchema lowered(const accord::Provider& provider, const accord::EmittedSchema& imported,
+                           const SchemaArgs& args) {
+  try {
+    return accord::lower_within(provider, imported.json, imported.report, args.bound);
+  } catch (const accord::SchemaError& e) {
+    throw schema_failure(args.file + " cannot be lowered for " + args.provider + ":", e);
+  }
+}
+
 int run(const SchemaArgs& args) {
   const auto provider = provider_named(args.provider);
   const auto imported = load_schema(args.file, registry_from(args.ref_maps));
-  const auto wire = provider->lower(imported.json, imported.report);
+  const auto wire = lowered(*provider, imported, args);
+  const auto wire_bytes = wire.schema.dump().size();
   const auto allowed = args.repair.empty()
                            ? std::vector<accord::RepairAllowance>{}
                            : accord::repairs_allowed(imported.json, repair_policy_of(args.repair));
   if (args.json) {
-    ordered_json out = {{"wire", wire.schema}, {"report", wire.report.to_json()}};
+    ordered_json out = {
+        {"wire", wire.schema}, {"wire_bytes", wire_bytes}, {"report", wire.report.to_json()}};
     if (!args.documents.empty())
       out["documents"] = lowered_documents(args.documents, wire.lowering, imported.json);
     if (!args.repair.empty()) out["repairs_allowed"] = repairs_json(allowed);
@@ -93,7 +112,9 @@ int run(const SchemaArgs& args) {
     std::cout << "Documents as sent:\n"
               << lowered_documents(args.documents, wire.lowering, imported.json).dump(2) << "\n\n";
   }
-  std::cout << "Wire schema for " << args.provider << ":\n" << wire.schema.dump(2) << "\n\n";
+  std::cout << "Wire schema for " << args.provider << ":\n"
+            << wire.schema.dump(2) << "\n"
+            << "Wire size: " << wire_bytes << " bytes as compact JSON\n\n";
   const auto changed = wire.report.not_keywords().size();
   std::cout << "Report: " << wire.report.entries().size() << " entries, " << changed
             << " not sent as keywords\n"

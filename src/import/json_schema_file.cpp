@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <variant>
 
 #include "core/ordered_object.hpp"
 #include "schema/report_writer.hpp"
@@ -54,34 +55,81 @@ struct Source {
   std::string uri;
 };
 
-Source source_of(const ojson& root, std::string uri) {
-  if (auto id = root.is_object() ? root.find("$id") : root.end();
-      root.is_object() && id != root.end() && id->is_string()) {
-    uri = detail::strip_fragment(detail::resolve_uri(uri, id->get<std::string>()));
-  }
-  return {&root, std::move(uri)};
+// Before draft-06 a schema's base URI and its plain-name anchors are written `id`.
+const char* id_keyword(const ojson& document) {
+  const auto schema = document.is_object() ? document.find("$schema") : document.end();
+  const bool draft4 = schema != document.end() && schema->is_string() &&
+                      schema->get_ref<const std::string&>().find("draft-04") != std::string::npos;
+  return draft4 ? "id" : "$id";
 }
 
-// Names given to the targets of recursive `$ref`s, which stay references into the root's
-// `$defs` (providers that take recursion get it; the others unroll it when lowering).
-struct Recursion {
+// Every subschema of the loaded documents with the resource it is in (its nearest `$id`), and
+// each resource and anchor by URI, so a `$ref` by anchor (`#foo`, `$anchor` or an old `$id`
+// "#foo") or by an embedded `$id` finds its node, and relative references inside the target
+// resolve against the target's own base.
+struct Resources {
+  std::map<const ojson*, Source> source_of;
+  std::map<std::string, const ojson*> by_uri;  // resources ("http://x/a") and anchors ("...#foo")
+
+  void add_document(const ojson& document, const std::string& uri) {
+    add(document, Source{&document, uri}, id_keyword(document));
+  }
+
+ private:
+  void add(const ojson& node, Source source, const char* id) {
+    if (!node.is_object()) return;
+    if (auto written = node.find(id); written != node.end() && written->is_string()) {
+      const auto resolved = detail::resolve_uri(source.uri, written->get<std::string>());
+      auto [uri, fragment] = detail::split_fragment(resolved);
+      if (fragment.empty()) {
+        source = Source{&node, uri};
+        by_uri.emplace(uri, &node);
+      } else if (fragment[0] != '/') {
+        by_uri.emplace(uri + "#" + fragment, &node);  // draft-06/07 `"$id": "#foo"`
+      }
+    }
+    if (source.root == &node) by_uri.emplace(source.uri, &node);
+    if (auto anchor = node.find("$anchor"); anchor != node.end() && anchor->is_string()) {
+      by_uri.emplace(source.uri + "#" + anchor->get<std::string>(), &node);
+    }
+    source_of.emplace(&node, source);
+    for (const auto& [key, value] : node.items()) {
+      if (key == "$defs" || key == "definitions" || holds_schema_map(key)) {
+        if (!value.is_object()) continue;
+        for (const auto& [name, child] : value.items()) add(child, source, id);
+      } else if (holds_schemas(key) && value.is_array()) {
+        for (const auto& child : value) add(child, source, id);
+      } else if (holds_schema(key)) {
+        add(value, source, id);
+      }
+    }
+  }
+};
+
+// Names given to the targets kept as references into the root's `$defs`: recursive ones
+// (providers that take recursion get it; the others unroll it when lowering) and shared ones
+// (used at more than one place: providers that take `$defs` get each once; the others inline each
+// use, within a bound).
+struct Definitions {
   struct Named {
     const ojson* target;
-    Source source;  // the document the target is in
+    Source source;  // the resource the target is in
     std::string name;
   };
   std::vector<Named> named;  // in the order found
   std::set<std::string> used;
 
-  // "#/$defs/<name>" for `target`, naming it after the last segment of `pointer` when new.
-  std::string reference(const ojson* target, const Source& source, const std::string& pointer) {
+  // "#/$defs/<name>" for `target`, naming it after the last segment of the `$ref` as written
+  // when new.
+  std::string reference(const ojson* target, const Source& source, const std::string& written) {
     for (const auto& entry : named) {
       if (entry.target == target) return "#/$defs/" + entry.name;
     }
-    const auto slash = pointer.rfind('/');
-    std::string base = slash == std::string::npos || slash + 1 == pointer.size()
-                           ? "root"
-                           : detail::percent_decoded(pointer.substr(slash + 1));
+    const auto slash = written.find_last_of("/#");
+    std::string base =
+        slash + 1 == written.size()
+            ? "root"
+            : detail::percent_decoded(written.substr(slash == std::string::npos ? 0 : slash + 1));
     if (base.find_first_of("/~") != std::string::npos) base = "definition";
     std::string name = base;
     for (int i = 2; !used.insert(name).second; ++i) name = base + std::to_string(i);
@@ -90,14 +138,56 @@ struct Recursion {
   }
 };
 
+// Keywords that assert nothing: a `$ref` with only these beside it can stay a reference.
+bool annotations_only_beside_ref(const ojson& node) {
+  return std::all_of(node.items().begin(), node.items().end(), [](const auto& entry) {
+    const auto& key = entry.key();
+    return key == "$ref" || key == "description" || key == "title" || key == "$comment";
+  });
+}
+
 // What an inlining walk shares: the documents other documents are read from (the caller's
-// registry, then the bundled meta-schemas), each read once.
+// registry, then the bundled meta-schemas), each read once, and how often each `$ref` target is
+// used.
 struct Inlining {
   const SchemaRegistry& registry;
   std::map<std::string, std::unique_ptr<ojson>> loaded;
   std::vector<const ojson*> active;
-  Recursion recursion;
+  Definitions definitions;
+  Resources resources;
+  std::map<const ojson*, std::size_t> uses;
 
+  // The node `written` (a `$ref` in `source`) names, with the resource it is in; SchemaError at
+  // `at` when there is none.
+  std::pair<const ojson*, Source> target(const std::string& written, const Source& source,
+                                         const Path& at) {
+    const auto [uri, fragment] = detail::split_fragment(
+        written.starts_with("#") ? source.uri + written : detail::resolve_uri(source.uri, written));
+    auto resource = resources.by_uri.find(uri);
+    if (resource == resources.by_uri.end()) {
+      resources.add_document(document(uri, at), uri);
+      resource = resources.by_uri.find(uri);
+    }
+    const ojson* node = resource->second;
+    if (fragment.empty() || fragment[0] == '/') {
+      node = &node->at(ojson::json_pointer(detail::percent_decoded(fragment)));
+    } else if (const auto anchor = resources.by_uri.find(uri + "#" + fragment);
+               anchor != resources.by_uri.end()) {
+      node = anchor->second;
+    } else {
+      throw SchemaError({SchemaProblem{at, "$ref \"" + written + "\": no anchor \"" + fragment +
+                                               "\" in " + (uri.empty() ? "the schema" : uri)}});
+    }
+    return {node, this->source(*node, Source{resource->second, uri})};
+  }
+
+  // Where `node` is: the resource of its nearest `$id`, else `fallback`.
+  const Source& source(const ojson& node, const Source& fallback) const {
+    const auto found = resources.source_of.find(&node);
+    return found == resources.source_of.end() ? fallback : found->second;
+  }
+
+ private:
   const ojson& document(const std::string& uri, const Path& at) {
     auto& slot = loaded[uri];
     if (!slot) {
@@ -109,32 +199,59 @@ struct Inlining {
   }
 };
 
+// Calls `fn(child, path)` for each subschema `node` holds, `$defs` left out (they are reached
+// through the references to them).
+template <typename Fn>
+void for_each_subschema(const ojson& node, const Path& path, Fn&& fn) {
+  for (const auto& [key, value] : node.items()) {
+    if (key == "$ref" || key == "$defs" || key == "definitions") continue;
+    const Path at = path / key;
+    if (holds_schema_map(key) && value.is_object()) {
+      for (const auto& [name, child] : value.items()) fn(child, at / name);
+    } else if (holds_schemas(key) && value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) fn(value[i], at / i);
+    } else if (holds_schema(key)) {
+      fn(value, at);
+    }
+  }
+}
+
+// Counts the places each `$ref` target is used from, walking each target once.
+void count_uses(const ojson& node, const Source& outer, const Path& path, Inlining& state) {
+  if (!node.is_object()) return;
+  const Source& source = state.source(node, outer);
+  if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
+    const Path at = path / std::string("$ref");
+    const auto [target, target_source] = state.target(ref->get<std::string>(), source, at);
+    if (++state.uses[target] == 1) count_uses(*target, target_source, at, state);
+  }
+  for_each_subschema(node, path, [&](const ojson& child, const Path& at) {
+    count_uses(child, source, at, state);
+  });
+}
+
 // `$ref`s replaced by their targets so each provider's lowering sees every node: JSON pointers
-// into this document or, through the registry, into another; a `$ref` back into a target being
-// inlined (recursion) stays a reference, into the root's `$defs`. The engine has checked the
-// document; references by anchor or embedded `$id` are refused here with the path of the `$ref`.
-ojson inlined(const ojson& node, const Source& source, const Path& path, Inlining& state) {
+// and anchors into this document or, through the registry, into another. A `$ref` stays a
+// reference into the root's `$defs` when it leads back into a target being inlined (recursion),
+// or to a target used at more than one place with nothing but annotations beside it (inlining
+// each would multiply the schema: a chain of definitions each used twice doubles per link).
+ojson inlined(const ojson& node, const Source& outer, const Path& path, Inlining& state) {
   if (!node.is_object()) return node;
+  const Source& source = state.source(node, outer);
   ojson start = ojson::object();
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
     const Path at = path / std::string("$ref");
     const auto& written = ref->get_ref<const std::string&>();
-    auto [uri, fragment] = detail::split_fragment(
-        written.starts_with("#") ? source.uri + written : detail::resolve_uri(source.uri, written));
-    if (!fragment.empty() && fragment[0] != '/') {
-      throw SchemaError({SchemaProblem{
-          at, "$ref \"" + written +
-                  "\": only JSON-pointer references (#/...) can be inlined for providers"}});
-    }
-    const Source target_source =
-        uri == source.uri ? source : source_of(state.document(uri, at), uri);
-    const ojson& resolved =
-        target_source.root->at(ojson::json_pointer(detail::percent_decoded(fragment)));
-    if (std::find(state.active.begin(), state.active.end(), &resolved) != state.active.end()) {
-      start["$ref"] = state.recursion.reference(&resolved, target_source, "#" + fragment);
+    const auto [resolved, target_source] = state.target(written, source, at);
+    const bool recursive =
+        std::find(state.active.begin(), state.active.end(), resolved) != state.active.end();
+    const bool shared = !path.empty() && state.uses[resolved] > 1 &&
+                        annotations_only_beside_ref(node) && resolved->is_object();
+    if (recursive || shared) {
+      start["$ref"] = state.definitions.reference(resolved, target_source, written);
     } else {
-      state.active.push_back(&resolved);
-      start = inlined(resolved, target_source, at, state);
+      state.active.push_back(resolved);
+      start = inlined(*resolved, target_source, at, state);
       state.active.pop_back();
     }
   }
@@ -162,15 +279,18 @@ ojson inlined(const ojson& node, const Source& source, const Path& path, Inlinin
   return std::move(out).done();
 }
 
-// The document inlined, with a root `$defs` holding each recursive target (itself inlined, its
-// own recursion kept as references).
+// The document inlined, with a root `$defs` holding each recursive or shared target (itself
+// inlined, its own recursion and shared targets kept as references).
 ojson inlined_document(const ojson& document, const SchemaRegistry& registry) {
-  Inlining state{registry, {}, {&document}, {}};
-  ojson json = inlined(document, source_of(document, ""), Path{}, state);
-  if (state.recursion.named.empty()) return json;
+  Inlining state{registry, {}, {&document}, {}, {}, {}};
+  state.resources.add_document(document, "");
+  const Source root = state.source(document, Source{&document, ""});
+  count_uses(document, root, Path{}, state);
+  ojson json = inlined(document, root, Path{}, state);
+  if (state.definitions.named.empty()) return json;
   ojson defs = ojson::object();
-  for (std::size_t i = 0; i < state.recursion.named.size(); ++i) {  // grows while inlining
-    const auto entry = state.recursion.named[i];
+  for (std::size_t i = 0; i < state.definitions.named.size(); ++i) {  // grows while inlining
+    const auto entry = state.definitions.named[i];
     state.active = {entry.target};
     defs[entry.name] = inlined(*entry.target, entry.source, Path{"$defs", entry.name}, state);
   }
@@ -272,9 +392,52 @@ void check_file_limits(const ojson& node, const Path& path, std::size_t depth,
   }
 }
 
+// The value path (as the Report writes it) of the node a schema path leads into: `properties/a`
+// is `a`, `items` is `[]`, `anyOf/1` is `|1`; keywords that keep the value where it is (allOf,
+// if/then/else, not) add nothing.
+Path value_path(const Path& schema_path) {
+  Path out;
+  const auto& segments = schema_path.segments();
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const auto* key = std::get_if<std::string>(&segments[i]);
+    const bool named = key != nullptr && i + 1 < segments.size();
+    if (named && (*key == "properties" || *key == "$defs" || *key == "definitions")) {
+      if (*key != "properties") out = out / std::string("$defs");
+      out = out / std::get<std::string>(segments[++i]);
+    } else if (named && (*key == "anyOf" || *key == "oneOf")) {
+      out = out / ("|" + std::to_string(std::get<std::size_t>(segments[++i])));
+    } else if (named && (*key == "prefixItems" || *key == "items") &&
+               std::holds_alternative<std::size_t>(segments[i + 1])) {
+      out = out / std::get<std::size_t>(segments[++i]);
+    } else if (key != nullptr && *key == "items") {
+      out = out / std::string("[]");
+    } else if (key != nullptr && *key == "additionalProperties") {
+      out = out / std::string("{}");
+    } else if (named && *key == "allOf") {
+      ++i;
+    }
+  }
+  return out;
+}
+
 class Importer {
  public:
   Report report;
+
+  // A keyword beside a draft-04/06/07 `$ref` (at `schema_path`): the specification ignores it and
+  // so does accord validate by default, but the import applies it (as ajv does), so the wire
+  // holds the model to it and a reply is checked against it.
+  void keyword_beside_ref(const Path& schema_path) {
+    const auto& segments = schema_path.segments();
+    if (segments.empty()) return;
+    const auto* keyword = std::get_if<std::string>(&segments.back());
+    if (keyword == nullptr) return;
+    const Path node(std::vector<PathSegment>(segments.begin(), segments.end() - 1));
+    add(value_path(node), *keyword + " beside $ref", *keyword, Fate::keyword,
+        "written beside a $ref, which draft-04/06/07 ignore (accord validate ignores it unless "
+        "--apply-ref-siblings); applied here, as ajv does, on the wire and in the checks of "
+        "replies");
+  }
 
   void walk(ojson& node, const Path& path) {
     if (!node.is_object()) return;
@@ -380,10 +543,15 @@ EmittedSchema import_json_schema(const nlohmann::ordered_json& document,
   check_file_limits(document, Path{}, 0, problems);
   if (!problems.empty()) throw SchemaError(std::move(problems));
   // The engine throws SchemaError naming each problem (x-accord-rules entries included).
-  (void)detail::Engine(document, nullptr, detail::EngineOptions{.registry = registry});
+  const detail::Engine engine(document, nullptr, detail::EngineOptions{.registry = registry});
   ojson json = inlined_document(document, registry);
   Importer importer;
+  for (const auto& path : engine.keywords_beside_ref()) importer.keyword_beside_ref(path);
   importer.walk(json, Path{});
+  if (auto defs = json.is_object() ? json.find("$defs") : json.end();
+      json.is_object() && defs != json.end()) {
+    for (auto& [name, definition] : defs->items()) importer.walk(definition, Path{"$defs", name});
+  }
   return {std::move(json), std::move(importer.report)};
 }
 

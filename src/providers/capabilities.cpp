@@ -79,7 +79,7 @@ void full_schema_rows(const SchemaCapabilities& c,
     } else if (name == "minItems" || name == "maxItems" || name == "allOf" || name == "pattern") {
       value = keywords_row(c, {name.c_str()});
       if (name == "pattern") value = with_case(value, c.unanchored_patterns, "without ^ and $");
-    } else if (name.starts_with("recursion")) {
+    } else if (name.starts_with("recursion") || name.starts_with("shared definitions")) {
       value = keywords_row(c, {"$ref"});
     } else if (name == "objects and arrays in enum/const") {
       value = keywords_row(c, {"enum", "const"});
@@ -118,6 +118,11 @@ std::vector<std::pair<std::string, std::string>> capability_rows(const SchemaCap
        "as anyOf when the options exclude each other; else anyOf + \"exactly one\" in words"},
       {"allOf", c.all_of ? "yes; object branches merged into one object"
                          : "object branches merged into one object; others in words"},
+      {"shared definitions ($defs + $ref)",
+       c.recursion || c.references
+           ? std::string("yes: sent once, referred to") +
+                 (c.bare_references ? " (no description beside a $ref)" : "")
+           : "no: inlined at each use, within the wire bound (1 MiB by default)"},
       {"recursion ($defs + $ref cycles)",
        c.recursion ? "yes" : "no: unrolled 3 levels, deeper values cannot be sent"},
       {"default", c.defaults ? "yes" : "no: stated in words"},

@@ -9,6 +9,8 @@
 #include "validate/keyword_table.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <set>
@@ -394,6 +396,25 @@ bool has_keyword(std::string_view list, std::string_view keyword) {
   return false;
 }
 
+// `key` placed right after `anchor` (first when `anchor` is empty or absent), every member moved,
+// never copied: a copy here made each level of a deep (unrolled) wire copy all below it again.
+void place_after(ojson& node, const std::string& anchor, const std::string& key, ojson value) {
+  if (const auto it = node.find(key); it != node.end()) {
+    *it = std::move(value);
+    return;
+  }
+  ojson out = ojson::object();
+  auto& entries = out.get_ref<ojson::object_t&>();
+  auto& members = static_cast<ojson::object_t::Container&>(entries);
+  const bool first = anchor.empty() || !node.contains(anchor);
+  if (first) members.emplace_back(key, std::move(value));
+  for (auto& [k, v] : node.get_ref<ojson::object_t&>()) {
+    members.emplace_back(k, std::move(v));
+    if (!first && k == anchor) members.emplace_back(key, std::move(value));
+  }
+  node = std::move(out);
+}
+
 // Rebuilds `node` so a new "description" sits where emit() would put it (after "type", or after
 // the anyOf of a nullable wrapper); an existing description gets the text appended.
 void append_description(ojson& node, const std::string& text) {
@@ -409,13 +430,7 @@ void append_description(ojson& node, const std::string& text) {
       break;
     }
   }
-  ojson out = ojson::object();
-  if (anchor.empty()) out["description"] = text;
-  for (const auto& [key, value] : node.items()) {
-    out[key] = value;
-    if (key == anchor) out["description"] = text;
-  }
-  node = std::move(out);
+  place_after(node, anchor, "description", text);
 }
 
 void insert_after(ojson& node, std::initializer_list<const char*> anchors, const std::string& key,
@@ -428,12 +443,7 @@ void insert_after(ojson& node, std::initializer_list<const char*> anchors, const
     node[key] = std::move(value);
     return;
   }
-  ojson out = ojson::object();
-  for (const auto& [k, v] : node.items()) {
-    out[k] = v;
-    if (k == anchor) out[key] = value;
-  }
-  node = std::move(out);
+  place_after(node, anchor, key, std::move(value));
 }
 
 // X -> {"anyOf":[X, {"type":"null"}], description, default, examples}: EMIT_SPEC's nullable layout.
@@ -534,28 +544,53 @@ struct Notes {
 
 class Lowerer {
  public:
-  Lowerer(const SchemaCapabilities& caps, std::string stage, Report& report, Lowering& lowering)
+  Lowerer(const SchemaCapabilities& caps, std::string stage, Report& report, Lowering& lowering,
+          const LoweringBound& bound, int unroll_depth)
       : caps_(caps),
         family_(caps.family),
         stage_(std::move(stage)),
         report_(report),
-        lowering_(&lowering) {}
+        lowering_(&lowering),
+        bound_(bound),
+        unroll_depth_(unroll_depth) {}
 
-  // The input's root `$defs` (recursive targets; see import_json_schema): OpenAI gets each
-  // lowered under the same name, returned for the wire's root; Anthropic takes no recursion
-  // (providers.md §4.1), so each reference is unrolled instead and nothing is returned.
-  ojson definitions(const ojson& defs) {
-    if (!defs.is_object()) return ojson();
-    definitions_ = defs;
-    for (const auto& [name, def] : defs.items()) {
-      definition_index_[name] = definition_index_.size();
+  // Whether a definition that recurs is unrolled (the provider takes no recursion).
+  [[nodiscard]] bool unrolls_recursion() const {
+    for (std::size_t i = 0; i < kept_.size(); ++i) {
+      if (!kept_[i] && recurs(i)) return true;
     }
-    if (!caps_.recursion) return ojson();
+    return false;
+  }
+
+  // The input's root `$defs` (recursive and shared targets; see import_json_schema): where the
+  // provider takes references, each it can take (OpenAI: all; Anthropic and Gemini: those that do
+  // not recur) is lowered once under the same name, returned for the wire's root; every other
+  // reference is inlined at its use (a recursive one unrolled, providers.md §4.1), within bound_.
+  ojson definitions(const ojson& emitted) {
+    const auto defs = emitted.find("$defs");
+    if (defs == emitted.end() || !defs->is_object()) return ojson();
+    definitions_ = *defs;
+    for (const auto& [name, def] : definitions_.items()) {
+      definition_index_[name] = definition_index_.size();
+      definition_nodes_.push_back(&def);
+    }
+    uses_.resize(definition_nodes_.size());
+    for (std::size_t i = 0; i < definition_nodes_.size(); ++i) {
+      collect_references(*definition_nodes_[i], uses_[i]);
+    }
+    collect_references(emitted, root_uses_, /*skip_defs=*/true);
+    kept_.resize(definition_nodes_.size());
+    for (std::size_t i = 0; i < kept_.size(); ++i) {
+      kept_[i] = caps_.recursion || (caps_.references && !recurs(i));
+    }
+    if (std::find(kept_.begin(), kept_.end(), true) == kept_.end()) return ojson();
     Lowering* root = lowering_;
-    root->definitions.resize(defs.size());
+    root->definitions.resize(definition_nodes_.size());
     ojson out = ojson::object();
-    for (const auto& [name, def] : defs.items()) {
-      lowering_ = &root->definitions[definition_index_[name]];
+    for (const auto& [name, def] : definitions_.items()) {
+      const std::size_t i = definition_index_[name];
+      if (!kept_[i]) continue;
+      lowering_ = &root->definitions[i];
       base_ = 2;
       out[name] = node(def, Path{"$defs", name});
     }
@@ -577,23 +612,32 @@ class Lowerer {
     const std::string name = target.rfind(prefix, 0) == 0 ? target.substr(prefix.size()) : "";
     const auto found = definition_index_.find(name);
     if (found == definition_index_.end()) return in;  // the import step inlines all others
-    if (caps_.recursion) {
+    if (kept_[found->second]) {
       lowering_->references.emplace_back(local(path), found->second);
       ojson out = ojson{{"$ref", target}};
-      if (in.contains("description")) out["description"] = in["description"];
+      if (!in.contains("description")) return out;
+      if (caps_.bare_references) {
+        record(path, "description", "description beside $ref " + target, Fate::dropped,
+               family_ +
+                   " take no keyword beside $ref; the definition's own description is "
+                   "sent, this one is left off");
+      } else {
+        out["description"] = in["description"];
+      }
       return out;
     }
     int& open = unrolled_[name];
-    if (open >= kUnrollDepth) {
+    if (open >= unroll_depth_) {
       cut_[name] = true;
       return ojson{{"type", "null"}};
     }
+    charge(found->second, name, path);
     // One row, at the outermost reference, and only when the unrolling did cut something (a
     // definition that does not recur is simply inlined).
     const bool outermost = open == 0;
     if (outermost) cut_[name] = false;
     ++open;
-    ojson site = definitions_[name];
+    ojson site = *definition_nodes_[found->second];
     for (const auto& [k, v] : in.items()) {
       if (k != "$ref") site[k] = v;
     }
@@ -602,8 +646,10 @@ class Lowerer {
     if (outermost && cut_[name]) {
       record(path, "$ref", "$ref " + target, Fate::keyword,
              family_ + " take no recursive schemas; the definition is unrolled " +
-                 std::to_string(kUnrollDepth) +
-                 " levels deep and sent as null below that (a deeper value cannot be sent)");
+                 std::to_string(unroll_depth_) + (unroll_depth_ == 1 ? " level" : " levels") +
+                 " deep" +
+                 (unroll_depth_ < kUnrollDepth ? " (the most the wire bound allows)" : "") +
+                 " and sent as null below that (a deeper value cannot be sent)");
     }
     return out;
   }
@@ -616,6 +662,13 @@ class Lowerer {
     ojson merged;
     if (auto m = merge_all_of(original, path)) {
       merged = std::move(*m);
+      in = &merged;
+    }
+    if (auto nullable = nullable_structure(*in, path)) {
+      merged = std::move(*nullable);
+      in = &merged;
+    } else if (auto distributed = distributed_options(*in, path)) {
+      merged = std::move(*distributed);
       in = &merged;
     }
     if (is_map(*in)) return map_node(*in, path);
@@ -650,6 +703,105 @@ class Lowerer {
   }
 
  private:
+  // Each `#/$defs/<name>` reference under `node` (the root's own `$defs` left out), once per use.
+  void collect_references(const ojson& node, std::vector<std::size_t>& out,
+                          bool skip_defs = false) const {
+    if (node.is_array()) {
+      for (const auto& child : node) collect_references(child, out);
+      return;
+    }
+    if (!node.is_object()) return;
+    for (const auto& [key, value] : node.items()) {
+      if (key == "$ref" && value.is_string()) {
+        const auto& target = value.get_ref<const std::string&>();
+        const auto found = target.starts_with("#/$defs/") ? definition_index_.find(target.substr(8))
+                                                          : definition_index_.end();
+        if (found != definition_index_.end()) out.push_back(found->second);
+      } else if (!(skip_defs && key == "$defs") && key != "enum" && key != "const") {
+        collect_references(value, out);
+      }
+    }
+  }
+
+  // Whether definition `start` refers back to itself, directly or through others.
+  [[nodiscard]] bool recurs(std::size_t start) const {
+    std::vector<bool> seen(uses_.size());
+    std::vector<std::size_t> todo = uses_[start];
+    while (!todo.empty()) {
+      const std::size_t i = todo.back();
+      todo.pop_back();
+      if (i == start) return true;
+      if (seen[i]) continue;
+      seen[i] = true;
+      todo.insert(todo.end(), uses_[i].begin(), uses_[i].end());
+    }
+    return false;
+  }
+
+  [[nodiscard]] std::size_t definition_bytes(std::size_t i) const {
+    return definition_nodes_[i]->dump().size();
+  }
+
+  // What inlining definition `i` at `path` adds, counted before it is expanded: past the bound,
+  // a SchemaError naming the definition inlined most, so no schema can grow the wire (or the
+  // memory it takes) without limit.
+  void charge(std::size_t i, const std::string& name, const Path& path) {
+    inlined_bytes_ += definition_bytes(i);
+    ++inlined_count_[i];
+    if (inlined_bytes_ <= bound_.max_inlined_bytes) return;
+    std::size_t most = i;
+    for (const auto& [j, count] : inlined_count_) {
+      if (count > inlined_count_[most]) most = j;
+    }
+    std::string fan_out = name;
+    for (const auto& [candidate, index] : definition_index_) {
+      if (index == most) fan_out = candidate;
+    }
+    throw SchemaError({SchemaProblem{
+        path, family_ + " take no " + (caps_.references ? "recursive " : "") +
+                  "references, so each $ref is inlined, and the wire would pass the bound of " +
+                  std::to_string(bound_.max_inlined_bytes) +
+                  " inlined bytes (LoweringBound::max_inlined_bytes, --max-wire-bytes): $defs/" +
+                  fan_out + " fans out most (inlined " + std::to_string(inlined_count_[most]) +
+                  " times so far, " + std::to_string(definition_bytes(most)) +
+                  " bytes each); the whole wire would take about " +
+                  estimated_words(estimated_wire_bytes())}});
+  }
+
+  // The wire's size if every reference were inlined (a recursive one counted once per unrolled
+  // level it is entered at): memoised per definition, so the estimate costs one pass however
+  // large the expansion.
+  [[nodiscard]] double estimated_wire_bytes() const {
+    std::vector<double> memo(uses_.size(), -1.0);
+    std::vector<bool> open(uses_.size());
+    std::function<double(std::size_t)> expanded = [&](std::size_t i) -> double {
+      if (open[i]) return 0.0;  // a cycle: counted where the unrolling entered it
+      if (memo[i] >= 0) return memo[i];
+      open[i] = true;
+      double total = static_cast<double>(definition_bytes(i));
+      for (const std::size_t j : uses_[i]) {
+        if (!kept_[j]) total += expanded(j);
+      }
+      open[i] = false;
+      return memo[i] = total;
+    };
+    double total = 0;
+    for (const std::size_t j : root_uses_) {
+      if (!kept_[j]) total += expanded(j);
+    }
+    return total;
+  }
+
+  static std::string estimated_words(double bytes) {
+    char text[48];
+    if (bytes < 1e15) {
+      std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
+    } else {
+      std::snprintf(text, sizeof text, "%.1e bytes", bytes);
+    }
+    return text;
+  }
+
   // Finds the emit entry for (path, keyword) and records the new fate; adds one when none exists.
   void record(const Path& path, std::string_view keyword, const std::string& rule_if_new, Fate fate,
               const std::string& why) {
@@ -990,6 +1142,67 @@ class Lowerer {
     return merged;
   }
 
+  // {"type": ["object", "null"], "properties": ...} (or an array's): sent as the nullable
+  // wrapper {"anyOf": [{"type": "object", ...}, {"type": "null"}]}, whose object keeps its
+  // keywords under every SDK (Anthropic's transform moves the properties of a node whose type is
+  // a list into its description).
+  std::optional<ojson> nullable_structure(const ojson& in, const Path& path) {
+    const auto type = in.find("type");
+    if (type == in.end() || !type->is_array() || type->size() != 2 ||
+        std::find(type->begin(), type->end(), "null") == type->end()) {
+      return std::nullopt;
+    }
+    const ojson other = (*type)[0] == "null" ? (*type)[1] : (*type)[0];
+    if (other != "object" && other != "array") return std::nullopt;
+    ojson typed = in;
+    typed["type"] = other;
+    record(path, "type", "type " + type->dump(), Fate::keyword,
+           family_ + " read a type list as one type; sent as anyOf [" + other.get<std::string>() +
+               ", null], which accepts the same values");
+    return make_nullable(typed);
+  }
+
+  // A union beside keywords of its own ({"type": "object", "properties": ..., "anyOf":
+  // [{"required": ["a"]}, {"required": ["b"]}]}): each option merged with those keywords, so each
+  // is a whole schema accepting the same values (A and (B or C) is (A and B) or (A and C)).
+  // Otherwise each option is lowered alone (an object option closed on its own keys accepts
+  // almost nothing) and OpenAI's SDK refuses the anyOf beside a type.
+  std::optional<ojson> distributed_options(const ojson& in, const Path& path) {
+    const char* key = in.contains("anyOf") ? "anyOf" : "oneOf";
+    const auto options = in.find(key);
+    if (options == in.end() || !options->is_array() || nullable_inner(in) ||
+        in.contains(kRulesKeyword) || in.contains("allOf") ||
+        (in.contains("anyOf") && in.contains("oneOf"))) {
+      return std::nullopt;
+    }
+    ojson shared = ojson::object();
+    ojson out = ojson::object();
+    for (const auto& [k, v] : in.items()) {
+      if (k == key) {
+        out[k] = ojson::array();
+      } else if (k == "description" || k == "title" || k == "default" || k == "examples" ||
+                 k == "$comment") {
+        out[k] = v;
+      } else {
+        shared[k] = v;
+      }
+    }
+    if (shared.empty()) return std::nullopt;
+    for (const auto& option : *options) {
+      if (option.is_object() && option.contains("$ref")) return std::nullopt;
+      std::vector<ojson> parts{shared};
+      all_of_parts(option, parts);
+      std::string why_not;
+      auto merged = merged_parts(parts, why_not);
+      if (!merged) return std::nullopt;
+      out[key].push_back(std::move(*merged));
+    }
+    record(path, key, std::string(key) + " of " + std::to_string(options->size()), Fate::keyword,
+           family_ + " need each option whole: the keywords beside the " + key +
+               " were merged into every option, which accepts the same values");
+    return out;
+  }
+
   // An enum or const holding objects or arrays, for a provider that takes only scalars there:
   // each option goes out as its shape (shape_of), so every valid value can be sent, and the
   // exact options are stated in words and enforced locally.
@@ -1217,6 +1430,14 @@ class Lowerer {
                         // definition's
   ojson definitions_;   // the input's $defs
   std::unordered_map<std::string, std::size_t> definition_index_;
+  std::vector<const ojson*> definition_nodes_;  // into definitions_, by index
+  std::vector<std::vector<std::size_t>> uses_;  // the definitions each one refers to, per use
+  std::vector<std::size_t> root_uses_;          // the definitions the root refers to, per use
+  std::vector<bool> kept_;                      // sent once in the wire's $defs
+  const LoweringBound& bound_;
+  int unroll_depth_;               // levels a recursive definition is unrolled to
+  std::size_t inlined_bytes_ = 0;  // what inlining has added so far
+  std::unordered_map<std::size_t, std::size_t> inlined_count_;  // times each was inlined
   std::unordered_map<std::string, int> unrolled_;  // Anthropic: definitions open on the stack
   std::unordered_map<std::string, bool> cut_;      // Anthropic: the unrolling reached its depth
   std::size_t base_ = 0;        // leading path segments ("$defs", name) a definition's paths drop
@@ -1408,7 +1629,8 @@ std::optional<std::size_t> nullable_inner(const ojson& node) {
 }
 
 WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
-                        const SchemaCapabilities& capabilities, const std::string& stage) {
+                        const SchemaCapabilities& capabilities, const std::string& stage,
+                        const LoweringBound& bound) {
   WireSchema wire;
   if (capabilities.full_schema) {
     wire.schema = emitted;
@@ -1427,18 +1649,26 @@ WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
     wire.report = std::move(report);
     return wire;
   }
-  Lowerer lowerer(capabilities, stage, report, wire.lowering);
-  ojson root = emitted;
-  ojson defs;
-  if (root.is_object() && root.contains("$defs")) {
-    defs = lowerer.definitions(root["$defs"]);
-    root.erase("$defs");
+  // Recursion is unrolled three levels deep, or as deep as the bound allows (at least one).
+  for (int depth = kUnrollDepth;; --depth) {
+    WireSchema attempt;
+    attempt.report = report;
+    Lowerer lowerer(capabilities, stage, attempt.report, attempt.lowering, bound, depth);
+    try {
+      ojson root = emitted;
+      ojson defs;
+      if (root.is_object() && root.contains("$defs")) {
+        defs = lowerer.definitions(root);
+        root.erase("$defs");
+      }
+      attempt.schema = lowerer.node(root, Path{});
+      if (!is_object_schema(attempt.schema)) lowerer.wrap_root(attempt.schema);
+      if (defs.is_object()) attempt.schema["$defs"] = std::move(defs);
+      return attempt;
+    } catch (const SchemaError&) {
+      if (depth == 1 || !lowerer.unrolls_recursion()) throw;
+    }
   }
-  wire.schema = lowerer.node(root, Path{});
-  if (!is_object_schema(wire.schema)) lowerer.wrap_root(wire.schema);
-  if (defs.is_object()) wire.schema["$defs"] = std::move(defs);
-  wire.report = std::move(report);
-  return wire;
 }
 
 }  // namespace detail
@@ -1632,6 +1862,12 @@ nlohmann::json unlower(nlohmann::json value, const Lowering& lowering) {
   }
   undo(value, lowering, lowering);
   return value;
+}
+
+WireSchema lower_within(const Provider& provider, const nlohmann::ordered_json& emitted,
+                        Report report, const LoweringBound& bound) {
+  return detail::lower_schema(emitted, std::move(report), provider.schema_capabilities(),
+                              std::string(provider.name()), bound);
 }
 
 }  // namespace accord

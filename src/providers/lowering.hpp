@@ -7,6 +7,7 @@
 #include <string>
 
 #include "accord/providers/capabilities.hpp"
+#include "accord/providers/lowering_bound.hpp"
 #include "accord/providers/provider.hpp"
 
 namespace accord::detail {
@@ -17,8 +18,9 @@ namespace accord::detail {
 [[nodiscard]] std::optional<std::size_t> nullable_inner(const nlohmann::ordered_json& node);
 
 // `stage` is the provider name written into the Report entries the lowering adds or changes.
+// Throws SchemaError when inlining references would pass `bound`.
 [[nodiscard]] WireSchema lower_schema(const nlohmann::ordered_json& emitted, Report report,
                                       const SchemaCapabilities& capabilities,
-                                      const std::string& stage);
+                                      const std::string& stage, const LoweringBound& bound = {});
 
 }  // namespace accord::detail

@@ -70,6 +70,13 @@ struct SchemaCapabilities {
   // Whether the API says when the model refuses (OpenAI's `refusal`, Anthropic's stop reason);
   // Ollama has no such signal, so a refusal there is only words in the content.
   bool signals_refusal = true;
+  // `$defs` with local `$ref`s that do not recur (Anthropic, Gemini): a definition used in many
+  // places is sent once and referred to. `recursion` implies it. Without either, each reference
+  // is inlined, within LoweringBound (accord/providers/lowering_bound.hpp).
+  bool references = false;
+  // A `$ref` node may hold no keyword but `$`-prefixed ones (Gemini's responseJsonSchema): the
+  // description beside a kept reference is left off, with a Report row.
+  bool bare_references = false;
 };
 
 // The capabilities as (capability, value) rows in a fixed order, for tables.

@@ -32,6 +32,8 @@ const SchemaCapabilities kAnthropic{
     .size_limits =
         "\"Schema is too complex\" past an undocumented size; reportedly 20 strict "
         "tools, 24 optional parameters and 16 union-typed parameters per request",
+    // "$ref, $def and definitions, local only"; no recursion.
+    .references = true,
 };
 
 ojson assistant_content(const Turn& turn) {

@@ -43,6 +43,9 @@ const SchemaCapabilities kGemini{
     .size_limits =
         "the schema counts against the input tokens; very large or deeply nested schemas are "
         "refused with 400 INVALID_ARGUMENT",
+    // $defs and $ref are listed; "a node with $ref may only have other $-prefixed keys".
+    .references = true,
+    .bare_references = true,
 };
 
 // A call the reply carried without an id (the Gemini API leaves it out) gets one of these, so
