@@ -118,7 +118,18 @@ void show_cost(const std::vector<const accord::Trace*>& traces, const accord::Pr
     return;
   }
   double total = 0;
-  for (const auto* trace : traces) total += trace->cost.value_or(0);
+  for (const auto* trace : traces) {
+    // A call that fell back to a model the table does not price has no cost: say which.
+    if (!trace->cost) {
+      for (const auto& attempt : trace->attempts) {
+        if (prices->find(attempt.model) == nullptr) {
+          std::cerr << "accord: no cost: the price table has no model " << attempt.model << "\n";
+          return;
+        }
+      }
+    }
+    total += trace->cost.value_or(0);
+  }
   std::cerr << fmt::format("accord: cost {:.6f} {}\n", total, prices->currency());
 }
 

@@ -61,7 +61,9 @@ void add_options(CLI::App& command, ValidateArgs& args) {
                    "print one verdict a line as JSON ({\"line\", \"valid\", \"issues\"}), then "
                    "{\"summary\": ...}");
   command.add_flag("--lines", args.lines, "read DOCS as one document a line whatever its name");
-  command.add_option("--jobs", args.jobs, "judge on N threads (0: one per core; default 1)");
+  // Bounded: each job is a thread, and a thread that cannot be made is no verdict.
+  command.add_option("--jobs", args.jobs, "judge on N threads (0: one per core; default 1)")
+      ->check(CLI::Range(0, 256));
   command.add_option("--max-errors", args.max_errors,
                      "stop reading after N invalid documents (default 0: never)");
   add_ref_map_option(command, args.ref_maps);

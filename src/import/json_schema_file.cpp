@@ -72,6 +72,8 @@ struct Resources {
   std::map<std::string, const ojson*> by_uri;  // resources ("http://x/a") and anchors ("...#foo")
 
   void add_document(const ojson& document, const std::string& uri) {
+    // Found by the URI it was loaded by too, whatever its own `$id` says.
+    by_uri.emplace(uri, &document);
     add(document, Source{&document, uri}, id_keyword(document));
   }
 

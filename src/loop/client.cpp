@@ -100,6 +100,7 @@ std::shared_ptr<const std::vector<Client>> make_fallbacks(
     own.base_url = fallback.base_url;
     own.api_key = fallback.api_key;
     own.fallbacks.clear();
+    detail::drop_endpoint_extras(own.parameters);
     own.custom_transport = transport;
     made->emplace_back(std::move(own));
   }

@@ -65,6 +65,20 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   first_turns_ = conversation_of(request);
   caller_turns_ = first_turns_.size();
   call_.parameters = request.parameters;  // the same for every provider tried
+  // What a fallback would refuse of this call (a parameter, an image or document it does not
+  // take) is refused now, before anything is sent, not mid-call where it would lose the Trace.
+  for (const auto& fallback : *fallbacks_) {
+    begin_with(fallback);
+    CallSpec probe = call_;
+    drop_endpoint_extras(probe.parameters);
+    try {
+      (void)Client::Internals::prepare(fallback, probe);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(
+          fmt::format("fallback {}: {}", fallback.provider().name(), e.what()));
+    }
+  }
+  tried_.clear();
   begin_with(client);
   events_.emplace(client, contract_->name());
   events_->request_sent(1, role_, call_, stream_.enabled);
@@ -117,6 +131,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::fall_back(Attempt attempt,
   const Client& next = (*fallbacks_)[next_fallback_++];
   add_note(attempt, fmt::format("falling back to {} {}: {}", next.provider().name(),
                                 Client::Internals::model(next), why.message));
+  drop_endpoint_extras(call_.parameters);
   begin_with(next);
   events_->switch_to(next);
   return next_request(std::move(attempt), AttemptRole::first);
@@ -396,7 +411,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attem
     const double per_byte = attempt.usage.input_tokens > 0 && sent_bytes > 0
                                 ? static_cast<double>(attempt.usage.input_tokens) / sent_bytes
                                 : 0.25;
-    const auto next_bytes = Client::Internals::prepare(*client_, call_).request.body.size();
+    // Measured as the one just answered was: the record's body, with parts as their digests.
+    const auto next_bytes = Client::Internals::prepare(*client_, call_).attempt.request_body.size();
     const auto input = static_cast<std::int64_t>(static_cast<double>(next_bytes) * per_byte) + 1;
     const std::int64_t left = budget_.max_tokens - spent - input;
     if (left <= 0) {

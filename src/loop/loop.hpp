@@ -66,4 +66,11 @@ bool cut_with_marker(std::string& text, std::size_t limit, std::string_view what
 void append_correction(std::vector<Turn>& turns, const Reply& reply, const Issues& issues,
                        OutputMode mode, const std::string& output_name);
 
+// Extra headers and an extra body are written for one endpoint (a gateway's token, a provider's
+// own body members): a fallback, another endpoint, is sent neither.
+inline void drop_endpoint_extras(RequestParameters& parameters) {
+  parameters.extra_headers.clear();
+  parameters.extra_body = nullptr;
+}
+
 }  // namespace accord::detail

@@ -173,6 +173,13 @@ TEST_F(CliValidateStream, JobsPrintVerdictsInInputOrder) {
   EXPECT_EQ(three.out, one.out);
 }
 
+TEST_F(CliValidateStream, JobsPastTheBoundAreAUsageErrorNotACrash) {
+  write("docs.jsonl", numbered_documents(3));
+  const auto many = run({"validate", file("amount.json"), file("docs.jsonl"), "--jobs", "100000"});
+  EXPECT_EQ(many.code, 2);
+  EXPECT_NE(many.err.find("--jobs"), std::string::npos) << many.err;
+}
+
 TEST_F(CliValidateStream, JsonPrintsOneVerdictPerLineThenTheSummary) {
   write("docs.jsonl", "{\"amount\": 5}\n\n{\"amount\": \"5\", \"note\": 3}\nnot json\n");
   const auto r = run({"validate", file("amount.json"), file("docs.jsonl"), "--json"});

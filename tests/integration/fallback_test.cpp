@@ -300,6 +300,35 @@ TEST_F(FallbackRules, FallbackWithoutAKeyIsRefusedBeforeSending) {
   EXPECT_EQ(first_->requests().size(), 0u);
 }
 
+TEST_F(FallbackRules, ParameterTheFallbackDoesNotTakeIsRefusedBeforeSending) {
+  auto request = refund_request();
+  request.parameters.seed = 7;  // openai-chat takes a seed, anthropic does not
+  const Client client(options(kUnavailable, kAnswers));
+  try {
+    (void)client.extract(request);
+    FAIL() << "the call was not refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("fallback anthropic"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("seed"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(first_->requests().size(), 0u);
+  EXPECT_EQ(second_->requests().size(), 0u);
+}
+
+TEST_F(FallbackRules, ExtraHeadersAndBodyStayWithTheFirstEndpoint) {
+  auto made = options(kUnavailable, kAnswers);
+  made.parameters.extra_headers = {{"x-gateway-token", "gw-token-1"}};
+  made.parameters.extra_body = {{"gateway_route", "eu"}};
+  auto result = Client(made).extract(refund_request());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const auto first = first_->requests().front();
+  EXPECT_TRUE(first["headers"].contains("x-gateway-token"));
+  EXPECT_TRUE(first["body"].contains("gateway_route")) << first["body"].dump();
+  const auto second = second_->requests().front();
+  EXPECT_FALSE(second["headers"].contains("x-gateway-token")) << second["headers"].dump();
+  EXPECT_FALSE(second["body"].contains("gateway_route")) << second["body"].dump();
+}
+
 TEST_F(FallbackRules, TraceNamesWhoEachAttemptWentTo) {
   auto result = Client(options(kUnavailable, kAnswers)).extract(refund_request());
   ASSERT_TRUE(result.ok()) << result.error().message;

@@ -25,6 +25,19 @@ TEST(ImportRegistry, ARefToAnotherDocumentIsInlinedFromTheRegistry) {
   EXPECT_THROW((void)import_json_schema(document), SchemaError);
 }
 
+TEST(ImportRegistry, ADocumentWhoseIdDiffersFromItsUriIsFoundByItsUri) {
+  SchemaRegistry registry;
+  registry.documents["https://example.com/money.json"] = ojson::parse(R"({
+    "$id": "urn:example:money",
+    "type": "object",
+    "properties": {"amount": {"type": "number"}}})");
+  const auto imported = import_json_schema(ojson::parse(R"({"type": "object",
+                       "properties": {"price": {"$ref": "https://example.com/money.json"}}})"),
+                                           registry);
+  EXPECT_EQ(imported.json["properties"]["price"]["properties"]["amount"],
+            ojson::parse(R"({"type": "number"})"));
+}
+
 TEST(ImportRegistry, RecursionThroughAnotherDocumentStaysAReference) {
   SchemaRegistry registry;
   registry.documents["https://example.com/node.json"] = ojson::parse(R"({

@@ -91,7 +91,6 @@ ojson responses_function_tool(const std::string& name, const std::string& descri
   return tool;
 }
 
-
 class Responses final : public OpenAIProvider {
  public:
   [[nodiscard]] std::string_view name() const override { return "openai-responses"; }
