@@ -142,7 +142,7 @@ struct ExtractRequest {
   // first, `prompt` when set goes last as a user turn. The conversation must end with a user or
   // tool-results turn; corrections are appended after it (docs/configuration.md#conversations).
   std::vector<Turn> messages;
-  RequestParameters parameters;         // over ClientOptions::parameters, field by field
+  RequestParameters parameters;  // over ClientOptions::parameters, field by field
 };
 
 // One request and its decoded reply, with transport retries done.

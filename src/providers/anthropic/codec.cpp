@@ -136,7 +136,8 @@ const ParameterPlaces kAnthropicPlaces{
 };
 
 // An ephemeral cache_control on the system prompt, the last tool and the last block of the
-// first user turn (the text to extract from): the prefix up to each is cached (at most 4 such points are allowed).
+// first user turn (the text to extract from): the prefix up to each is cached (at most 4 such
+// points are allowed).
 void mark_cache_points(ojson& body) {
   const ojson ephemeral{{"type", "ephemeral"}};
   const auto text_blocks = [&](ojson& content) {
