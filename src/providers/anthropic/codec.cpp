@@ -138,7 +138,7 @@ const ParameterPlaces kAnthropicPlaces{
 // An ephemeral cache_control on the system prompt, the last tool and the last block of the
 // first user turn (the text to extract from): the prefix up to each is cached (at most 4 such
 // points are allowed).
-void mark_cache_points(ojson& body) {
+void mark_anthropic_cache_points(ojson& body) {
   const ojson ephemeral{{"type", "ephemeral"}};
   const auto text_blocks = [&](ojson& content) {
     if (content.is_string()) content = ojson::array({{{"type", "text"}, {"text", content}}});
@@ -196,7 +196,7 @@ class Anthropic final : public Provider {
       body["tools"] = std::move(tools);
       if (forced) body["tool_choice"] = {{"type", "tool"}, {"name", output_name(call)}};
     }
-    if (call.parameters.prompt_cache.value_or(false)) mark_cache_points(body);
+    if (call.parameters.prompt_cache.value_or(false)) mark_anthropic_cache_points(body);
     Headers headers{{"content-type", "application/json"}};
     if (!call.api_key.empty()) headers.emplace_back("x-api-key", call.api_key);
     headers.emplace_back("anthropic-version", "2023-06-01");

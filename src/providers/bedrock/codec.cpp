@@ -264,7 +264,7 @@ const ParameterPlaces kBedrockPlaces{
 
 // A cachePoint block after the system prompt, the tools and the first user turn: what comes
 // before each is cached.
-void mark_cache_points(ojson& body) {
+void mark_converse_cache_points(ojson& body) {
   const ojson point{{"cachePoint", {{"type", "default"}}}};
   if (const auto system = body.find("system"); system != body.end()) system->push_back(point);
   if (const auto config = body.find("toolConfig"); config != body.end()) {
@@ -345,7 +345,7 @@ class Bedrock final : public Provider {
       body["toolConfig"] = {{"tools", std::move(tools)}};
       if (forced) body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
     }
-    if (call.parameters.prompt_cache.value_or(false)) mark_cache_points(body);
+    if (call.parameters.prompt_cache.value_or(false)) mark_converse_cache_points(body);
     Headers headers{{"content-type", "application/json"}};
     apply_parameters(body, headers, call, kBedrockPlaces, name());
     HttpRequest request{call.base_url + "/model/" + path_segment(call.model) + "/converse",
