@@ -48,10 +48,10 @@ RequestParameters merged(const RequestParameters& client, const RequestParameter
   over(out.user, call.user);
   over(out.metadata, call.metadata);
   over(out.prompt_cache, call.prompt_cache);
-  for (const auto& [name, value] : call.extra_headers) {
+  for (const auto& extra : call.extra_headers) {
     std::erase_if(out.extra_headers,
-                  [&](const auto& header) { return lower(header.first) == lower(name); });
-    out.extra_headers.emplace_back(name, value);
+                  [&](const auto& header) { return lower(header.first) == lower(extra.first); });
+    out.extra_headers.push_back(extra);
   }
   out.extra_body = composed_patch(client.extra_body, call.extra_body);
   return out;
