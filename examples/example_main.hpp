@@ -104,7 +104,16 @@ int example_main(int argc, char** argv, const ExampleSpec<T>& spec) {
   app.add_option("--input", input_file, "the text to extract from (a built-in e-mail when absent)");
   app.add_option("--otlp", otlp_file,
                  "append the call's OpenTelemetry spans to this file as OTLP/JSON lines");
+  double temperature = 0, top_p = 0;
+  std::int64_t seed = 0;
+  const auto* temperature_set =
+      app.add_option("--temperature", temperature, "sampling temperature");
+  const auto* top_p_set = app.add_option("--top-p", top_p, "nucleus sampling");
+  const auto* seed_set = app.add_option("--seed", seed, "sampling seed");
   CLI11_PARSE(app, argc, argv);
+  if (temperature_set->count() > 0) options.parameters.temperature = temperature;
+  if (top_p_set->count() > 0) options.parameters.top_p = top_p;
+  if (seed_set->count() > 0) options.parameters.seed = seed;
   try {
     if (print) return print_schema(spec, options.provider);
     if (report) {

@@ -14,7 +14,8 @@ namespace accord_mock {
 
 // The 400 message a real API gives for a request it refuses on its shape, or nullopt: a
 // conversation or image/document part malformed for the API (message_shape.hpp); Anthropic
-// refuses an assistant prefill together with structured output (`output_config.format`).
+// refuses an assistant prefill together with structured output (`output_config.format`), and a
+// forced tool or a prefill beside extended thinking (thinking_shape.hpp).
 [[nodiscard]] std::optional<std::string> refused_request(Endpoint endpoint,
                                                          const nlohmann::json& request);
 

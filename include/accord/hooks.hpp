@@ -39,6 +39,11 @@ struct RequestSent {
   AttemptRole role = AttemptRole::first;
   int max_tokens = 0;  // the output cap this request asks for
   bool streamed = false;
+  // The sampling the request asks for, when the call or the client sets it (the OpenTelemetry
+  // gen_ai.request.temperature, top_p and seed).
+  std::optional<double> temperature;
+  std::optional<double> top_p;
+  std::optional<std::int64_t> seed;
 };
 
 // A reply is in (after the transport's retries), before it is judged.

@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 
+#include "core/ascii.hpp"
 #include "loop/batch_results.hpp"
 #include "loop/client.hpp"
 #include "loop/extraction_loop.hpp"
@@ -231,6 +233,39 @@ void check_options(const BatchOptions& options) {
   }
 }
 
+// A request's extra headers as the batch would send them: the client's merged with its own,
+// names in lower case (HTTP's are case-insensitive), sorted.
+std::map<std::string, std::string> extra_headers(const Client& client,
+                                                 const ExtractRequest& request) {
+  std::map<std::string, std::string> headers;
+  for (auto& [name, value] :
+       merged(Client::Internals::options(client).parameters, request.parameters).extra_headers) {
+    headers[detail::ascii_lower(name)] = std::move(value);
+  }
+  return headers;
+}
+
+// A provider batch is one HTTP request, sent with the first request's headers: a request with
+// other extra headers would lose them without a word, so it is refused before anything is sent.
+// The error names the header, never its value (which may be a secret).
+void check_same_extra_headers(const Client& client, const std::vector<ExtractRequest>& requests) {
+  const auto first = extra_headers(client, requests.front());
+  for (std::size_t i = 1; i < requests.size(); ++i) {
+    const auto own = extra_headers(client, requests[i]);
+    if (own == first) continue;
+    // The first name, in order, that one has and the other has not or has with another value.
+    const auto [a, b] = std::mismatch(first.begin(), first.end(), own.begin(), own.end());
+    const std::string& name = a == first.end()                        ? b->first
+                              : b == own.end() || a->first < b->first ? a->first
+                                                                      : b->first;
+    throw std::invalid_argument(fmt::format(
+        "run_batch: requests[{}] differs from requests[0] in the extra header {}: a batch is sent "
+        "as one request with one set of headers; send requests with other extra headers in a "
+        "batch of their own",
+        i, name));
+  }
+}
+
 // FNV-1a over each item's id and request body: equal for the same requests on any run and host.
 std::string requests_digest(const std::vector<detail::BatchItem>& items) {
   std::uint64_t hash = 14695981039346656037ULL;
@@ -331,6 +366,7 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
                                               const BatchOptions& options) {
   check_options(options);
   if (requests.empty()) throw std::invalid_argument("run_batch: no requests");
+  check_same_extra_headers(client, requests);
   const std::string provider(client.provider().name());
   if (!has_batch_api(provider))
     throw std::invalid_argument(fmt::format("run_batch: provider {} has no batch API", provider));
@@ -363,6 +399,8 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
     for (const std::size_t i : pending) {
       prepared.push_back(Client::Internals::prepare(client, loops[i].call()));
     }
+    // Every item of the round was taken before any is reported as sent.
+    for (const std::size_t i : pending) loops[i].sending();
     for (std::size_t k = 0; k < pending.size(); ++k) {
       items.push_back({fmt::format("item-{}", pending[k]), &prepared[k].request});
     }

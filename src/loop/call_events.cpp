@@ -57,7 +57,13 @@ RequestSent CallEvents::request(std::size_t attempt, AttemptRole role, const Cal
                                 bool streamed) const {
   const int cap =
       call.output_cap > 0 ? call.output_cap : Client::Internals::options(*client_).max_tokens;
-  return RequestSent{identity_, attempt, role, cap, streamed};
+  RequestSent sent{identity_, attempt, role, cap, streamed};
+  // As the request carries them: the call's over the client's.
+  const auto parameters = merged(Client::Internals::options(*current_).parameters, call.parameters);
+  sent.temperature = parameters.temperature;
+  sent.top_p = parameters.top_p;
+  sent.seed = parameters.seed;
+  return sent;
 }
 
 void CallEvents::request_sent(std::size_t attempt, AttemptRole role, const CallSpec& call,

@@ -177,16 +177,22 @@ struct Client::Impl {
   mutable std::map<std::pair<const SchemaNode*, std::string>,
                    std::pair<Schema, std::shared_ptr<const Contract>>>
       contracts;
+  // Contracts given to calls, lowered for a fallback's provider (Internals::contract_for): keyed
+  // by the given one's address and the provider's name; the weak pointer tells whether the
+  // address is still that Contract's.
+  mutable std::mutex lowered_mutex;
+  mutable std::map<std::pair<const Contract*, std::string>,
+                   std::pair<std::weak_ptr<const Contract>, std::shared_ptr<const Contract>>>
+      lowered;
 };
 
 Exchange Client::exchange(CallSpec call) const {
-  return Internals::exchange(*this, std::move(call), Internals::call_deadline(*this));
+  return Internals::send(*this, Internals::prepare(*this, std::move(call)),
+                         Internals::call_deadline(*this));
 }
 
-Exchange Client::Internals::exchange(const Client& client, CallSpec call, Deadline deadline,
-                                     const detail::StreamSetup* stream,
-                                     const RetryObserver& on_retry) {
-  auto prepared = prepare(client, std::move(call), stream);
+Exchange Client::Internals::send(const Client& client, detail::PreparedExchange prepared,
+                                 Deadline deadline, const RetryObserver& on_retry) {
   Delivery delivery = deliver(*client.impl_->transport, prepared.request,
                               client.impl_->options.retry, {}, deadline, on_retry);
   return finish(client, std::move(prepared), std::move(delivery));
@@ -326,6 +332,20 @@ const std::string& Client::Internals::base_url(const Client& client) {
   return client.impl_->base_url;
 }
 
+std::shared_ptr<const Contract> Client::Internals::contract_for(
+    const Client& client, const std::shared_ptr<const Contract>& given, const Provider& provider) {
+  auto& impl = *client.impl_;
+  // Lowered under the lock: calls in flight with the same Contract wait for one lowering.
+  std::lock_guard lock(impl.lowered_mutex);
+  std::erase_if(impl.lowered, [](const auto& entry) { return entry.second.first.expired(); });
+  auto& [kept, made] = impl.lowered[{given.get(), std::string(provider.name())}];
+  if (!made) {
+    made = std::make_shared<const Contract>(given->for_provider(provider));
+    kept = given;
+  }
+  return made;
+}
+
 Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   Internals::check_corrections(options.corrections, "ClientOptions");
   impl_->provider = make_provider(options.provider);
@@ -394,10 +414,10 @@ std::shared_ptr<const Contract> Client::contract(const Schema& schema,
 Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
   detail::ExtractionLoop loop(*this, request);
   for (;;) {
-    const auto stream = loop.stream();
-    if (auto result =
-            loop.on_exchange(Internals::exchange(loop.client(), loop.call(), loop.deadline(),
-                                                 stream ? &*stream : nullptr, loop.retries()))) {
+    auto prepared = loop.prepare();
+    loop.sending();
+    if (auto result = loop.on_exchange(
+            Internals::send(loop.client(), std::move(prepared), loop.deadline(), loop.retries()))) {
       return *std::move(result);
     }
   }

@@ -40,10 +40,10 @@ struct Client::Internals {
   // Records the tries and decodes the last one's reply (redacted whole first).
   [[nodiscard]] static Exchange finish(const Client& client, detail::PreparedExchange prepared,
                                        Delivery delivery);
-  // prepare(), the transport's tries within `deadline`, finish(): one blocking exchange.
-  [[nodiscard]] static Exchange exchange(const Client& client, CallSpec call, Deadline deadline,
-                                         const detail::StreamSetup* stream = nullptr,
-                                         const RetryObserver& on_retry = {});
+  // The transport's tries of a prepared exchange within `deadline`, then finish(): one blocking
+  // exchange. Prepared first, so what a request refused before sending reports is not "sent".
+  [[nodiscard]] static Exchange send(const Client& client, detail::PreparedExchange prepared,
+                                     Deadline deadline, const RetryObserver& on_retry = {});
   // When a call started now must be over (ClientOptions::call_timeout; none when it is 0).
   [[nodiscard]] static Deadline call_deadline(const Client& client);
   // Throws std::invalid_argument, naming `where`, for corrections outside 0..kMaxCorrections.
@@ -67,6 +67,11 @@ struct Client::Internals {
       const Client& client, const std::optional<std::vector<Fallback>>& per_call);
   // The API base URL the client sends to (no trailing slash).
   [[nodiscard]] static const std::string& base_url(const Client& client);
+  // `given` lowered for `provider` (Contract::for_provider), made once per Contract and provider
+  // name and kept by `client` while `given` lives: a call that may fall back needs it on every
+  // call, and extract_async runs many at once.
+  [[nodiscard]] static std::shared_ptr<const Contract> contract_for(
+      const Client& client, const std::shared_ptr<const Contract>& given, const Provider& provider);
 };
 
 }  // namespace accord

@@ -26,9 +26,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   [[nodiscard]] CallHandle handle() const { return CallHandle(cancelled_); }
 
   void send_attempt() {
-    const auto stream = loop_.stream();
-    prepared_ =
-        Client::Internals::prepare(loop_.client(), loop_.call(), stream ? &*stream : nullptr);
+    prepared_ = loop_.prepare();
+    loop_.sending();
     steps_.emplace(prepared_->request, Client::Internals::options(client_).retry, loop_.deadline(),
                    loop_.retries());
     send_try(std::chrono::milliseconds{0});

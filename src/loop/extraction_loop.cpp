@@ -19,6 +19,17 @@ void add_note(Attempt& attempt, const std::string& note) {
   attempt.note += (attempt.note.empty() ? "" : "; ") + note;
 }
 
+// Why `client` refuses to send `call` (a parameter, part or conversation shape its provider does
+// not take), or empty when it would send it.
+std::string refusal_before_sending(const Client& client, const CallSpec& call) {
+  try {
+    (void)Client::Internals::prepare(client, call);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<StreamSetup> ExtractionLoop::stream() const {
@@ -32,7 +43,8 @@ std::optional<StreamSetup> ExtractionLoop::stream() const {
 }
 
 ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& request)
-    : client_(&client),
+    : caller_(&client),
+      client_(&client),
       fallbacks_(Client::Internals::fallbacks(client, request.fallbacks)),
       fallback_policy_(Client::Internals::options(client).fallback_policy),
       name_(request.name),
@@ -71,17 +83,24 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
     begin_with(fallback);
     CallSpec probe = call_;
     drop_endpoint_extras(probe.parameters);
-    try {
-      (void)Client::Internals::prepare(fallback, probe);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(
-          fmt::format("fallback {}: {}", fallback.provider().name(), e.what()));
-    }
+    if (const auto why = refusal_before_sending(fallback, probe); !why.empty())
+      throw std::invalid_argument(fmt::format("fallback {}: {}", fallback.provider().name(), why));
   }
   tried_.clear();
   begin_with(client);
   events_.emplace(client, contract_->name());
-  events_->request_sent(1, role_, call_, stream_.enabled);
+}
+
+PreparedExchange ExtractionLoop::prepare() const {
+  const auto setup = stream();
+  return Client::Internals::prepare(*client_, call_, setup ? &*setup : nullptr);
+}
+
+void ExtractionLoop::sending() {
+  const auto number = trace_.attempts.size() + 1;
+  if (role_ == AttemptRole::scoped_correction || role_ == AttemptRole::whole_correction)
+    events_->correction_sent(number, role_, call_);
+  events_->request_sent(number, role_, call_, stream_.enabled);
 }
 
 void ExtractionLoop::begin_with(const Client& client) {
@@ -92,7 +111,7 @@ void ExtractionLoop::begin_with(const Client& client) {
   } else if (given_contract_->provider_name() == client.provider().name()) {
     contract_ = given_contract_;
   } else {
-    contract_ = std::make_shared<const Contract>(given_contract_->for_provider(client.provider()));
+    contract_ = Client::Internals::contract_for(*caller_, given_contract_, client.provider());
   }
   repair_ = repair_setup(*contract_, repair_policy_);
   // Field by field: what the call sets beyond these stays the same for every provider.
@@ -310,16 +329,25 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
   while (!joined.empty() && std::isspace(static_cast<unsigned char>(joined.back()))) {
     joined.pop_back();
   }
-  const bool can_continue = client_->provider().continues_assistant_prefill() &&
-                            mode_ == OutputMode::response_format && !joined.empty();
+  bool can_continue = client_->provider().continues_assistant_prefill() &&
+                      mode_ == OutputMode::response_format && !joined.empty();
+  // A prefill the provider refuses with this call's parameters (Anthropic's with extended
+  // thinking on) is not sent: the raised cap is tried instead.
+  std::string no_continuation;
   if (can_continue && continuations_ < truncation_.max_continuations) {
-    ++continuations_;
-    partial_ = std::move(joined);
-    piece_ends_.push_back(partial_.size());
-    attempt.note = fmt::format("truncated; continuing from the {} bytes so far", partial_.size());
-    call_.turns = request_turns_;
-    call_.turns.push_back(Turn{.role = Turn::Role::assistant, .text = partial_});
-    return next_request(std::move(attempt), AttemptRole::continuation);
+    CallSpec continuation = call_;
+    continuation.turns = request_turns_;
+    continuation.turns.push_back(Turn{.role = Turn::Role::assistant, .text = joined});
+    no_continuation = refusal_before_sending(*client_, continuation);
+    can_continue = no_continuation.empty();
+    if (can_continue) {
+      ++continuations_;
+      partial_ = std::move(joined);
+      piece_ends_.push_back(partial_.size());
+      attempt.note = fmt::format("truncated; continuing from the {} bytes so far", partial_.size());
+      call_ = std::move(continuation);
+      return next_request(std::move(attempt), AttemptRole::continuation);
+    }
   }
   const auto& options = Client::Internals::options(*client_);
   const int raised =
@@ -329,6 +357,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
     truncated_at_ = reply.detail;
     attempt.note = fmt::format("truncated; sent again with max_tokens {} instead of {}", raised,
                                options.max_tokens);
+    if (!no_continuation.empty()) add_note(attempt, "not continued: " + no_continuation);
     call_.turns = request_turns_;
     return next_request(std::move(attempt), AttemptRole::raised_cap);
   }
@@ -435,10 +464,6 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attem
     }
   }
   trace_.attempts.push_back(std::move(attempt));
-  const auto sent = trace_.attempts.size() + 1;
-  if (role == AttemptRole::scoped_correction || role == AttemptRole::whole_correction)
-    events_->correction_sent(sent, role, call_);
-  events_->request_sent(sent, role, call_, stream().has_value());
   return std::nullopt;
 }
 

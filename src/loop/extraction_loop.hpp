@@ -25,6 +25,12 @@ class ExtractionLoop {
   [[nodiscard]] const Client& client() const { return *client_; }
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
+  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare, which
+  // throws std::invalid_argument for a request refused before sending.
+  [[nodiscard]] PreparedExchange prepare() const;
+  // Tells the hooks call() is being sent (on_correction_sent, on_request_sent). Called once it
+  // was prepared: a request refused before sending is never reported as sent.
+  void sending();
   // How the next attempt is streamed; nullopt when it is not.
   [[nodiscard]] std::optional<StreamSetup> stream() const;
   // What the transport tells of each retry of call()'s request (ClientOptions::hooks).
@@ -86,6 +92,7 @@ class ExtractionLoop {
   // Returns the pieces joined, every key in them redacted: the output the loop judges.
   std::string redact_across_continuations(Attempt& current);
 
+  const Client* caller_;  // the caller's: keeps the Contracts lowered for fallbacks
   const Client* client_;  // the current one (see client())
   std::shared_ptr<const std::vector<Client>> fallbacks_;
   std::size_t next_fallback_ = 0;  // index into *fallbacks_

@@ -82,6 +82,10 @@ class SpanBook {
     auto attributes = common(sent.call);
     attributes.emplace_back("gen_ai.request.max_tokens",
                             static_cast<std::int64_t>(sent.max_tokens));
+    // The sampling attributes only when the request sets them: a provider's default is unknown.
+    if (sent.temperature) attributes.emplace_back("gen_ai.request.temperature", *sent.temperature);
+    if (sent.top_p) attributes.emplace_back("gen_ai.request.top_p", *sent.top_p);
+    if (sent.seed) attributes.emplace_back("gen_ai.request.seed", *sent.seed);
     attributes.emplace_back("accord.attempt", static_cast<std::int64_t>(sent.attempt));
     attributes.emplace_back("accord.attempt.role", std::string(to_string(sent.role)));
     attributes.emplace_back("accord.stream", sent.streamed);

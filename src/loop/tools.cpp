@@ -324,10 +324,13 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
   AttemptRole role = AttemptRole::first;
   for (int step = 0; step < request.max_steps; ++step) {
     const std::size_t number = run.steps.size() + 1;
+    // Encoded first: a request refused before sending is not reported as sent.
+    auto prepared = Client::Internals::prepare(client, call);
     if (role == AttemptRole::whole_correction) events.correction_sent(number, role, call);
     events.request_sent(number, role, call, false);
-    auto exchanged = Client::Internals::exchange(
-        client, call, Client::Internals::call_deadline(client), nullptr, events.retries(number));
+    auto exchanged =
+        Client::Internals::send(client, std::move(prepared),
+                                Client::Internals::call_deadline(client), events.retries(number));
     exchanged.attempt.role = role;
     events.reply_received(number, exchanged.attempt);
     const Reply& reply = exchanged.reply;

@@ -26,15 +26,6 @@ std::string batch_scenario(const std::vector<json>& replies, int polls = 1) {
   return json{{"replies", replies}, {"batch_polls", polls}}.dump();
 }
 
-// Polls every few milliseconds, so a whole job takes well under a second.
-BatchOptions fast_polls() {
-  BatchOptions options;
-  options.first_poll = 2ms;
-  options.max_poll_interval = 10ms;
-  options.deadline = 20s;
-  return options;
-}
-
 std::vector<ExtractRequest> refund_requests(std::size_t count) {
   std::vector<ExtractRequest> requests;
   for (std::size_t i = 0; i < count; ++i) {

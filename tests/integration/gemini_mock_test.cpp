@@ -19,12 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-#ifdef ACCORD_MOCK_PATH
-#define REQUIRE_MOCK() (void)0
-#else
-#define REQUIRE_MOCK() GTEST_SKIP() << "accord-mock is not built"
-#endif
-
 const json kGeminiRequest = {
     {"contents", {{{"role", "user"}, {"parts", {{{"text", "Extract it."}}}}}}},
     {"generationConfig", {{"responseMimeType", "application/json"}, {"maxOutputTokens", 1024}}}};

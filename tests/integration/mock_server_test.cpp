@@ -22,12 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-#ifdef ACCORD_MOCK_PATH
-#define REQUIRE_MOCK() (void)0
-#else
-#define REQUIRE_MOCK() GTEST_SKIP() << "accord-mock is not built"
-#endif
-
 constexpr const char* kSentinel = "sk-test-SENTINEL-123";
 
 const json kChatRequest = {{"model", "gpt-4o-2024-08-06"},

@@ -18,12 +18,6 @@ using nlohmann::json;
 using namespace testing_documents;
 using testing_support::mock_client_options;
 
-#ifdef ACCORD_MOCK_PATH
-#define REQUIRE_MOCK() (void)0
-#else
-#define REQUIRE_MOCK() GTEST_SKIP() << "accord-mock is not built"
-#endif
-
 // A provider, the usage its reply reports cached input with (merged over the mock's own), and
 // the reads and writes that are.
 struct CacheUsage {

@@ -20,12 +20,6 @@ using nlohmann::json;
 using namespace testing_documents;
 using testing_support::mock_client_options;
 
-#ifdef ACCORD_MOCK_PATH
-#define REQUIRE_MOCK() (void)0
-#else
-#define REQUIRE_MOCK() GTEST_SKIP() << "accord-mock is not built"
-#endif
-
 // One parameter set alone, and where and how each provider's request must carry it.
 struct Expected {
   std::string pointer;

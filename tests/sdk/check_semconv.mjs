@@ -42,8 +42,10 @@ const { check, finish } = checks(child);
 const otlp = join(mkdtempSync(join(tmpdir(), 'accord-otlp-')), 'spans.jsonl');
 try {
   for (const provider of providers) {
+    // openai-chat's calls set the sampling, whose attributes are held to the registry too.
+    const sampling = provider === 'openai-chat' ? ['--temperature', '0.25', '--top-p', '0.5', '--seed', '7'] : [];
     execFileSync(examplePath, ['--provider', provider, '--base-url', `${root}/v1`,
-      '--model', 'test-model', '--otlp', otlp], { stdio: ['ignore', 'ignore', 'ignore'],
+      '--model', 'test-model', '--otlp', otlp, ...sampling], { stdio: ['ignore', 'ignore', 'ignore'],
       env: { ...process.env, OPENAI_API_KEY: 'sk-test-SENTINEL-123', ANTHROPIC_API_KEY: 'sk-test-SENTINEL-123' } });
   }
   const spans = readFileSync(otlp, 'utf8').trim().split('\n').map((line) => {
@@ -70,6 +72,16 @@ try {
     }
   }
   const chats = spans.filter((span) => span.name === 'chat test-model');
+  const sampled = chats.filter((span) => span.attributes.some((a) => a.key === 'gen_ai.request.seed'));
+  await check('the sampling a call sets is on its chat spans', () => {
+    assert.equal(sampled.length, 2);
+    for (const span of sampled) {
+      const value = (key) => span.attributes.find((a) => a.key === key)?.value;
+      assert.equal(value('gen_ai.request.temperature')?.doubleValue, 0.25);
+      assert.equal(value('gen_ai.request.top_p')?.doubleValue, 0.5);
+      assert.equal(String(value('gen_ai.request.seed')?.intValue), '7');
+    }
+  });
   await check('chat spans are children of their call span', () =>
     assert.ok(chats.every((span) => spans.some((p) => p.spanId === span.parentSpanId && p.name === 'extract refund'))));
   await check('the retried request carries a retry event', () =>

@@ -1,7 +1,10 @@
 // Anthropic Messages: output_config.format json_schema, or a forced tool for models without
 // structured outputs; content blocks read by type (providers.md §4).
 
+#include <fmt/format.h>
+
 #include <array>
+#include <stdexcept>
 
 #include "providers/anthropic/anthropic.hpp"
 #include "providers/content_parts.hpp"
@@ -152,6 +155,23 @@ void mark_anthropic_cache_points(ojson& body) {
   if (const auto at = cached_message(messages)) text_blocks(messages[*at]["content"]);
 }
 
+// What Anthropic refuses beside extended thinking (its extended-thinking page, "feature
+// compatibility"), refused before sending: an assistant prefill, a temperature other than 1, a
+// top_p below 0.95. A forced tool is refused too; encode() offers the tool with auto instead.
+void check_beside_thinking(const RequestParameters& parameters, bool prefill) {
+  const auto refuse = [](const std::string& what) {
+    throw std::invalid_argument(fmt::format(
+        "anthropic: {} cannot be sent with thinking_budget set: Anthropic refuses it while "
+        "extended thinking is on",
+        what));
+  };
+  if (prefill) refuse("a conversation ending in an assistant turn (a prefill)");
+  if (parameters.temperature && *parameters.temperature != 1.0)
+    refuse(fmt::format("temperature {} (only 1)", *parameters.temperature));
+  if (parameters.top_p && *parameters.top_p < 0.95)
+    refuse(fmt::format("top_p {} (0.95 to 1 only)", *parameters.top_p));
+}
+
 class Anthropic final : public Provider {
  public:
   [[nodiscard]] std::string_view name() const override { return "anthropic"; }
@@ -183,6 +203,9 @@ class Anthropic final : public Provider {
     // structured output refuses (providers.md §4.1): a continuation goes without the format, and
     // what it joins is validated as always.
     const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
+    // With extended thinking on, a forced tool becomes tool_choice auto below.
+    const bool thinking = call.parameters.thinking_budget.has_value();
+    if (thinking) check_beside_thinking(call.parameters, prefill);
     if (call.output && !forced && !prefill) {
       body["output_config"] = {
           {"format", {{"type", "json_schema"}, {"schema", output_schema(call)}}}};
@@ -194,7 +217,11 @@ class Anthropic final : public Provider {
     }
     if (!tools.empty()) {
       body["tools"] = std::move(tools);
-      if (forced) body["tool_choice"] = {{"type", "tool"}, {"name", output_name(call)}};
+      if (forced && thinking) {
+        body["tool_choice"] = {{"type", "auto"}};
+      } else if (forced) {
+        body["tool_choice"] = {{"type", "tool"}, {"name", output_name(call)}};
+      }
     }
     if (call.parameters.prompt_cache.value_or(false)) mark_anthropic_cache_points(body);
     Headers headers{{"content-type", "application/json"}};

@@ -28,20 +28,12 @@ class AzureOpenAIResponses final : public AzureResource<Provider> {
 
   [[nodiscard]] std::string_view name() const override { return "azure-openai-responses"; }
 
-  // The parameters are judged under this provider's name and places first (Azure's deployments
-  // set the service tier, as on azure-openai); the Responses codec then writes them, and the
-  // extra headers go over Azure's own.
+  // The Responses codec under this provider's name and places (Azure's deployments set the
+  // service tier, as on azure-openai), in one pass; the extra headers go over Azure's own.
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
-    Headers headers = azure_headers(call);
-    ojson judged = ojson::object();
-    apply_parameters(judged, headers, call, places(), name());
-    CallSpec inner = call;
-    inner.parameters.extra_headers.clear();
-    HttpRequest request = responses_->encode(inner);
-    request.url = azure_v1_surface(call)
-                      ? call.base_url + "/responses"
-                      : call.base_url + "/openai/responses?api-version=" + api_version_;
-    request.headers = std::move(headers);
+    HttpRequest request = responses_request(call, azure_headers(call), places(), name());
+    if (!azure_v1_surface(call))
+      request.url = call.base_url + "/openai/responses?api-version=" + api_version_;
     return request;
   }
 

@@ -96,37 +96,7 @@ class Responses final : public OpenAIProvider {
   [[nodiscard]] std::string_view name() const override { return "openai-responses"; }
 
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
-    check_parts(call, kResponsesParts, name());
-    ojson body{{"model", call.model}};
-    if (const std::string system = system_text(call); !system.empty()) {
-      body["instructions"] = system;
-    }
-    body["input"] = input_items(call);
-    const bool forced = call.output && call.mode == OutputMode::forced_tool;
-    if (call.output && !forced) {
-      body["text"] = {{"format",
-                       {{"type", "json_schema"},
-                        {"name", output_name(call)},
-                        {"strict", true},
-                        {"schema", output_schema(call)}}}};
-    }
-    ojson tools = ojson::array();
-    for (const auto& tool : call.tools) {
-      tools.push_back(responses_function_tool(tool.name, tool.description, tool.input.schema));
-    }
-    if (forced) {
-      tools.push_back(
-          responses_function_tool(output_name(call), kOutputToolDescription, output_schema(call)));
-    }
-    if (!tools.empty()) {
-      body["tools"] = std::move(tools);
-      if (forced) body["tool_choice"] = {{"type", "function"}, {"name", output_name(call)}};
-      body["parallel_tool_calls"] = false;
-    }
-    body["max_output_tokens"] = call.max_tokens;
-    Headers headers = openai_headers(call);
-    apply_parameters(body, headers, call, responses_parameter_places(), name());
-    return {call.base_url + "/responses", std::move(headers), serialize_request(body, call)};
+    return responses_request(call, openai_headers(call), responses_parameter_places(), name());
   }
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
@@ -199,6 +169,40 @@ class Responses final : public OpenAIProvider {
 }  // namespace
 
 // The Responses API has no seed and no stop sequences.
+HttpRequest responses_request(const CallSpec& call, Headers headers, const ParameterPlaces& places,
+                              std::string_view provider) {
+  check_parts(call, kResponsesParts, provider);
+  ojson body{{"model", call.model}};
+  if (const std::string system = system_text(call); !system.empty()) {
+    body["instructions"] = system;
+  }
+  body["input"] = input_items(call);
+  const bool forced = call.output && call.mode == OutputMode::forced_tool;
+  if (call.output && !forced) {
+    body["text"] = {{"format",
+                     {{"type", "json_schema"},
+                      {"name", output_name(call)},
+                      {"strict", true},
+                      {"schema", output_schema(call)}}}};
+  }
+  ojson tools = ojson::array();
+  for (const auto& tool : call.tools) {
+    tools.push_back(responses_function_tool(tool.name, tool.description, tool.input.schema));
+  }
+  if (forced) {
+    tools.push_back(
+        responses_function_tool(output_name(call), kOutputToolDescription, output_schema(call)));
+  }
+  if (!tools.empty()) {
+    body["tools"] = std::move(tools);
+    if (forced) body["tool_choice"] = {{"type", "function"}, {"name", output_name(call)}};
+    body["parallel_tool_calls"] = false;
+  }
+  body["max_output_tokens"] = call.max_tokens;
+  apply_parameters(body, headers, call, places, provider);
+  return {call.base_url + "/responses", std::move(headers), serialize_request(body, call)};
+}
+
 const ParameterPlaces& responses_parameter_places() {
   static const ParameterPlaces kPlaces{.temperature = "/temperature",
                                        .top_p = "/top_p",

@@ -1,0 +1,51 @@
+#include "thinking_shape.hpp"
+
+namespace accord_mock {
+namespace {
+
+using nlohmann::json;
+
+bool thinking_on(const json& request) {
+  const auto thinking = request.find("thinking");
+  return thinking != request.end() && thinking->is_object() &&
+         thinking->value("type", "") == "enabled";
+}
+
+// A last assistant message whose content does not open with a thinking block: what the model
+// would have to continue without thinking first.
+bool ends_in_prefill(const json& request) {
+  const auto messages = request.find("messages");
+  if (messages == request.end() || !messages->is_array() || messages->empty()) return false;
+  const auto& last = messages->back();
+  if (!last.is_object() || last.value("role", "") != "assistant") return false;
+  const auto content = last.find("content");
+  if (content == last.end() || !content->is_array() || content->empty()) return true;
+  const auto& first = content->front();
+  const std::string type = first.is_object() ? first.value("type", "") : "";
+  return type != "thinking" && type != "redacted_thinking";
+}
+
+}  // namespace
+
+std::optional<std::string> refused_beside_thinking(Endpoint endpoint, const json& request) {
+  if (endpoint != Endpoint::messages || !thinking_on(request)) return std::nullopt;
+  if (const auto choice = request.find("tool_choice");
+      choice != request.end() && choice->is_object()) {
+    const std::string type = choice->value("type", "");
+    if (type == "any" || type == "tool")
+      return "Thinking may not be enabled when tool_choice forces tool use.";
+  }
+  if (const auto t = request.find("temperature");
+      t != request.end() && t->is_number() && t->get<double>() != 1.0)
+    return "temperature may only be set to 1 when thinking is enabled.";
+  if (const auto p = request.find("top_p");
+      p != request.end() && p->is_number() && p->get<double>() < 0.95)
+    return "top_p must be between 0.95 and 1 when thinking is enabled.";
+  if (ends_in_prefill(request)) {
+    return "When thinking is enabled, a final assistant message must start with a thinking "
+           "block: an assistant prefill cannot be continued with thinking on.";
+  }
+  return std::nullopt;
+}
+
+}  // namespace accord_mock
