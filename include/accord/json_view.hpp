@@ -21,9 +21,6 @@ namespace accord {
 
 class JsonView;
 struct ParsedDocument;
-namespace detail {
-class TapeWriter;
-}
 
 // Owns its tape and strings; copies and moves as its vectors do (a move costs nothing).
 class JsonDocument {
@@ -36,9 +33,12 @@ class JsonDocument {
   // Bytes held (tape + strings + member orders): what bench reports as memory per document.
   [[nodiscard]] std::size_t bytes() const;
 
+  // What appends to the tape (src/core/json_document.cpp): declared here for the library,
+  // complete only there; no part of the API.
+  class Writer;
+
  private:
   friend class JsonView;
-  friend class detail::TapeWriter;
 
   enum class Kind : std::uint8_t {
     null,
@@ -88,22 +88,6 @@ struct ParsedDocument {
 
 struct JsonMember;
 
-namespace detail {
-// What the tape's two iterators share: the standard's member types and the postfix step.
-template <class Derived, class Value>
-class TapeIterator {
- public:
-  using value_type = Value;
-  using difference_type = std::ptrdiff_t;
-  using iterator_category = std::forward_iterator_tag;
-  Derived operator++(int) {
-    Derived before = static_cast<Derived&>(*this);
-    ++static_cast<Derived&>(*this);
-    return before;
-  }
-};
-}  // namespace detail
-
 // One value inside a JsonDocument: a document pointer and a tape index, copied by value, valid
 // while the document lives (and is not moved from). Number kinds follow nlohmann's: a
 // non-negative integer is unsigned, a negative one integer, anything else float.
@@ -113,6 +97,19 @@ class JsonView {
  public:
   class Items;
   class Members;
+  // What the two iterators share: the standard's member types and the postfix step.
+  template <class Derived, class Value>
+  class Step {
+   public:
+    using value_type = Value;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::forward_iterator_tag;
+    Derived operator++(int) {
+      Derived before = static_cast<Derived&>(*this);
+      ++static_cast<Derived&>(*this);
+      return before;
+    }
+  };
 
   [[nodiscard]] bool is_null() const { return kind() == Kind::null; }
   [[nodiscard]] bool is_boolean() const {
@@ -181,9 +178,9 @@ struct JsonMember {
 
 class JsonView::Items {
  public:
-  class iterator : public detail::TapeIterator<iterator, JsonView> {
+  class iterator : public Step<iterator, JsonView> {
    public:
-    using TapeIterator::operator++;
+    using Step<iterator, JsonView>::operator++;
     iterator() = default;
     JsonView operator*() const { return JsonView(doc_, at_); }
     iterator& operator++() {
@@ -213,9 +210,9 @@ class JsonView::Items {
 class JsonView::Members {
  public:
   // Walks the tape when the keys came in order, else the object's list in JsonDocument::order_.
-  class iterator : public detail::TapeIterator<iterator, JsonMember> {
+  class iterator : public Step<iterator, JsonMember> {
    public:
-    using TapeIterator::operator++;
+    using Step<iterator, JsonMember>::operator++;
     iterator() = default;
     JsonMember operator*() const {
       const std::uint32_t key = order_ != nullptr ? order_[at_] : at_;

@@ -5,26 +5,27 @@
 #include <utility>
 
 #include "accord/json_view.hpp"
+#include "core/json_access.hpp"
 #include "core/json_scanner.hpp"
 #include "core/utf8.hpp"
 
 namespace accord {
-namespace detail {
 
 // Appends values to a document's tape in text order; a container is opened, filled and closed.
-class TapeWriter {
+class JsonDocument::Writer {
  public:
   using Kind = JsonDocument::Kind;
 
-  explicit TapeWriter(JsonDocument& document) : doc_(document) { doc_.tape_.clear(); }
+  explicit Writer(JsonDocument& document) : doc_(document) { doc_.tape_.clear(); }
 
   void scalar(Kind kind, std::uint64_t bits = 0) { push(kind, 0, bits); }
-  void number(const ScannedNumber& number) {
-    if (number.kind == ScannedNumber::floating) {
+  void number(const detail::ScannedNumber& number) {
+    if (number.kind == detail::ScannedNumber::floating) {
       push(Kind::number_float, 0, std::bit_cast<std::uint64_t>(number.real));
     } else {
-      push(number.kind == ScannedNumber::integer ? Kind::number_integer : Kind::number_unsigned, 0,
-           number.bits);
+      push(number.kind == detail::ScannedNumber::integer ? Kind::number_integer
+                                                         : Kind::number_unsigned,
+           0, number.bits);
     }
   }
   // Strings are appended to this buffer; string_since() then records the one that starts at
@@ -89,8 +90,10 @@ class TapeWriter {
   std::vector<std::uint32_t> keys_;  // scratch for order_members
 };
 
+namespace detail {
 namespace {
 
+using TapeWriter = JsonDocument::Writer;
 using Kind = TapeWriter::Kind;
 
 // The quick reader's rules (core/fast_json.hpp) writing a tape instead of a tree: it gives up
@@ -235,52 +238,8 @@ ParsedDocument failure_of(Issues issues) {
 }
 
 // nlohmann's == on trees, for a view against a view or a tree (number kinds compare as there: two
-// integers by their bits as int64, anything with a float as doubles).
-using Type = nlohmann::json::value_t;
-
-Type type_of(const nlohmann::json& value) {
-  return value.type();
-}
-std::uint64_t integer_bits(const nlohmann::json& value) {
-  return value.is_number_unsigned() ? value.get<std::uint64_t>()
-                                    : static_cast<std::uint64_t>(value.get<std::int64_t>());
-}
-double as_double(const nlohmann::json& value) {
-  return value.get<double>();
-}
-std::string_view text_of(const nlohmann::json& value) {
-  return value.get_ref<const std::string&>();
-}
-bool boolean_of(const nlohmann::json& value) {
-  return value.get<bool>();
-}
-
-Type type_of(JsonView value) {
-  if (value.is_null()) return Type::null;
-  if (value.is_boolean()) return Type::boolean;
-  if (value.is_number_unsigned()) return Type::number_unsigned;
-  if (value.is_number_integer()) return Type::number_integer;
-  if (value.is_number_float()) return Type::number_float;
-  if (value.is_string()) return Type::string;
-  return value.is_array() ? Type::array : Type::object;
-}
-std::uint64_t integer_bits(JsonView value) {
-  return value.get_unsigned();  // the same bits for both integer kinds
-}
-double as_double(JsonView value) {
-  return value.get_double();
-}
-std::string_view text_of(JsonView value) {
-  return value.get_string();
-}
-bool boolean_of(JsonView value) {
-  return value.get_bool();
-}
-
-bool is_number(Type type) {
-  return type == Type::number_unsigned || type == Type::number_integer ||
-         type == Type::number_float;
-}
+// integers by their bits as int64, anything with a float as doubles; objects member by member in
+// key order).
 
 template <class Other>
 bool same_items(JsonView a, const Other& b);
@@ -289,23 +248,23 @@ bool same_members(JsonView a, const Other& b);
 
 template <class Other>
 bool equal(JsonView a, const Other& b) {
-  const Type ta = type_of(a);
-  const Type tb = type_of(b);
-  if (is_number(ta) && is_number(tb)) {
-    if (ta != Type::number_float && tb != Type::number_float) {
-      return integer_bits(a) == integer_bits(b);
-    }
-    return as_double(a) == as_double(b);
+  const JsonType ta = type_of(a);
+  const JsonType tb = type_of(b);
+  if (is_number_type(ta) && is_number_type(tb)) {
+    const NumberValue na = number_of(a);
+    const NumberValue nb = number_of(b);
+    if (ta != JsonType::number_float && tb != JsonType::number_float) return na.bits == nb.bits;
+    return as_double(na) == as_double(nb);
   }
   if (ta != tb) return false;
   switch (ta) {
-    case Type::boolean:
+    case JsonType::boolean:
       return a.get_bool() == boolean_of(b);
-    case Type::string:
+    case JsonType::string:
       return text_of(a) == text_of(b);
-    case Type::array:
+    case JsonType::array:
       return a.size() == b.size() && same_items(a, b);
-    case Type::object:
+    case JsonType::object:
       return a.size() == b.size() && same_members(a, b);
     default:
       return true;  // null
@@ -314,18 +273,8 @@ bool equal(JsonView a, const Other& b) {
 
 template <class Other>
 bool same_items(JsonView a, const Other& b) {
-  if constexpr (std::is_same_v<Other, JsonView>) {
-    auto other = b.items().begin();
-    for (JsonView item : a.items()) {
-      if (!equal(item, *other++)) return false;
-    }
-  } else {
-    auto other = b.cbegin();
-    for (JsonView item : a.items()) {
-      if (!equal(item, *other++)) return false;
-    }
-  }
-  return true;
+  auto other = std::begin(items_of(b));
+  return every_item(a, [&](JsonView item) { return equal(item, *other++); });
 }
 
 template <class Other>
@@ -375,25 +324,25 @@ void dump_string(std::string_view text, std::string& out) {
 
 void dump_value(JsonView value, std::string& out) {
   switch (type_of(value)) {
-    case Type::null:
+    case JsonType::null:
       out += "null";
       return;
-    case Type::boolean:
+    case JsonType::boolean:
       out += value.get_bool() ? "true" : "false";
       return;
-    case Type::number_unsigned:
+    case JsonType::number_unsigned:
       out += std::to_string(value.get_unsigned());
       return;
-    case Type::number_integer:
+    case JsonType::number_integer:
       out += std::to_string(value.get_integer());
       return;
-    case Type::number_float:
+    case JsonType::number_float:
       out += nlohmann::json(value.get_double()).dump();  // nlohmann's shortest round trip
       return;
-    case Type::string:
+    case JsonType::string:
       dump_string(value.get_string(), out);
       return;
-    case Type::array: {
+    case JsonType::array: {
       out += '[';
       bool first = true;
       for (JsonView item : value.items()) {
@@ -459,15 +408,15 @@ ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
 
 const char* JsonView::type_name() const {
   switch (detail::type_of(*this)) {
-    case nlohmann::json::value_t::null:
+    case detail::JsonType::null:
       return "null";
-    case nlohmann::json::value_t::boolean:
+    case detail::JsonType::boolean:
       return "boolean";
-    case nlohmann::json::value_t::string:
+    case detail::JsonType::string:
       return "string";
-    case nlohmann::json::value_t::array:
+    case detail::JsonType::array:
       return "array";
-    case nlohmann::json::value_t::object:
+    case detail::JsonType::object:
       return "object";
     default:
       return "number";
