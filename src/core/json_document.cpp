@@ -41,6 +41,7 @@ class JsonDocument::Writer {
     doc_.strings_.append(text);
     string_since(kind, offset);
   }
+  void reserve(std::size_t entries) { doc_.tape_.reserve(entries); }
   std::uint32_t open(Kind kind) {
     push(kind, 0, 0);
     return static_cast<std::uint32_t>(doc_.tape_.size() - 1);
@@ -69,25 +70,53 @@ class JsonDocument::Writer {
   // subtrees.
   bool order_members(std::uint32_t at) {
     const std::uint32_t end = at + doc_.tape_[at].a;
+    const auto count = static_cast<std::size_t>(doc_.tape_[at].b);
+    // The in-order check needs no list: only keys out of order are written to order_, where
+    // they are sorted in place (by insertion: objects are small).
+    std::uint32_t previous = at + 1;
     bool in_order = true;
-    keys_.clear();
-    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) {
-      if (!keys_.empty() && !(doc_.text(keys_.back()) < doc_.text(key))) in_order = false;
-      keys_.push_back(key);
+    for (std::uint32_t key = previous + 1 + doc_.span(previous + 1); key < end && in_order;
+         key += 1 + doc_.span(key + 1)) {
+      in_order = key_less(doc_.text(previous), doc_.text(key));
+      previous = key;
     }
     if (in_order) return true;
-    std::sort(keys_.begin(), keys_.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return doc_.text(x) < doc_.text(y); });
-    for (std::size_t i = 1; i < keys_.size(); ++i) {
-      if (doc_.text(keys_[i - 1]) == doc_.text(keys_[i])) return false;
+    auto& order = doc_.order_;
+    const std::size_t first = order.size();
+    order.resize(first + count);
+    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(first);
+    auto filled = begin;
+    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) *filled++ = key;
+    const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
+      return key_less(doc_.text(x), doc_.text(y));
+    };
+    if (count <= 16) {
+      for (auto it = begin + 1; it != order.end(); ++it) {
+        const std::uint32_t moving = *it;
+        auto hole = it;
+        for (; hole != begin && by_key(moving, *(hole - 1)); --hole) *hole = *(hole - 1);
+        *hole = moving;
+      }
+    } else {
+      std::sort(begin, order.end(), by_key);
     }
-    doc_.tape_[at].b |= static_cast<std::uint64_t>(doc_.order_.size() + 1) << 32;
-    doc_.order_.insert(doc_.order_.end(), keys_.begin(), keys_.end());
+    for (auto it = begin + 1; it < order.end(); ++it) {
+      if (doc_.text(*(it - 1)) == doc_.text(*it)) return false;
+    }
+    doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
     return true;
   }
 
+  // std::string's order (bytes as unsigned char), without a library call for the first byte,
+  // which decides most pairs of keys.
+  static bool key_less(std::string_view x, std::string_view y) {
+    if (!x.empty() && !y.empty() && x[0] != y[0]) {
+      return static_cast<unsigned char>(x[0]) < static_cast<unsigned char>(y[0]);
+    }
+    return x < y;
+  }
+
   JsonDocument& doc_;
-  std::vector<std::uint32_t> keys_;  // scratch for order_members
 };
 
 namespace detail {
@@ -391,7 +420,9 @@ ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
     JsonDocument document;
     detail::TapeWriter out(document);
     // Unescaped strings never take more bytes than the text: one allocation for all of them.
+    // The tape gets one for a value every 8 bytes, which JSON from a model rarely exceeds.
     out.strings().reserve(text.size());
+    out.reserve(text.size() / 8 + 8);
     if (detail::TapeReader(text, limits.max_depth, out).document()) {
       ParsedDocument parsed;
       parsed.document = std::move(document);
@@ -433,13 +464,12 @@ double JsonView::get_double() const {
 std::optional<JsonView> JsonView::find(std::string_view key) const {
   if (kind() != Kind::object) return std::nullopt;
   const auto order_at = static_cast<std::uint32_t>(entry().b >> 32);
-  if (order_at == 0) {
-    // Keys in order on the tape: stop at the first one past `key`.
+  if (order_at == 0 || size() <= 16) {
+    // A small object is scanned on the tape, the length deciding most comparisons.
     for (std::uint32_t at = index_ + 1, end = index_ + entry().a; at < end;
          at += 1 + doc_->span(at + 1)) {
-      const std::string_view here = doc_->text(at);
-      if (here == key) return JsonView(doc_, at + 1);
-      if (key < here) break;
+      const auto& candidate = doc_->tape_[at];
+      if (candidate.a == key.size() && doc_->text(at) == key) return JsonView(doc_, at + 1);
     }
     return std::nullopt;
   }
