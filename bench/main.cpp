@@ -27,12 +27,13 @@ int main(int argc, char** argv) {
   validate_cmd
       ->add_option(
           "--mode", validate.mode,
-          "full: Validator::parse_and_validate; parse: accord::parse_json only; "
-          "nlohmann: nlohmann::json::parse only; worded: parse_json + the engine's "
-          "worded pass (every issue with its message), without the fast pass; tree: a copy of "
-          "the line's parsed nlohmann::json built and freed (the tree's own cost, "
+          "full: Validator::parse_and_validate (verdict + issues, no value kept); tape: "
+          "accord::parse_document only (the text to a tape); parse: accord::parse_json only (the "
+          "text to a tree); nlohmann: nlohmann::json::parse only; worded: parse_document + the "
+          "engine's worded pass (every issue with its message), without the fast pass; tree: a "
+          "copy of the line's parsed nlohmann::json built and freed (the tree's own cost, "
           "without reading text)")
-      ->check(CLI::IsMember({"full", "parse", "nlohmann", "worded", "tree"}));
+      ->check(CLI::IsMember({"full", "tape", "parse", "nlohmann", "worded", "tree"}));
   validate_cmd->add_option("--seconds", validate.seconds, "how long to repeat (default 2)");
   validate_cmd->add_option("--lines", validate.lines, "only the first N lines (default all)");
 

@@ -13,6 +13,7 @@
 #include "accord/json_schema.hpp"
 #include "accord/json_schema_file.hpp"
 #include "accord/json_text.hpp"
+#include "accord/json_view.hpp"
 #include "accord/loop_options.hpp"
 #include "accord/path.hpp"
 #include "accord/price_table.hpp"

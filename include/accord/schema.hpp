@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "accord/json_view.hpp"
 #include "accord/path.hpp"
 #include "accord/rules.hpp"
 
@@ -82,11 +83,17 @@ struct RefineOptions {
 };
 
 using Predicate = std::function<bool(const nlohmann::json&)>;
+// A predicate that reads the parsed document in place (accord/json_view.hpp): no tree is built
+// for it. The view is valid only during the call.
+using ViewPredicate = std::function<bool(JsonView)>;
 
 struct Refinement {
   Predicate predicate;
   std::string message;
   RefineOptions options;
+  // When set, the engine calls this instead of `predicate`, with the node's value as a view
+  // (defaults of absent fields filled in, as `predicate` sees them).
+  ViewPredicate view_predicate{};
 };
 
 struct SchemaProblem {

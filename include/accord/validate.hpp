@@ -20,14 +20,30 @@
 #include "accord/issue.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
+#include "accord/json_view.hpp"
 #include "accord/schema.hpp"
 
 namespace accord {
 
+// A verdict costs no tree: the result keeps the parsed text as a document (a flat tape,
+// accord/json_view.hpp), and a nlohmann::json is built only when value() is called.
 struct ValidationResult {
-  std::optional<nlohmann::json> value;  // the parsed value (set even when it has issues)
+  std::optional<JsonDocument> document;  // the parsed text (set even when it has issues)
   Issues issues;
-  [[nodiscard]] bool ok() const { return value.has_value() && issues.empty(); }
+
+  [[nodiscard]] bool ok() const { return document.has_value() && issues.empty(); }
+  // The text parsed (it may still have issues).
+  [[nodiscard]] bool parsed() const { return document.has_value(); }
+  // The parsed value read in place; valid while this result lives and is not moved.
+  [[nodiscard]] std::optional<JsonView> view() const {
+    if (!document) return std::nullopt;
+    return document->root();
+  }
+  // The parsed value as a tree, built anew on each call; nullopt when the text did not parse.
+  [[nodiscard]] std::optional<nlohmann::json> value() const {
+    if (!document) return std::nullopt;
+    return document->root().to_json();
+  }
 };
 
 // `format` as an assertion (the default: what users of Zod and ajv-formats expect) or, as the

@@ -59,44 +59,24 @@ int decimals(double value) {
 }
 
 // |n| of an integer JSON number as a uint64 (exact for every int64, INT64_MIN included).
-std::uint64_t magnitude(const json& n) {
-  if (n.is_number_unsigned()) return n.get<std::uint64_t>();
-  const auto v = n.get<std::int64_t>();
+std::uint64_t magnitude(const NumberValue& n) {
+  if (n.kind == JsonType::number_unsigned) return n.bits;
+  const auto v = static_cast<std::int64_t>(n.bits);
   return v < 0 ? ~static_cast<std::uint64_t>(v) + 1 : static_cast<std::uint64_t>(v);
 }
 
-}  // namespace
-
-int compare_numbers(const json& a, const json& b) {
-  const bool au = a.is_number_unsigned();
-  const bool bu = b.is_number_unsigned();
-  const bool ai = a.is_number_integer() && !au;
-  const bool bi = b.is_number_integer() && !bu;
-  if (au && bu) return order(a.get<std::uint64_t>(), b.get<std::uint64_t>());
-  if (ai && bi) return order(a.get<std::int64_t>(), b.get<std::int64_t>());
-  if (ai && bu) return compare_signed_unsigned(a.get<std::int64_t>(), b.get<std::uint64_t>());
-  if (au && bi) return -compare_signed_unsigned(b.get<std::int64_t>(), a.get<std::uint64_t>());
-  if (ai) return compare_signed_double(a.get<std::int64_t>(), b.get<double>());
-  if (au) return compare_unsigned_double(a.get<std::uint64_t>(), b.get<double>());
-  if (bi) return -compare_signed_double(b.get<std::int64_t>(), a.get<double>());
-  if (bu) return -compare_unsigned_double(b.get<std::uint64_t>(), a.get<double>());
-  return order(a.get<double>(), b.get<double>());
+bool is_integral(const NumberValue& n) {
+  return n.kind != JsonType::number_float ||
+         (std::isfinite(n.real) && std::trunc(n.real) == n.real);
 }
 
-bool is_integral(const json& number) {
-  if (number.is_number_integer()) return true;
-  if (!number.is_number_float()) return false;
-  const double d = number.get<double>();
-  return std::isfinite(d) && std::trunc(d) == d;
-}
-
-bool is_multiple_of(const json& value, const json& divisor) {
-  if (value.is_number_integer() && divisor.is_number_integer()) {
+bool is_multiple_of(const NumberValue& value, const NumberValue& divisor) {
+  if (value.kind != JsonType::number_float && divisor.kind != JsonType::number_float) {
     const auto d = magnitude(divisor);
     return d == 0 || magnitude(value) % d == 0;
   }
-  const double v = value.get<double>();
-  const double d = divisor.get<double>();
+  const double v = as_double(value);
+  const double d = as_double(divisor);
   if (d == 0 || !std::isfinite(d)) return true;
   if (!std::isfinite(v)) return false;
   const int places = std::max(decimals(v), decimals(d));
@@ -111,63 +91,139 @@ bool is_multiple_of(const json& value, const json& divisor) {
   return std::fabs(quotient - std::round(quotient)) <= 1e-9 * std::max(1.0, std::fabs(quotient));
 }
 
-bool json_equal(const json& a, const json& b) {
-  if (a.is_number() && b.is_number()) return compare_numbers(a, b) == 0;
-  if (a.type() != b.type()) return false;
-  switch (a.type()) {
-    case json::value_t::array: {
+// A tree or a view against a tree or a view (core/json_access.hpp asks each the same way).
+template <class A, class B>
+bool equal(const A& a, const B& b) {
+  const JsonType ta = type_of(a);
+  const JsonType tb = type_of(b);
+  if (is_number_type(ta) && is_number_type(tb))
+    return compare_numbers(number_of(a), number_of(b)) == 0;
+  if (ta != tb) return false;
+  switch (ta) {
+    case JsonType::array: {
       if (a.size() != b.size()) return false;
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        if (!json_equal(a[i], b[i])) return false;
-      }
-      return true;
+      auto other = std::begin(items_of(b));
+      return every_item(a, [&](const auto& item) { return equal(item, *other++); });
     }
-    case json::value_t::object: {
-      if (a.size() != b.size()) return false;
-      for (const auto& [key, item] : a.items()) {
-        auto it = b.find(key);
-        if (it == b.end() || !json_equal(item, *it)) return false;
-      }
-      return true;
-    }
+    case JsonType::object:
+      return a.size() == b.size() && every_member(a, [&](std::string_view key, const auto& item) {
+               const auto found = find_member(b, key);
+               return found && equal(item, *found);
+             });
+    case JsonType::string:
+      return text_of(a) == text_of(b);
+    case JsonType::boolean:
+      return boolean_of(a) == boolean_of(b);
     default:
-      return a == b;
+      return true;  // null
   }
 }
 
-std::size_t json_hash(const json& value) {
-  if (value.is_number()) {
-    if (is_integral(value)) {
-      // Integral doubles in the int64/uint64 range hash as the integer they equal.
-      if (value.is_number_float()) {
-        const double d = value.get<double>();
-        if (d >= -kTwo63 && d < kTwo63)
-          return std::hash<std::int64_t>{}(static_cast<std::int64_t>(d));
-        if (d >= 0 && d < kTwo64) return std::hash<std::uint64_t>{}(static_cast<std::uint64_t>(d));
-        return std::hash<double>{}(d);
-      }
-      if (value.is_number_unsigned()) return std::hash<std::uint64_t>{}(value.get<std::uint64_t>());
-      return std::hash<std::int64_t>{}(value.get<std::int64_t>());
+template <class Value>
+std::size_t hash(const Value& value) {
+  const JsonType type = type_of(value);
+  if (is_number_type(type)) {
+    const NumberValue n = number_of(value);
+    if (n.kind == JsonType::number_unsigned) return std::hash<std::uint64_t>{}(n.bits);
+    if (n.kind == JsonType::number_integer) {
+      return std::hash<std::int64_t>{}(static_cast<std::int64_t>(n.bits));
     }
-    return std::hash<double>{}(value.get<double>());
+    // Integral doubles in the int64/uint64 range hash as the integer they equal.
+    const double d = n.real;
+    if (is_integral(n)) {
+      if (d >= -kTwo63 && d < kTwo63)
+        return std::hash<std::int64_t>{}(static_cast<std::int64_t>(d));
+      if (d >= 0 && d < kTwo64) return std::hash<std::uint64_t>{}(static_cast<std::uint64_t>(d));
+    }
+    return std::hash<double>{}(d);
   }
-  std::size_t seed = static_cast<std::size_t>(value.type()) * 0x9e3779b97f4a7c15ULL;
+  std::size_t seed = static_cast<std::size_t>(type) * 0x9e3779b97f4a7c15ULL;
   auto mix = [&seed](std::size_t h) {
     seed ^= h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
   };
-  if (value.is_array()) {
-    for (const auto& item : value) mix(json_hash(item));
-  } else if (value.is_object()) {
-    for (const auto& [key, item] : value.items()) {
-      mix(std::hash<std::string>{}(key));
-      mix(json_hash(item));
-    }
-  } else if (value.is_string()) {
-    mix(std::hash<std::string>{}(value.get_ref<const std::string&>()));
-  } else if (value.is_boolean()) {
-    mix(value.get<bool>() ? 1 : 2);
+  if (type == JsonType::array) {
+    every_item(value, [&](const auto& item) {
+      mix(hash(item));
+      return true;
+    });
+  } else if (type == JsonType::object) {
+    every_member(value, [&](std::string_view key, const auto& item) {
+      mix(std::hash<std::string_view>{}(key));
+      mix(hash(item));
+      return true;
+    });
+  } else if (type == JsonType::string) {
+    mix(std::hash<std::string_view>{}(text_of(value)));
+  } else if (type == JsonType::boolean) {
+    mix(boolean_of(value) ? 1 : 2);
   }
   return seed;
+}
+
+}  // namespace
+
+int compare_numbers(const NumberValue& a, const NumberValue& b) {
+  using T = JsonType;
+  const auto as_signed = [](const NumberValue& n) { return static_cast<std::int64_t>(n.bits); };
+  if (a.kind == T::number_unsigned && b.kind == T::number_unsigned) return order(a.bits, b.bits);
+  if (a.kind == T::number_integer && b.kind == T::number_integer) {
+    return order(as_signed(a), as_signed(b));
+  }
+  if (a.kind == T::number_integer && b.kind == T::number_unsigned) {
+    return compare_signed_unsigned(as_signed(a), b.bits);
+  }
+  if (a.kind == T::number_unsigned && b.kind == T::number_integer) {
+    return -compare_signed_unsigned(as_signed(b), a.bits);
+  }
+  if (a.kind == T::number_integer) return compare_signed_double(as_signed(a), b.real);
+  if (a.kind == T::number_unsigned) return compare_unsigned_double(a.bits, b.real);
+  if (b.kind == T::number_integer) return -compare_signed_double(as_signed(b), a.real);
+  if (b.kind == T::number_unsigned) return -compare_unsigned_double(b.bits, a.real);
+  return order(a.real, b.real);
+}
+
+int compare_numbers(const json& a, const json& b) {
+  return compare_numbers(number_of(a), number_of(b));
+}
+
+int compare_numbers(JsonView a, const json& b) {
+  return compare_numbers(number_of(a), number_of(b));
+}
+
+bool is_integral(const json& number) {
+  return number.is_number() && is_integral(number_of(number));
+}
+
+bool is_integral(JsonView number) {
+  return number.is_number() && is_integral(number_of(number));
+}
+
+bool is_multiple_of(const json& value, const json& divisor) {
+  return is_multiple_of(number_of(value), number_of(divisor));
+}
+
+bool is_multiple_of(JsonView value, const json& divisor) {
+  return is_multiple_of(number_of(value), number_of(divisor));
+}
+
+bool json_equal(const json& a, const json& b) {
+  return equal(a, b);
+}
+
+bool json_equal(JsonView a, const json& b) {
+  return equal(a, b);
+}
+
+bool json_equal(JsonView a, JsonView b) {
+  return equal(a, b);
+}
+
+std::size_t json_hash(const json& value) {
+  return hash(value);
+}
+
+std::size_t json_hash(JsonView value) {
+  return hash(value);
 }
 
 std::string js_number(double value) {

@@ -32,24 +32,25 @@ inline constexpr unsigned kAnyType = 127;
   return 0;
 }
 
-// Whether `value` is of one of `types`: every number is a "number", and an integral one (1.0
-// too) an "integer" as well.
-[[nodiscard]] inline bool type_matches(unsigned types, const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::null:
+// Whether `value` (a tree or a view) is of one of `types`: every number is a "number", and an
+// integral one (1.0 too) an "integer" as well.
+template <class Value>
+[[nodiscard]] bool type_matches(unsigned types, const Value& value) {
+  switch (type_of(value)) {
+    case JsonType::null:
       return (types & kNull) != 0;
-    case nlohmann::json::value_t::boolean:
+    case JsonType::boolean:
       return (types & kBoolean) != 0;
-    case nlohmann::json::value_t::string:
+    case JsonType::string:
       return (types & kString) != 0;
-    case nlohmann::json::value_t::array:
+    case JsonType::array:
       return (types & kArray) != 0;
-    case nlohmann::json::value_t::object:
+    case JsonType::object:
       return (types & kObject) != 0;
-    case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned:
+    case JsonType::number_integer:
+    case JsonType::number_unsigned:
       return (types & (kNumber | kInteger)) != 0;
-    case nlohmann::json::value_t::number_float:
+    case JsonType::number_float:
       return (types & kNumber) != 0 || ((types & kInteger) != 0 && is_integral(value));
     default:
       return false;

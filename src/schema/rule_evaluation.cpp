@@ -10,9 +10,9 @@ using ojson = nlohmann::ordered_json;
 
 // The value at `path` inside `object`, a declared default standing in for an absent field (the
 // schema looked up through refs and nullable wrappers, as the field path goes).
-std::optional<nlohmann::json> field_value(const nlohmann::json& object, const ojson* schema,
-                                          const ojson& root, const std::string& path) {
-  const nlohmann::json* at = &object;
+std::optional<nlohmann::json> field_value(JsonView object, const ojson* schema, const ojson& root,
+                                          const std::string& path) {
+  std::optional<JsonView> at = object;
   std::optional<nlohmann::json> fallback;
   for (const auto& name : field_segments(path)) {
     const ojson* property = nullptr;
@@ -23,24 +23,34 @@ std::optional<nlohmann::json> field_value(const nlohmann::json& object, const oj
         property = &(*properties)[name];
       }
     }
-    if (at == nullptr || !at->is_object()) return std::nullopt;
-    auto it = at->find(name);
-    if (it != at->end()) {
-      at = &*it;
-    } else if (const ojson* declared =
-                   property != nullptr ? resolve_local_ref(property, root) : nullptr;
-               declared != nullptr && declared->is_object() && declared->contains("default")) {
-      fallback = nlohmann::json::parse((*declared)["default"].dump());
-      at = &*fallback;
+    // Once a default stood in, the rest of the path is read from its tree.
+    bool found = false;
+    if (fallback) {
+      if (!fallback->is_object()) return std::nullopt;
+      if (const auto it = fallback->find(name); it != fallback->end()) {
+        fallback = nlohmann::json(*it);
+        found = true;
+      }
     } else {
-      return std::nullopt;
+      if (!at->is_object()) return std::nullopt;
+      if (const auto member = at->find(name)) {
+        at = member;
+        found = true;
+      }
+    }
+    if (!found) {
+      const ojson* declared = property != nullptr ? resolve_local_ref(property, root) : nullptr;
+      if (declared == nullptr || !declared->is_object() || !declared->contains("default")) {
+        return std::nullopt;
+      }
+      fallback = nlohmann::json::parse((*declared)["default"].dump());
     }
     schema = property;
   }
-  return *at;
+  return fallback ? std::move(fallback) : at->to_json();
 }
 
-std::optional<bool> judge(const Comparison& c, const nlohmann::json& object, const ojson* schema,
+std::optional<bool> judge(const Comparison& c, JsonView object, const ojson* schema,
                           const ojson& root) {
   const auto left = field_value(object, schema, root, c.left);
   if (!left) return std::nullopt;
@@ -56,8 +66,7 @@ std::optional<bool> judge(const Comparison& c, const nlohmann::json& object, con
 
 }  // namespace
 
-bool rule_holds(const Rule& rule, const nlohmann::json& object, const ojson* object_schema,
-                const ojson& root) {
+bool rule_holds(const Rule& rule, JsonView object, const ojson* object_schema, const ojson& root) {
   if (!object.is_object()) return true;
   if (rule.condition &&
       judge(*rule.condition, object, object_schema, root) != std::optional(true)) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "accord/json_view.hpp"
 #include "accord/path.hpp"
 #include "accord/rules.hpp"
 
@@ -12,8 +13,8 @@ namespace accord::detail {
 
 // Whether the rule holds for `object`; an absent field takes the `default` its property declares
 // in `object_schema` (may be null; its local $refs resolve in `root`), as Zod's refinements see
-// defaults filled in.
-[[nodiscard]] bool rule_holds(const Rule& rule, const nlohmann::json& object,
+// defaults filled in. Only the fields compared are read out of the document.
+[[nodiscard]] bool rule_holds(const Rule& rule, JsonView object,
                               const nlohmann::ordered_json* object_schema,
                               const nlohmann::ordered_json& root);
 

@@ -12,6 +12,7 @@ namespace {
 // The issues a run found, with one more saying how many past the cap were left out.
 Issues collected(Sink sink, const Path& where) {
   Issues out;
+  if (sink.count == 0) return out;  // a valid value allocates nothing
   out.reserve(sink.found.size() + 1);
   for (auto& entry : sink.found) out.push_back(std::move(entry.issue));
   if (sink.count > sink.found.size()) {
@@ -97,19 +98,29 @@ Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& 
 
 Engine::~Engine() = default;
 
-bool Engine::accepts(const json& value) const {
+bool Engine::accepts(JsonView value) const {
   Run run(*data_, nullptr);
   return run.node(data_->root, &value, nullptr, data_->dsl, nullptr);
 }
 
-Issues Engine::issues(const json& value) const {
+bool Engine::accepts(const json& value) const {
+  const JsonDocument document = JsonDocument::from_json(value);
+  return accepts(document.root());
+}
+
+Issues Engine::issues(JsonView value) const {
   Sink sink;
   Run run(*data_, &sink);
   (void)run.node(data_->root, &value, nullptr, data_->dsl, nullptr);
   return collected(std::move(sink), Path{});
 }
 
-std::optional<Issues> Engine::issues_at(const Path& path, const json& value) const {
+Issues Engine::issues(const json& value) const {
+  const JsonDocument document = JsonDocument::from_json(value);
+  return issues(document.root());
+}
+
+std::optional<Issues> Engine::issues_at(const Path& path, JsonView value) const {
   if (path.empty() || data_->dynamic_scope) return std::nullopt;
   const auto found = plain_node_at(*data_, path);
   if (!found) return std::nullopt;
@@ -119,9 +130,9 @@ std::optional<Issues> Engine::issues_at(const Path& path, const json& value) con
   for (const auto& segment : path.segments()) {
     const Link* up = links.empty() ? nullptr : &links.back();
     if (const auto* key = std::get_if<std::string>(&segment)) {
-      links.push_back(Link{up, key, 0});
+      links.push_back(Link::field(up, *key));
     } else {
-      links.push_back(Link{up, nullptr, std::get<std::size_t>(segment)});
+      links.push_back(Link::item(up, std::get<std::size_t>(segment)));
     }
   }
   Sink sink;
@@ -138,6 +149,25 @@ const std::vector<Path>& Engine::keywords_beside_ref() const {
 
 bool too_deep(const json& value) {
   return nests_deeper_than(value, kMaxValueDepth);
+}
+
+namespace {
+// As nests_deeper_than (core/json_depth.hpp) for a view; the recursion stops at the limit.
+bool view_nests_deeper_than(JsonView value, std::size_t limit) {
+  if (!value.is_array() && !value.is_object()) return false;
+  if (limit == 0) return true;
+  for (JsonView item : value.items()) {
+    if (view_nests_deeper_than(item, limit - 1)) return true;
+  }
+  for (const JsonMember& member : value.members()) {
+    if (view_nests_deeper_than(member.value, limit - 1)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+bool too_deep(JsonView value) {
+  return view_nests_deeper_than(value, kMaxValueDepth);
 }
 
 }  // namespace accord::detail

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "accord/issue.hpp"
+#include "accord/json_view.hpp"
 #include "accord/schema.hpp"
 #include "accord/validate.hpp"
 
@@ -59,20 +60,24 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  // The engine reads a document's tape (accord/json_view.hpp); a tree is read as one
+  // (JsonDocument::from_json) by the overloads that take it.
+  //
   // The units without a sink (no messages, the first failure ends it), the mode union branches
   // are probed in; the tests hold it against issues(). Assumes the value is no deeper than
   // kMaxValueDepth.
+  [[nodiscard]] bool accepts(JsonView value) const;
   [[nodiscard]] bool accepts(const nlohmann::json& value) const;
   // Every issue, in Zod's words and order (at most kMaxIssues, then "and N more"). A valid value
   // of a schema without unevaluated* keywords costs no allocation, so validation calls this
   // alone: a first pass without a sink would only walk an invalid value twice.
+  [[nodiscard]] Issues issues(JsonView value) const;
   [[nodiscard]] Issues issues(const nlohmann::json& value) const;
   // The issues of `value` as the part at `path` of a larger value, judged by the one node that
   // judges that part whatever else the value holds; nullopt when no single node does (unions,
   // conditionals and the like on the way) or `path` is the root. What it finds, a validation of
   // the whole value finds too.
-  [[nodiscard]] std::optional<Issues> issues_at(const Path& path,
-                                                const nlohmann::json& value) const;
+  [[nodiscard]] std::optional<Issues> issues_at(const Path& path, JsonView value) const;
 
   // Where a draft-04/06/07 schema writes keywords beside a `$ref` that would check something:
   // ignored as the specification says, or applied (EngineOptions::apply_ref_siblings).
@@ -86,5 +91,6 @@ class Engine {
 
 // True when some array or object of `value` is nested deeper than kMaxValueDepth.
 [[nodiscard]] bool too_deep(const nlohmann::json& value);
+[[nodiscard]] bool too_deep(JsonView value);
 
 }  // namespace accord::detail

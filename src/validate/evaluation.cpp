@@ -5,21 +5,18 @@
 namespace accord::detail {
 namespace {
 
-// What a node's refinements are called with: the value itself, or for an object whose fields
-// have defaults and are absent, a copy with those defaults filled in (as Zod's predicates see
-// them).
-const json& refinement_subject(const SchemaNode& node, const json& value, json& storage) {
-  const json* subject = &value;
-  if (node.kind == Kind::object && value.is_object()) {
-    for (const auto& field : node.fields) {
-      const auto& fallback = field.schema.node().default_value;
-      if (!fallback || value.contains(field.name)) continue;
-      if (subject == &value) storage = value;
-      storage[field.name] = *fallback;
-      subject = &storage;
-    }
+// A node's refinements see the value with the defaults of its absent fields filled in (as Zod's
+// predicates see them): a tree made for them when some default applies, else nullopt.
+std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
+  std::optional<json> filled;
+  if (node.kind != Kind::object || !value.is_object()) return filled;
+  for (const auto& field : node.fields) {
+    const auto& fallback = field.schema.node().default_value;
+    if (!fallback || value.find(field.name)) continue;
+    if (!filled) filled = value.to_json();
+    (*filled)[field.name] = *fallback;
   }
-  return *subject;
+  return filled;
 }
 
 }  // namespace
@@ -30,8 +27,8 @@ Path to_path(const Link* at) {
   std::vector<PathSegment> segments;
   segments.reserve(chain.size());
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    if ((*it)->key != nullptr) {
-      segments.emplace_back(*(*it)->key);
+    if ((*it)->named) {
+      segments.emplace_back(std::string((*it)->key));
     } else {
       segments.emplace_back((*it)->index);
     }
@@ -39,22 +36,8 @@ Path to_path(const Link* at) {
   return Path(std::move(segments));
 }
 
-std::string received(const json* value) {
-  if (value == nullptr) return "undefined";
-  switch (value->type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "boolean";
-    case json::value_t::string:
-      return "string";
-    case json::value_t::array:
-      return "array";
-    case json::value_t::object:
-      return "object";
-    default:
-      return "number";
-  }
+std::string received(const JsonView* value) {
+  return value == nullptr ? "undefined" : value->type_name();
 }
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {
@@ -77,7 +60,7 @@ const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t in
   return &node->elements[index].node();
 }
 
-bool Run::node(NodeId id, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+bool Run::node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
   const Node& n = d_.nodes[id];
   if (depth_ >= kMaxEvalDepth) {
     fail(IssueCode::custom, at, true, [] {
@@ -105,7 +88,7 @@ void Run::record(IssueCode code, const Link* at, bool aborting, std::string mess
 }
 
 bool Run::missing(const Link* at) {
-  if (condition_ != nullptr && at != nullptr && at->key != nullptr) {
+  if (condition_ != nullptr && at != nullptr && at->named) {
     return missing_when(at, [this] { return *condition_; });
   }
   return fail(IssueCode::invalid_type, at, true, [] {
@@ -130,7 +113,7 @@ bool Run::budget_spent(const Link* at, const std::string& what) {
 }
 
 // Evaluates a `then` or `else` with `condition` (its reason in words) in force.
-bool Run::under_condition(NodeId id, const json& v, const Link* at, Seen* seen,
+bool Run::under_condition(NodeId id, JsonView v, const Link* at, Seen* seen,
                           const std::string& condition) {
   const std::string* saved = condition_;
   condition_ = &condition;
@@ -140,7 +123,7 @@ bool Run::under_condition(NodeId id, const json& v, const Link* at, Seen* seen,
 }
 
 // Evaluates without recording issues (for not, if, contains, propertyNames).
-bool Run::quietly(NodeId id, const json* v, const Link* at, Seen* seen) {
+bool Run::quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen) {
   Sink* saved = sink_;
   sink_ = nullptr;
   const bool ok = node(id, v, at, nullptr, seen);
@@ -148,7 +131,8 @@ bool Run::quietly(NodeId id, const json* v, const Link* at, Seen* seen) {
   return ok;
 }
 
-bool Run::body(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
+               Seen* seen) {
   if (n.boolean) {
     if (v == nullptr) return missing(at);
     if (n.allows) return true;
@@ -211,8 +195,8 @@ bool Run::body(const Node& n, const json* v, const Link* at, const SchemaNode* d
   }
   if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
 
-  const bool format_failed = v->is_string() && n.format_check != nullptr &&
-                             !n.format_check(v->get_ref<const std::string&>());
+  const bool format_failed =
+      v->is_string() && n.format_check != nullptr && !n.format_check(v->get_string());
   for (const Unit unit : n.units) {
     ok = run_unit(unit, n, *v, at, dsl, track, format_failed) && ok;
     if (!ok && sink_ == nullptr) return false;
@@ -233,28 +217,37 @@ bool Run::body(const Node& n, const json* v, const Link* at, const SchemaNode* d
   return ok;
 }
 
-bool Run::run_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+bool Run::run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                    Seen* seen, bool format_failed) {
   if (unit == Unit::all_of || unit == Unit::not_ || unit == Unit::conditional) {
     return applicator_unit(unit, n, v, at, seen);
   }
-  if (v.is_string())
-    return string_unit(unit, n, v.get_ref<const std::string&>(), at, format_failed);
+  if (v.is_string()) return string_unit(unit, n, v.get_string(), at, format_failed);
   if (v.is_number()) return number_unit(unit, n, v, at);
   if (v.is_array()) return array_unit(unit, n, v, at, dsl, seen);
   if (v.is_object()) return object_unit(unit, n, v, at, dsl, seen);
   return true;
 }
 
-// Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
-bool Run::refine(const SchemaNode& dsl, const json& v, const Link* at) {
-  json with_defaults;
-  const json& subject = refinement_subject(dsl, v, with_defaults);
+// Zod runs refinements after the node's own checks; the predicate sees defaults filled in. A
+// JSON predicate gets a tree of the value, built once for the node and only when it has one.
+bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at) {
+  const std::optional<json> filled = with_defaults(dsl, v);
+  std::optional<JsonDocument> filled_document;
+  std::optional<json> tree;
   bool ok = true;
   for (const auto& refinement : dsl.refinements) {
     std::string message;
     try {
-      if (!refinement.predicate || refinement.predicate(subject)) continue;
+      bool holds = true;
+      if (refinement.view_predicate) {
+        if (filled && !filled_document) filled_document = JsonDocument::from_json(*filled);
+        holds = refinement.view_predicate(filled_document ? filled_document->root() : v);
+      } else if (refinement.predicate) {
+        if (!filled && !tree) tree = v.to_json();
+        holds = refinement.predicate(filled ? *filled : *tree);
+      }
+      if (holds) continue;
       message = refinement.message.empty() ? "Invalid input" : refinement.message;
     } catch (const std::exception& e) {
       message = std::string("Refinement failed: ") + e.what();

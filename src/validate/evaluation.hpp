@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accord/json_view.hpp"
 #include "validate/node.hpp"
 
 namespace accord::detail {
@@ -24,8 +25,16 @@ inline constexpr std::size_t kMaxEvalDepth = 400;
 // only when an issue is reported.
 struct Link {
   const Link* up;
-  const std::string* key;  // null: an array index
-  std::size_t index;
+  std::string_view key;  // a member's name, when `named`
+  std::size_t index;     // an array index, otherwise
+  bool named;
+
+  [[nodiscard]] static Link field(const Link* up, std::string_view key) {
+    return Link{up, key, 0, true};
+  }
+  [[nodiscard]] static Link item(const Link* up, std::size_t index) {
+    return Link{up, {}, index, false};
+  }
 };
 
 [[nodiscard]] Path to_path(const Link* at);
@@ -49,10 +58,11 @@ struct Sink {
   }
 };
 
-// What in-place applicators evaluated of the value (for unevaluatedProperties/Items).
+// What in-place applicators evaluated of the value (for unevaluatedProperties/Items). A property
+// is its value's place on the tape.
 struct Seen {
   bool all_properties = false;
-  std::vector<const json*> properties;
+  std::vector<std::uint32_t> properties;
   std::size_t items = 0;
   bool all_items = false;
   std::vector<std::size_t> item_indices;
@@ -64,9 +74,9 @@ struct Seen {
     all_items = all_items || other.all_items;
     item_indices.insert(item_indices.end(), other.item_indices.begin(), other.item_indices.end());
   }
-  [[nodiscard]] bool has_property(const json* value) const {
+  [[nodiscard]] bool has_property(JsonView value) const {
     return all_properties ||
-           std::find(properties.begin(), properties.end(), value) != properties.end();
+           std::find(properties.begin(), properties.end(), value.index()) != properties.end();
   }
   [[nodiscard]] bool has_item(std::size_t index) const {
     return all_items || index < items ||
@@ -75,7 +85,7 @@ struct Seen {
 };
 
 // Zod's name for the kind of value received ("undefined" when absent).
-[[nodiscard]] std::string received(const json* value);
+[[nodiscard]] std::string received(const JsonView* value);
 [[nodiscard]] std::string plural(std::uint64_t n, const char* one, const char* many);
 // The DSL node of field `name` of an object node (`hint`: where the field usually is, as emit()
 // writes properties in the order of the fields), or of element `index` of a `kind` node.
@@ -87,7 +97,7 @@ class Run {
  public:
   Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
 
-  bool node(NodeId id, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
 
  private:
   [[nodiscard]] std::size_t aborts() const { return sink_ != nullptr ? sink_->aborting : 0; }
@@ -112,56 +122,56 @@ class Run {
   template <class When>
   bool missing_when(const Link* at, const When& when) {
     return fail(IssueCode::invalid_type, at, true,
-                [&] { return json(*at->key).dump() + " is required " + when(); });
+                [&] { return json(std::string(at->key)).dump() + " is required " + when(); });
   }
   // Whether `text` matches, within this run's backtracking budget; nullopt when the budget was
   // spent before a backtracking pattern could answer (the value is then not passed unchecked).
   std::optional<bool> matches(const Regex& regex, std::string_view text);
   bool budget_spent(const Link* at, const std::string& what);
   // Evaluates a `then` or `else` with `condition` (its reason in words) in force.
-  bool under_condition(NodeId id, const json& v, const Link* at, Seen* seen,
+  bool under_condition(NodeId id, JsonView v, const Link* at, Seen* seen,
                        const std::string& condition);
   // Evaluates without recording issues (for not, if, contains, propertyNames).
-  bool quietly(NodeId id, const json* v, const Link* at, Seen* seen);
-  bool body(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen);
-  bool run_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+  bool quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen);
+  bool body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  bool run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                 Seen* seen, bool format_failed);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
-  bool refine(const SchemaNode& dsl, const json& v, const Link* at);
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
-  bool value_kind_ok(const Node& n, const json* v, const Link* at);
+  bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);
   // keywords/references.cpp: the node a $dynamicRef lands on in this run's dynamic scope
   [[nodiscard]] NodeId dynamic_target(const Node& n) const;
   // keywords/applicators.cpp: anyOf, oneOf, allOf, not, if/then/else
-  bool unions(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen);
-  bool union_of(const std::vector<NodeId>& options, const json* v, const Link* at,
+  bool unions(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  bool union_of(const std::vector<NodeId>& options, const JsonView* v, const Link* at,
                 const SchemaNode* dsl, Seen* seen, bool exclusive);
-  bool discriminated(const Node& n, const json* v, const Link* at, const SchemaNode* dsl,
+  bool discriminated(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                      Seen* seen);
-  bool applicator_unit(Unit unit, const Node& n, const json& v, const Link* at, Seen* seen);
-  bool conditional(const Node& n, const json& v, const Link* at, Seen* seen);
+  bool applicator_unit(Unit unit, const Node& n, JsonView v, const Link* at, Seen* seen);
+  bool conditional(const Node& n, JsonView v, const Link* at, Seen* seen);
   // keywords/string.cpp: minLength, maxLength, format, pattern
-  bool string_unit(Unit unit, const Node& n, const std::string& text, const Link* at,
+  bool string_unit(Unit unit, const Node& n, std::string_view text, const Link* at,
                    bool format_failed);
   // keywords/numeric.cpp: minimum, maximum, their exclusive forms, multipleOf
-  bool number_unit(Unit unit, const Node& n, const json& v, const Link* at);
+  bool number_unit(Unit unit, const Node& n, JsonView v, const Link* at);
   // keywords/array.cpp: items, prefixItems, minItems, maxItems, uniqueItems, contains
-  bool tuple_length_ok(const Node& n, const json& v, const Link* at);
-  bool array_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+  bool tuple_length_ok(const Node& n, JsonView v, const Link* at);
+  bool array_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                   Seen* seen);
-  bool contains(const Node& n, const json& v, const Link* at, Seen* seen);
+  bool contains(const Node& n, JsonView v, const Link* at, Seen* seen);
   // keywords/object.cpp: properties, required, additionalProperties, patternProperties,
   // propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas
-  bool object_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+  bool object_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                    Seen* seen);
-  bool object_keywords(const Node& n, const json::object_t& object, const Link* at,
-                       const SchemaNode* dsl, Seen* seen);
-  bool unrecognized(const std::vector<const std::string*>& extra, const Link* at);
+  bool object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
+                       Seen* seen);
+  bool unrecognized(const std::vector<std::string_view>& extra, const Link* at);
   // keywords/unevaluated.cpp: unevaluatedItems, unevaluatedProperties
-  bool unevaluated(const Node& n, const json& v, const Link* at, Seen& seen);
+  bool unevaluated(const Node& n, JsonView v, const Link* at, Seen& seen);
   // keywords/accord_rules.cpp: x-accord-rules
-  bool accord_rules(const Node& n, const json& v, const Link* at);
+  bool accord_rules(const Node& n, JsonView v, const Link* at);
 
   const Engine::Data& d_;
   Sink* sink_;

@@ -44,21 +44,30 @@ Validator Validator::from_json_schema(const nlohmann::ordered_json& json_schema,
   return Validator(detail::make_validator_impl(json_schema, nullptr, engine));
 }
 
+namespace {
+
+// A value much deeper than this would overflow the stack of anything that walks it, so it is
+// refused before anything recurses into it.
+Issues too_deep_issues() {
+  return {Issue{
+      IssueCode::invalid_json, Path{},
+      "Invalid JSON: nested deeper than " + std::to_string(detail::kMaxValueDepth) + " levels"}};
+}
+
+}  // namespace
+
 Issues Validator::validate(const nlohmann::json& value) const {
-  // validate() takes values built by code too; walking a value much deeper than this would
-  // overflow the stack, so it is refused before anything recurses into it.
-  if (detail::too_deep(value)) {
-    return {Issue{
-        IssueCode::invalid_json, Path{},
-        "Invalid JSON: nested deeper than " + std::to_string(detail::kMaxValueDepth) + " levels"}};
-  }
-  return impl_->engine->issues(value);
+  // validate() takes values built by code too.
+  if (detail::too_deep(value)) return too_deep_issues();
+  const JsonDocument document = JsonDocument::from_json(value);
+  return impl_->engine->issues(document.root());
 }
 
 std::optional<Issues> Validator::validate_part(const Path& path,
                                                const nlohmann::json& value) const {
   if (detail::too_deep(value)) return std::nullopt;
-  return impl_->engine->issues_at(path, value);
+  const JsonDocument document = JsonDocument::from_json(value);
+  return impl_->engine->issues_at(path, document.root());
 }
 
 const std::vector<Path>& Validator::keywords_beside_ref() const {
@@ -67,15 +76,17 @@ const std::vector<Path>& Validator::keywords_beside_ref() const {
 
 ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimits limits) const {
   ValidationResult result;
-  auto parsed = parse_json(text, limits);
-  if (!parsed.value) {
+  auto parsed = parse_document(text, limits);
+  if (!parsed.document) {
     result.issues = std::move(parsed.issues);
     return result;
   }
   // The parser's own depth limit already bounds the value unless the caller raised it.
-  result.issues = limits.max_depth <= detail::kMaxValueDepth ? impl_->engine->issues(*parsed.value)
-                                                             : validate(*parsed.value);
-  result.value = std::move(parsed.value);
+  const JsonView root = parsed.document->root();
+  result.issues = limits.max_depth > detail::kMaxValueDepth && detail::too_deep(root)
+                      ? too_deep_issues()
+                      : impl_->engine->issues(root);
+  result.document = std::move(parsed.document);
   return result;
 }
 

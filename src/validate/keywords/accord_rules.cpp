@@ -13,7 +13,7 @@ void compile_accord_rules(KeywordCompiler& k, const std::string& /*key*/, const 
   k.node().rules = parse_rules(value, k.schema, k.root_document(), at, k.problems());
 }
 
-bool Run::accord_rules(const Node& n, const json& v, const Link* at) {
+bool Run::accord_rules(const Node& n, JsonView v, const Link* at) {
   bool ok = true;
   for (const auto& rule : n.rules) {
     if (rule_holds(rule, v, n.source, *d_.documents.front())) continue;

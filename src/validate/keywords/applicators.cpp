@@ -57,7 +57,8 @@ void compile_conditional(KeywordCompiler& k, const std::string& key, const ojson
 }
 
 // anyOf (other than the nullable wrapper) and oneOf, as z.union and z.discriminatedUnion.
-bool Run::unions(const Node& n, const json* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+bool Run::unions(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
+                 Seen* seen) {
   bool ok = true;
   if (!n.any_of.empty()) ok = union_of(n.any_of, v, at, dsl, seen, false);
   if (!ok && sink_ == nullptr) return false;
@@ -69,7 +70,7 @@ bool Run::unions(const Node& n, const json* v, const Link* at, const SchemaNode*
   return ok;
 }
 
-bool Run::union_of(const std::vector<NodeId>& options, const json* v, const Link* at,
+bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const Link* at,
                    const SchemaNode* dsl, Seen* seen, bool exclusive) {
   if (sink_ == nullptr) {
     std::size_t matches = 0;
@@ -118,26 +119,25 @@ bool Run::union_of(const std::vector<NodeId>& options, const json* v, const Link
   return fail(IssueCode::invalid_union, at, true, [] { return std::string("Invalid input"); });
 }
 
-bool Run::discriminated(const Node& n, const json* v, const Link* at, const SchemaNode* dsl,
+bool Run::discriminated(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                         Seen* seen) {
   if (v == nullptr || !v->is_object()) {
     return fail(IssueCode::invalid_type, at, true,
                 [&] { return "Invalid input: expected object, received " + received(v); });
   }
-  auto it = v->find(*n.discriminator);
-  if (it != v->end()) {
+  if (const auto tag = v->find(*n.discriminator)) {
     for (std::size_t i = 0; i < n.one_of.size(); ++i) {
-      if (json_equal(n.tag_values[i], *it)) {
+      if (json_equal(*tag, n.tag_values[i])) {
         return node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
       }
     }
   }
   // Zod points a tag that matches no option at the tag itself.
-  const Link tag{at, &*n.discriminator, 0};
+  const Link tag = Link::field(at, *n.discriminator);
   return fail(IssueCode::invalid_union, &tag, true, [] { return std::string("Invalid input"); });
 }
 
-bool Run::applicator_unit(Unit unit, const Node& n, const json& v, const Link* at, Seen* seen) {
+bool Run::applicator_unit(Unit unit, const Node& n, JsonView v, const Link* at, Seen* seen) {
   if (unit == Unit::all_of) {
     bool ok = true;
     for (const NodeId branch : n.all_of) {
@@ -153,7 +153,7 @@ bool Run::applicator_unit(Unit unit, const Node& n, const json& v, const Link* a
   return conditional(n, v, at, seen);
 }
 
-bool Run::conditional(const Node& n, const json& v, const Link* at, Seen* seen) {
+bool Run::conditional(const Node& n, JsonView v, const Link* at, Seen* seen) {
   if (n.if_ == kNone) return true;
   Seen condition;
   if (quietly(n.if_, &v, at, seen != nullptr ? &condition : nullptr)) {

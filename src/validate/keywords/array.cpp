@@ -12,23 +12,24 @@
 namespace accord::detail {
 namespace {
 
-bool all_unique(const json& v) {
+bool all_unique(JsonView v) {
   if (v.size() < 2) return true;
-  if (v.size() <= 16) {
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      for (std::size_t j = i + 1; j < v.size(); ++j) {
-        if (json_equal(v[i], v[j])) return false;
+  const std::vector<JsonView> items(v.items().begin(), v.items().end());
+  if (items.size() <= 16) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      for (std::size_t j = i + 1; j < items.size(); ++j) {
+        if (json_equal(items[i], items[j])) return false;
       }
     }
     return true;
   }
   std::unordered_multimap<std::size_t, std::size_t> seen;
-  seen.reserve(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const std::size_t hash = json_hash(v[i]);
+  seen.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::size_t hash = json_hash(items[i]);
     auto [first, last] = seen.equal_range(hash);
     for (auto it = first; it != last; ++it) {
-      if (json_equal(v[it->second], v[i])) return false;
+      if (json_equal(items[it->second], items[i])) return false;
     }
     seen.emplace(hash, i);
   }
@@ -92,7 +93,7 @@ void compile_contains_count(KeywordCompiler& k, const std::string& key, const oj
 }
 
 // z.tuple checks the length first and stops there.
-bool Run::tuple_length_ok(const Node& n, const json& v, const Link* at) {
+bool Run::tuple_length_ok(const Node& n, JsonView v, const Link* at) {
   const bool closed = n.rest != kNone && d_.nodes[n.rest].boolean && !d_.nodes[n.rest].allows;
   if (closed && v.size() > n.prefix.size()) {
     return fail(IssueCode::too_big, at, true, [&] {
@@ -107,24 +108,26 @@ bool Run::tuple_length_ok(const Node& n, const json& v, const Link* at) {
   return true;
 }
 
-bool Run::array_unit(Unit unit, const Node& n, const json& v, const Link* at, const SchemaNode* dsl,
+bool Run::array_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                      Seen* seen) {
   switch (unit) {
     case Unit::items: {
       bool ok = true;
       const std::size_t size = v.size();
-      for (std::size_t i = 0; i < size; ++i) {
-        const Link item{at, nullptr, i};
+      std::size_t i = 0;
+      for (JsonView value : v.items()) {
+        const Link item = Link::item(at, i);
         if (i < n.prefix.size()) {
-          ok = node(n.prefix[i], &v[i], &item, element_node(dsl, Kind::tuple, i), nullptr) && ok;
+          ok = node(n.prefix[i], &value, &item, element_node(dsl, Kind::tuple, i), nullptr) && ok;
         } else if (n.rest != kNone) {
-          ok = node(n.rest, &v[i], &item, n.tuple ? nullptr : element_node(dsl, Kind::array, 0),
+          ok = node(n.rest, &value, &item, n.tuple ? nullptr : element_node(dsl, Kind::array, 0),
                     nullptr) &&
                ok;
         } else {
           break;
         }
         if (!ok && sink_ == nullptr) return false;
+        ++i;
       }
       if (seen != nullptr) {
         seen->items = std::max(seen->items, std::min(size, n.prefix.size()));
@@ -153,13 +156,16 @@ bool Run::array_unit(Unit unit, const Node& n, const json& v, const Link* at, co
   }
 }
 
-bool Run::contains(const Node& n, const json& v, const Link* at, Seen* seen) {
+bool Run::contains(const Node& n, JsonView v, const Link* at, Seen* seen) {
   std::uint64_t matches = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const Link item{at, nullptr, i};
-    if (!quietly(n.contains, &v[i], &item, nullptr)) continue;
-    ++matches;
-    if (seen != nullptr) seen->item_indices.push_back(i);
+  std::size_t i = 0;
+  for (JsonView value : v.items()) {
+    const Link item = Link::item(at, i);
+    if (quietly(n.contains, &value, &item, nullptr)) {
+      ++matches;
+      if (seen != nullptr) seen->item_indices.push_back(i);
+    }
+    ++i;
   }
   const std::uint64_t least = n.min_contains.value_or(1);
   if (matches < least) {

@@ -41,7 +41,7 @@ void compile_multiple_of(KeywordCompiler& k, const std::string& /*key*/, const o
   k.add_unit(Unit::multiple_of);
 }
 
-bool Run::number_unit(Unit unit, const Node& n, const json& v, const Link* at) {
+bool Run::number_unit(Unit unit, const Node& n, JsonView v, const Link* at) {
   switch (unit) {
     case Unit::exclusive_minimum:
       if (n.exclusive_minimum.is_null() || compare_numbers(v, n.exclusive_minimum) > 0) return true;

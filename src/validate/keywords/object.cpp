@@ -13,7 +13,7 @@ namespace {
 // Zod 4.x marks unrecognized_keys `continue: true`: extra keys do not stop refinements.
 constexpr bool kUnrecognizedKeysAbort = false;
 
-bool declared(const Node& n, const std::string& name) {
+bool declared(const Node& n, std::string_view name) {
   for (const auto& entry : n.properties) {
     if (entry.first == name) return true;
   }
@@ -108,33 +108,33 @@ void compile_dependent_schemas(KeywordCompiler& k, const std::string& key, const
   k.add_unit(Unit::dependent_schemas);
 }
 
-bool Run::object_unit(Unit unit, const Node& n, const json& v, const Link* at,
-                      const SchemaNode* dsl, Seen* seen) {
-  const auto& object = v.get_ref<const json::object_t&>();
+bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
+                      Seen* seen) {
+  const std::size_t size = v.size();
   switch (unit) {
     case Unit::object:
-      return object_keywords(n, object, at, dsl, seen);
+      return object_keywords(n, v, at, dsl, seen);
     case Unit::min_properties:
-      if (!n.min_properties || object.size() >= *n.min_properties) return true;
+      if (!n.min_properties || size >= *n.min_properties) return true;
       return fail(IssueCode::too_small, at, false, [&] {
         return "Too small: expected object to have >=" +
                plural(*n.min_properties, "property", "properties");
       });
     case Unit::max_properties:
-      if (!n.max_properties || object.size() <= *n.max_properties) return true;
+      if (!n.max_properties || size <= *n.max_properties) return true;
       return fail(IssueCode::too_big, at, false, [&] {
         return "Too big: expected object to have <=" +
                plural(*n.max_properties, "property", "properties");
       });
     case Unit::property_names: {
       bool ok = true;
-      for (const auto& [name, item] : object) {
-        const json key(name);
-        if (quietly(n.property_names, &key, at, nullptr)) continue;
-        // clang 14 (the fuzz build) cannot capture a structured binding: name it first.
-        const std::string& key_name = name;
-        ok =
-            fail(IssueCode::custom, at, false, [&] { return "Invalid key: \"" + key_name + "\""; });
+      for (const JsonMember& member : v.members()) {
+        // A key is checked as a string value of its own.
+        const JsonDocument key = JsonDocument::from_json(std::string(member.key));
+        const JsonView key_value = key.root();
+        if (quietly(n.property_names, &key_value, at, nullptr)) continue;
+        ok = fail(IssueCode::custom, at, false,
+                  [&] { return "Invalid key: \"" + std::string(member.key) + "\""; });
         if (sink_ == nullptr) return false;
       }
       return ok;
@@ -142,10 +142,10 @@ bool Run::object_unit(Unit unit, const Node& n, const json& v, const Link* at,
     case Unit::dependent_required: {
       bool ok = true;
       for (const auto& [name, needed] : n.dependent_required) {
-        if (object.find(name) == object.end()) continue;
+        if (!v.find(name)) continue;
         for (const auto& other : needed) {
-          if (object.find(other) != object.end()) continue;
-          const Link field{at, &other, 0};
+          if (v.find(other)) continue;
+          const Link field = Link::field(at, other);
           const std::string& trigger = name;  // clang 14 cannot capture a structured binding
           ok = missing_when(&field, [&] { return "when " + json(trigger).dump() + " is present"; });
           if (sink_ == nullptr) return false;
@@ -156,7 +156,7 @@ bool Run::object_unit(Unit unit, const Node& n, const json& v, const Link* at,
     case Unit::dependent_schemas: {
       bool ok = true;
       for (const auto& [name, dependent] : n.dependent_schemas) {
-        if (object.find(name) == object.end()) continue;
+        if (!v.find(name)) continue;
         ok = node(dependent, &v, at, nullptr, seen) && ok;
         if (!ok && sink_ == nullptr) return false;
       }
@@ -167,26 +167,25 @@ bool Run::object_unit(Unit unit, const Node& n, const json& v, const Link* at,
   }
 }
 
-bool Run::object_keywords(const Node& n, const json::object_t& object, const Link* at,
-                          const SchemaNode* dsl, Seen* seen) {
+bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
+                          Seen* seen) {
   bool ok = true;
   std::size_t present = 0;  // declared properties the value has
   for (std::size_t i = 0; i < n.properties.size(); ++i) {
     const auto& [name, id] = n.properties[i];
-    const Link field{at, &name, 0};
-    auto it = object.find(name);
-    if (it != object.end()) {
+    const Link field = Link::field(at, name);
+    if (const auto value = object.find(name)) {
       ++present;
-      ok = node(id, &it->second, &field, field_node(dsl, name, i), nullptr) && ok;
-      if (seen != nullptr) seen->properties.push_back(&it->second);
+      ok = node(id, &*value, &field, field_node(dsl, name, i), nullptr) && ok;
+      if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (n.property_required[i]) {
       ok = node(id, nullptr, &field, field_node(dsl, name, i), nullptr) && ok;
     }
     if (!ok && sink_ == nullptr) return false;
   }
   for (const auto& name : n.required_undeclared) {
-    if (object.find(name) != object.end()) continue;
-    const Link field{at, &name, 0};
+    if (object.find(name)) continue;
+    const Link field = Link::field(at, name);
     ok = missing(&field);
     if (sink_ == nullptr) return false;
   }
@@ -194,9 +193,9 @@ bool Run::object_keywords(const Node& n, const json::object_t& object, const Lin
   if (n.pattern_properties.empty() && (n.additional == kNone || present == object.size())) {
     return ok;
   }
-  std::vector<const std::string*> extra;
-  for (const auto& [name, item] : object) {
-    const Link field{at, &name, 0};
+  std::vector<std::string_view> extra;
+  for (const auto& [name, item] : object.members()) {
+    const Link field = Link::field(at, name);
     bool matched = false;
     for (const auto& [regex, id] : n.pattern_properties) {
       const auto key_matches = matches(regex, name);
@@ -210,15 +209,15 @@ bool Run::object_keywords(const Node& n, const json::object_t& object, const Lin
       if (!ok && sink_ == nullptr) return false;
     }
     if (matched || declared(n, name)) {
-      if (matched && seen != nullptr) seen->properties.push_back(&item);
+      if (matched && seen != nullptr) seen->properties.push_back(item.index());
       continue;
     }
     if (n.additional == kNone) continue;
-    if (seen != nullptr) seen->properties.push_back(&item);
+    if (seen != nullptr) seen->properties.push_back(item.index());
     const Node& additional = d_.nodes[n.additional];
     if (additional.boolean && !additional.allows) {
       if (sink_ == nullptr) return false;
-      extra.push_back(&name);
+      extra.push_back(name);
     } else {
       // A DSL record's values: their refinements run as a field's do.
       ok = node(n.additional, &item, &field, element_node(dsl, Kind::object, 0), nullptr) && ok;
@@ -229,11 +228,13 @@ bool Run::object_keywords(const Node& n, const json::object_t& object, const Lin
   return ok;
 }
 
-bool Run::unrecognized(const std::vector<const std::string*>& extra, const Link* at) {
+bool Run::unrecognized(const std::vector<std::string_view>& extra, const Link* at) {
   return fail(IssueCode::unrecognized_keys, at, kUnrecognizedKeysAbort, [&] {
     std::string message = extra.size() == 1 ? "Unrecognized key: " : "Unrecognized keys: ";
     for (std::size_t i = 0; i < extra.size(); ++i) {
-      message += (i == 0 ? "\"" : ", \"") + *extra[i] + "\"";
+      message += (i == 0 ? "\"" : ", \"");
+      message += extra[i];
+      message += "\"";
     }
     return message;
   });

@@ -110,7 +110,7 @@ void compile_format(KeywordCompiler& k, const std::string& /*key*/, const ojson&
   k.add_unit(Unit::format);
 }
 
-bool Run::string_unit(Unit unit, const Node& n, const std::string& text, const Link* at,
+bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Link* at,
                       bool format_failed) {
   switch (unit) {
     case Unit::min_length:

@@ -19,7 +19,7 @@ std::string stringify_primitive(const ojson& value) {
   return value.dump();
 }
 
-std::string type_message(const Node& n, const json* v) {
+std::string type_message(const Node& n, const JsonView* v) {
   std::string expected = n.type_names.front();
   for (const auto& name : n.type_names) {
     if (name != "null") {
@@ -75,11 +75,11 @@ void compile_const(KeywordCompiler& k, const std::string& /*key*/, const ojson& 
   k.node().const_value = json::parse(value.dump());
 }
 
-bool Run::value_kind_ok(const Node& n, const json* v, const Link* at) {
+bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
   if (n.enum_source != nullptr) {
     const bool found =
         v != nullptr && std::any_of(n.enum_values.begin(), n.enum_values.end(),
-                                    [&](const json& e) { return json_equal(e, *v); });
+                                    [&](const json& e) { return json_equal(*v, e); });
     if (!found) {
       return fail(IssueCode::invalid_value, at, true, [&] {
         const ojson& options = *n.enum_source;
@@ -93,7 +93,7 @@ bool Run::value_kind_ok(const Node& n, const json* v, const Link* at) {
       });
     }
   }
-  if (n.const_source != nullptr && (v == nullptr || !json_equal(n.const_value, *v))) {
+  if (n.const_source != nullptr && (v == nullptr || !json_equal(*v, n.const_value))) {
     return fail(IssueCode::invalid_value, at, true,
                 [&] { return "Invalid input: expected " + stringify_primitive(*n.const_source); });
   }

@@ -14,29 +14,33 @@ void compile_unevaluated(KeywordCompiler& k, const std::string& key, const ojson
   k.node().tracks = true;
 }
 
-bool Run::unevaluated(const Node& n, const json& v, const Link* at, Seen& seen) {
+bool Run::unevaluated(const Node& n, JsonView v, const Link* at, Seen& seen) {
   bool ok = true;
   if (n.unevaluated_items != kNone && v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (seen.has_item(i)) continue;
-      const Link item{at, nullptr, i};
-      ok = node(n.unevaluated_items, &v[i], &item, nullptr, nullptr) && ok;
+    std::size_t i = 0;
+    for (JsonView value : v.items()) {
+      if (seen.has_item(i)) {
+        ++i;
+        continue;
+      }
+      const Link item = Link::item(at, i++);
+      ok = node(n.unevaluated_items, &value, &item, nullptr, nullptr) && ok;
       if (!ok && sink_ == nullptr) return false;
     }
     seen.all_items = true;
   }
   if (n.unevaluated_properties != kNone && v.is_object()) {
     const Node& rest = d_.nodes[n.unevaluated_properties];
-    std::vector<const std::string*> extra;
-    for (const auto& [name, item] : v.get_ref<const json::object_t&>()) {
-      if (seen.has_property(&item)) continue;
+    std::vector<std::string_view> extra;
+    for (const JsonMember& member : v.members()) {
+      if (seen.has_property(member.value)) continue;
       if (rest.boolean && !rest.allows) {
         if (sink_ == nullptr) return false;
-        extra.push_back(&name);
+        extra.push_back(member.key);
         continue;
       }
-      const Link field{at, &name, 0};
-      ok = node(n.unevaluated_properties, &item, &field, nullptr, nullptr) && ok;
+      const Link field = Link::field(at, member.key);
+      ok = node(n.unevaluated_properties, &member.value, &field, nullptr, nullptr) && ok;
       if (!ok && sink_ == nullptr) return false;
     }
     if (!extra.empty()) ok = unrecognized(extra, at);

@@ -1,0 +1,536 @@
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "accord/json_view.hpp"
+#include "core/json_access.hpp"
+#include "core/json_scanner.hpp"
+#include "core/utf8.hpp"
+
+namespace accord {
+
+// Appends values to a document's tape in text order; a container is opened, filled and closed.
+class JsonDocument::Writer {
+ public:
+  using Kind = JsonDocument::Kind;
+
+  explicit Writer(JsonDocument& document) : doc_(document) { doc_.tape_.clear(); }
+
+  void scalar(Kind kind, std::uint64_t bits = 0) { push(kind, 0, bits); }
+  void number(const detail::ScannedNumber& number) {
+    if (number.kind == detail::ScannedNumber::floating) {
+      push(Kind::number_float, 0, std::bit_cast<std::uint64_t>(number.real));
+    } else {
+      push(number.kind == detail::ScannedNumber::integer ? Kind::number_integer
+                                                         : Kind::number_unsigned,
+           0, number.bits);
+    }
+  }
+  // Strings are appended to this buffer; string_since() then records the one that starts at
+  // `offset`.
+  std::string& strings() { return doc_.strings_; }
+  void string_since(Kind kind, std::size_t offset) {
+    const std::size_t length = doc_.strings_.size() - offset;
+    if (length > std::numeric_limits<std::uint32_t>::max()) too_large();
+    push(kind, static_cast<std::uint32_t>(length), offset);
+  }
+  void string(Kind kind, std::string_view text) {
+    const std::size_t offset = doc_.strings_.size();
+    doc_.strings_.append(text);
+    string_since(kind, offset);
+  }
+  void reserve(std::size_t entries) { doc_.tape_.reserve(entries); }
+  std::uint32_t open(Kind kind) {
+    push(kind, 0, 0);
+    return static_cast<std::uint32_t>(doc_.tape_.size() - 1);
+  }
+  // False when an object repeats a key: nlohmann keeps the last value, which a tape in text order
+  // cannot say cheaply, so the caller leaves such text to nlohmann.
+  bool close(std::uint32_t at, std::uint32_t count) {
+    auto& entry = doc_.tape_[at];
+    entry.a = static_cast<std::uint32_t>(doc_.tape_.size() - at);
+    entry.b = count;
+    if (entry.kind == Kind::array || count < 2) return true;
+    return order_members(at);
+  }
+
+ private:
+  void push(Kind kind, std::uint32_t a, std::uint64_t b) {
+    if (doc_.tape_.size() >= std::numeric_limits<std::uint32_t>::max()) too_large();
+    doc_.tape_.push_back(JsonDocument::Entry{kind, a, b});
+  }
+  [[noreturn]] static void too_large() {
+    throw std::length_error("a JSON value of 4 GiB or more entries or string bytes");
+  }
+
+  // Members are iterated in key order, as nlohmann's std::map does. Text usually gives a small
+  // object's keys in some other order, so the order is kept beside the tape rather than moving
+  // subtrees.
+  bool order_members(std::uint32_t at) {
+    const std::uint32_t end = at + doc_.tape_[at].a;
+    const auto count = static_cast<std::size_t>(doc_.tape_[at].b);
+    // The in-order check needs no list: only keys out of order are written to order_, where
+    // they are sorted in place (by insertion: objects are small).
+    std::uint32_t previous = at + 1;
+    bool in_order = true;
+    for (std::uint32_t key = previous + 1 + doc_.span(previous + 1); key < end && in_order;
+         key += 1 + doc_.span(key + 1)) {
+      in_order = key_less(doc_.text(previous), doc_.text(key));
+      previous = key;
+    }
+    if (in_order) return true;
+    auto& order = doc_.order_;
+    const std::size_t first = order.size();
+    order.resize(first + count);
+    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(first);
+    auto filled = begin;
+    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) *filled++ = key;
+    const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
+      return key_less(doc_.text(x), doc_.text(y));
+    };
+    if (count <= 16) {
+      for (auto it = begin + 1; it != order.end(); ++it) {
+        const std::uint32_t moving = *it;
+        auto hole = it;
+        for (; hole != begin && by_key(moving, *(hole - 1)); --hole) *hole = *(hole - 1);
+        *hole = moving;
+      }
+    } else {
+      std::sort(begin, order.end(), by_key);
+    }
+    for (auto it = begin + 1; it < order.end(); ++it) {
+      if (doc_.text(*(it - 1)) == doc_.text(*it)) return false;
+    }
+    doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
+    return true;
+  }
+
+  // std::string's order (bytes as unsigned char), without a library call for the first byte,
+  // which decides most pairs of keys.
+  static bool key_less(std::string_view x, std::string_view y) {
+    if (!x.empty() && !y.empty() && x[0] != y[0]) {
+      return static_cast<unsigned char>(x[0]) < static_cast<unsigned char>(y[0]);
+    }
+    return x < y;
+  }
+
+  JsonDocument& doc_;
+};
+
+namespace detail {
+namespace {
+
+using TapeWriter = JsonDocument::Writer;
+using Kind = TapeWriter::Kind;
+
+// The quick reader's rules (core/fast_json.hpp) writing a tape instead of a tree: it gives up
+// on exactly what that reader gives up on.
+class TapeReader : JsonScanner {
+ public:
+  TapeReader(std::string_view text, std::size_t max_depth, TapeWriter& out)
+      : JsonScanner(text), max_depth_(max_depth), out_(out) {}
+
+  bool document() {
+    skip_space();
+    if (p_ == end_ || !value(0)) return false;
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  bool value(std::size_t depth) {
+    switch (*p_) {
+      case '{':
+        return container(Kind::object, depth + 1);
+      case '[':
+        return container(Kind::array, depth + 1);
+      case '"':
+        return string(Kind::string);
+      case 't':
+        out_.scalar(Kind::boolean_true);
+        return literal("true");
+      case 'f':
+        out_.scalar(Kind::boolean_false);
+        return literal("false");
+      case 'n':
+        out_.scalar(Kind::null);
+        return literal("null");
+      default: {
+        ScannedNumber number;
+        if (!JsonScanner::number(number)) return false;
+        out_.number(number);
+        return true;
+      }
+    }
+  }
+
+  bool string(Kind kind) {
+    const std::size_t offset = out_.strings().size();
+    if (!JsonScanner::string(out_.strings())) return false;
+    out_.string_since(kind, offset);
+    return true;
+  }
+
+  bool container(Kind kind, std::size_t depth) {
+    if (depth > max_depth_ || depth > kMaxQuickRecursion) return false;
+    const char close = kind == Kind::object ? '}' : ']';
+    ++p_;
+    const std::uint32_t at = out_.open(kind);
+    std::uint32_t count = 0;
+    skip_space();
+    if (p_ != end_ && *p_ == close) {
+      ++p_;
+      return out_.close(at, 0);
+    }
+    while (true) {
+      if (kind == Kind::object) {
+        if (p_ == end_ || *p_ != '"' || !string(Kind::key)) return false;
+        skip_space();
+        if (p_ == end_ || *p_ != ':') return false;
+        ++p_;
+        skip_space();
+      }
+      if (p_ == end_ || !value(depth)) return false;
+      ++count;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == close) {
+        ++p_;
+        return out_.close(at, count);
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      skip_space();
+    }
+  }
+
+  std::size_t max_depth_;
+  TapeWriter& out_;
+};
+
+// Writes `value` to the tape without recursion (a tree handed in may nest arbitrarily deep).
+void write_tree(const nlohmann::json& value, TapeWriter& out) {
+  struct Open {
+    const nlohmann::json* container;
+    nlohmann::json::const_iterator next;
+    std::uint32_t at;
+  };
+  std::vector<Open> open;
+  const auto put = [&](const nlohmann::json& v) {
+    switch (v.type()) {
+      case nlohmann::json::value_t::boolean:
+        out.scalar(v.get<bool>() ? Kind::boolean_true : Kind::boolean_false);
+        break;
+      case nlohmann::json::value_t::number_unsigned:
+        out.scalar(Kind::number_unsigned, v.get<std::uint64_t>());
+        break;
+      case nlohmann::json::value_t::number_integer:
+        out.scalar(Kind::number_integer, static_cast<std::uint64_t>(v.get<std::int64_t>()));
+        break;
+      case nlohmann::json::value_t::number_float:
+        out.scalar(Kind::number_float, std::bit_cast<std::uint64_t>(v.get<double>()));
+        break;
+      case nlohmann::json::value_t::string:
+        out.string(Kind::string, v.get_ref<const std::string&>());
+        break;
+      case nlohmann::json::value_t::array:
+      case nlohmann::json::value_t::object:
+        open.push_back(Open{&v, v.cbegin(), out.open(v.is_array() ? Kind::array : Kind::object)});
+        break;
+      default:  // null, and the binary and discarded values no JSON text has
+        out.scalar(Kind::null);
+        break;
+    }
+  };
+  put(value);
+  while (!open.empty()) {
+    Open& top = open.back();
+    if (top.next == top.container->cend()) {
+      // A std::map's keys are in order and unique: this close cannot fail.
+      out.close(top.at, static_cast<std::uint32_t>(top.container->size()));
+      open.pop_back();
+      continue;
+    }
+    const nlohmann::json& child = *top.next;
+    if (top.container->is_object()) out.string(Kind::key, top.next.key());
+    ++top.next;
+    put(child);  // may grow `open`: `top` is not used after this
+  }
+}
+
+ParsedDocument failure_of(Issues issues) {
+  ParsedDocument out;
+  out.issues = std::move(issues);
+  return out;
+}
+
+// nlohmann's == on trees, for a view against a view or a tree (number kinds compare as there: two
+// integers by their bits as int64, anything with a float as doubles; objects member by member in
+// key order).
+
+template <class Other>
+bool same_items(JsonView a, const Other& b);
+template <class Other>
+bool same_members(JsonView a, const Other& b);
+
+template <class Other>
+bool equal(JsonView a, const Other& b) {
+  const JsonType ta = type_of(a);
+  const JsonType tb = type_of(b);
+  if (is_number_type(ta) && is_number_type(tb)) {
+    const NumberValue na = number_of(a);
+    const NumberValue nb = number_of(b);
+    if (ta != JsonType::number_float && tb != JsonType::number_float) return na.bits == nb.bits;
+    return as_double(na) == as_double(nb);
+  }
+  if (ta != tb) return false;
+  switch (ta) {
+    case JsonType::boolean:
+      return a.get_bool() == boolean_of(b);
+    case JsonType::string:
+      return text_of(a) == text_of(b);
+    case JsonType::array:
+      return a.size() == b.size() && same_items(a, b);
+    case JsonType::object:
+      return a.size() == b.size() && same_members(a, b);
+    default:
+      return true;  // null
+  }
+}
+
+template <class Other>
+bool same_items(JsonView a, const Other& b) {
+  auto other = std::begin(items_of(b));
+  return every_item(a, [&](JsonView item) { return equal(item, *other++); });
+}
+
+template <class Other>
+bool same_members(JsonView a, const Other& b) {
+  if constexpr (std::is_same_v<Other, JsonView>) {
+    auto other = b.members().begin();
+    for (const JsonMember& member : a.members()) {
+      const JsonMember theirs = *other++;
+      if (member.key != theirs.key || !equal(member.value, theirs.value)) return false;
+    }
+  } else {
+    auto other = b.cbegin();
+    for (const JsonMember& member : a.members()) {
+      if (member.key != other.key() || !equal(member.value, *other)) return false;
+      ++other;
+    }
+  }
+  return true;
+}
+
+// nlohmann's dump() of a string (no ensure_ascii): the short escapes, \u00xx for the other
+// control characters, everything else as it is.
+void dump_string(std::string_view text, std::string& out) {
+  if (!is_valid_utf8(text)) {
+    out += nlohmann::json(std::string(text)).dump();  // throws as to_json().dump() would
+    return;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  // The characters with a short escape, and the letter each is written with.
+  static constexpr std::string_view kShort = "\"\\\b\f\n\r\t";
+  static constexpr std::string_view kLetter = "\"\\bfnrt";
+  out += '"';
+  for (const char c : text) {
+    if (const auto at = kShort.find(c); at != std::string_view::npos) {
+      out += '\\';
+      out += kLetter[at];
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xF];
+      out += kHex[c & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void dump_value(JsonView value, std::string& out) {
+  switch (type_of(value)) {
+    case JsonType::null:
+      out += "null";
+      return;
+    case JsonType::boolean:
+      out += value.get_bool() ? "true" : "false";
+      return;
+    case JsonType::number_unsigned:
+      out += std::to_string(value.get_unsigned());
+      return;
+    case JsonType::number_integer:
+      out += std::to_string(value.get_integer());
+      return;
+    case JsonType::number_float:
+      out += nlohmann::json(value.get_double()).dump();  // nlohmann's shortest round trip
+      return;
+    case JsonType::string:
+      dump_string(value.get_string(), out);
+      return;
+    case JsonType::array: {
+      out += '[';
+      bool first = true;
+      for (JsonView item : value.items()) {
+        if (!first) out += ',';
+        first = false;
+        dump_value(item, out);
+      }
+      out += ']';
+      return;
+    }
+    default: {
+      out += '{';
+      bool first = true;
+      for (const JsonMember& member : value.members()) {
+        if (!first) out += ',';
+        first = false;
+        dump_string(member.key, out);
+        out += ':';
+        dump_value(member.value, out);
+      }
+      out += '}';
+      return;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+JsonDocument::JsonDocument() : tape_{Entry{Kind::null, 0, 0}} {}
+
+JsonDocument JsonDocument::from_json(const nlohmann::json& value) {
+  JsonDocument document;
+  detail::TapeWriter out(document);
+  detail::write_tree(value, out);
+  return document;
+}
+
+std::size_t JsonDocument::bytes() const {
+  return tape_.capacity() * sizeof(Entry) + strings_.capacity() +
+         order_.capacity() * sizeof(std::uint32_t);
+}
+
+ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
+  if (text.size() <= limits.max_bytes) {
+    JsonDocument document;
+    detail::TapeWriter out(document);
+    // Unescaped strings never take more bytes than the text: one allocation for all of them.
+    // The tape gets one for a value every 8 bytes, which JSON from a model rarely exceeds.
+    out.strings().reserve(text.size());
+    out.reserve(text.size() / 8 + 8);
+    if (detail::TapeReader(text, limits.max_depth, out).document()) {
+      ParsedDocument parsed;
+      parsed.document = std::move(document);
+      return parsed;
+    }
+  }
+  // The quick reader gave up: nlohmann reads the text, for its value or its error message.
+  ParsedJson tree = parse_json(text, limits);
+  if (!tree.value) return detail::failure_of(std::move(tree.issues));
+  ParsedDocument parsed;
+  parsed.document = JsonDocument::from_json(*tree.value);
+  return parsed;
+}
+
+const char* JsonView::type_name() const {
+  switch (detail::type_of(*this)) {
+    case detail::JsonType::null:
+      return "null";
+    case detail::JsonType::boolean:
+      return "boolean";
+    case detail::JsonType::string:
+      return "string";
+    case detail::JsonType::array:
+      return "array";
+    case detail::JsonType::object:
+      return "object";
+    default:
+      return "number";
+  }
+}
+
+double JsonView::get_double() const {
+  const auto& e = entry();
+  if (e.kind == Kind::number_float) return std::bit_cast<double>(e.b);
+  if (e.kind == Kind::number_integer) return static_cast<double>(static_cast<std::int64_t>(e.b));
+  return static_cast<double>(e.b);
+}
+
+std::optional<JsonView> JsonView::find(std::string_view key) const {
+  if (kind() != Kind::object) return std::nullopt;
+  const auto order_at = static_cast<std::uint32_t>(entry().b >> 32);
+  if (order_at == 0 || size() <= 16) {
+    // A small object is scanned on the tape, the length deciding most comparisons.
+    for (std::uint32_t at = index_ + 1, end = index_ + entry().a; at < end;
+         at += 1 + doc_->span(at + 1)) {
+      const auto& candidate = doc_->tape_[at];
+      if (candidate.a == key.size() && doc_->text(at) == key) return JsonView(doc_, at + 1);
+    }
+    return std::nullopt;
+  }
+  const auto first = doc_->order_.begin() + (order_at - 1);
+  const auto last = first + static_cast<std::ptrdiff_t>(size());
+  const auto at = std::lower_bound(first, last, key, [&](std::uint32_t k, std::string_view wanted) {
+    return doc_->text(k) < wanted;
+  });
+  if (at == last || doc_->text(*at) != key) return std::nullopt;
+  return JsonView(doc_, *at + 1);
+}
+
+nlohmann::json JsonView::to_json() const {
+  switch (kind()) {
+    case Kind::null:
+      return nullptr;
+    case Kind::boolean_false:
+      return false;
+    case Kind::boolean_true:
+      return true;
+    case Kind::number_unsigned:
+      return get_unsigned();
+    case Kind::number_integer:
+      return get_integer();
+    case Kind::number_float:
+      return get_double();
+    case Kind::string:
+    case Kind::key:
+      return std::string(get_string());
+    case Kind::array: {
+      nlohmann::json out = nlohmann::json::array();
+      auto& items = out.get_ref<nlohmann::json::array_t&>();
+      items.reserve(size());
+      for (JsonView item : this->items()) items.push_back(item.to_json());
+      return out;
+    }
+    case Kind::object: {
+      nlohmann::json out = nlohmann::json::object();
+      auto& members = out.get_ref<nlohmann::json::object_t&>();
+      // Members come in key order: each goes in at the end.
+      for (const JsonMember& member : this->members()) {
+        members.emplace_hint(members.end(), std::string(member.key), member.value.to_json());
+      }
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+std::string JsonView::dump() const {
+  std::string out;
+  detail::dump_value(*this, out);
+  return out;
+}
+
+bool operator==(JsonView a, JsonView b) {
+  return detail::equal(a, b);
+}
+
+bool operator==(JsonView a, const nlohmann::json& b) {
+  return detail::equal(a, b);
+}
+
+}  // namespace accord

@@ -1,0 +1,265 @@
+#pragma once
+// The lexical half of the quick JSON readers (core/fast_json.hpp builds trees, core/json_tape
+// builds tapes): strings, numbers and literals read the way nlohmann reads them, or a refusal
+// (false) on anything unusual, after which the caller leaves the text to nlohmann. The rules
+// for refusing are in core/fast_json.hpp.
+
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "core/ascii.hpp"
+
+namespace accord::detail {
+
+// Recursion stays well inside the stack whatever limit the caller asks for; deeper text goes to
+// nlohmann's parser, which does not recurse.
+inline constexpr std::size_t kMaxQuickRecursion = 512;
+
+namespace scan {
+// Longer number tokens are left to nlohmann (strtod); they never occur in practice.
+inline constexpr std::ptrdiff_t kMaxFloatToken = 64;
+
+inline bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+inline bool in(unsigned char c, unsigned char low, unsigned char high) {
+  return c >= low && c <= high;
+}
+
+// Length of the well-formed UTF-8 sequence at `p` (RFC 3629, the table nlohmann checks
+// against), or 0 when it is not one.
+inline std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) {
+  const auto left = end - p;
+  const unsigned char c = p[0];
+  if (in(c, 0xC2, 0xDF)) return left >= 2 && in(p[1], 0x80, 0xBF) ? 2 : 0;
+  if (in(c, 0xE0, 0xEF)) {
+    if (left < 3) return 0;
+    const unsigned char low = c == 0xE0 ? 0xA0 : 0x80;
+    const unsigned char high = c == 0xED ? 0x9F : 0xBF;
+    return in(p[1], low, high) && in(p[2], 0x80, 0xBF) ? 3 : 0;
+  }
+  if (in(c, 0xF0, 0xF4)) {
+    if (left < 4) return 0;
+    const unsigned char low = c == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = c == 0xF4 ? 0x8F : 0xBF;
+    return in(p[1], low, high) && in(p[2], 0x80, 0xBF) && in(p[3], 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+inline void append_utf8(std::string& out, std::uint32_t code_point) {
+  if (code_point < 0x80) {
+    out += static_cast<char>(code_point);
+  } else if (code_point < 0x800) {
+    out += static_cast<char>(0xC0 | (code_point >> 6));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  } else if (code_point < 0x10000) {
+    out += static_cast<char>(0xE0 | (code_point >> 12));
+    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code_point >> 18));
+    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  }
+}
+
+}  // namespace scan
+
+// A number as nlohmann types it: unsigned when a non-negative integer, integer when a negative
+// one, floating otherwise.
+struct ScannedNumber {
+  enum Kind { unsigned_integer, integer, floating } kind = unsigned_integer;
+  std::uint64_t bits = 0;  // the integer kinds (an integer's two's complement)
+  double real = 0;
+};
+
+// A cursor over JSON text. Each reader sits at the first byte of what it reads.
+class JsonScanner {
+ public:
+  explicit JsonScanner(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() ||
+        std::string_view(p_, word.size()) != word) {
+      return false;
+    }
+    p_ += word.size();
+    return true;
+  }
+
+  // At the opening quote. Runs of plain characters, UTF-8 included, are copied in one go; only
+  // escapes interrupt them.
+  bool string(std::string& out) {
+    ++p_;
+    const char* run = p_;
+    while (true) {
+      skip_plain_ascii();
+      if (p_ == end_) return false;
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c >= 0x80) {
+        const auto length = scan::utf8_sequence(reinterpret_cast<const unsigned char*>(p_),
+                                                reinterpret_cast<const unsigned char*>(end_));
+        if (length == 0) return false;
+        p_ += length;
+        continue;
+      }
+      out.append(run, p_);
+      if (c == '"') {
+        ++p_;
+        return true;
+      }
+      if (c < 0x20 || !escape(out)) return false;
+      run = p_;
+    }
+  }
+
+  // Past bytes that need no attention inside a string: not '"', '\\', a control character or a
+  // byte of a multi-byte sequence. Eight bytes at a time while they last.
+  void skip_plain_ascii() {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    // A local cursor: the member would be stored back on every step.
+    const char* p = p_;
+    while (end_ - p >= 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, p, 8);
+      // A byte is flagged when it is below 0x20, equals '"' or '\\', or has its high bit set.
+      const std::uint64_t below_space = (word - ones * 0x20) & ~word;
+      const std::uint64_t quote = word ^ (ones * '"');
+      const std::uint64_t backslash = word ^ (ones * '\\');
+      const std::uint64_t is_quote = (quote - ones) & ~quote;
+      const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
+      if (((below_space | is_quote | is_backslash) & highs) != 0 || (word & highs) != 0) break;
+      p += 8;
+    }
+    while (p != end_) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+      ++p;
+    }
+    p_ = p;
+  }
+
+  // At the backslash.
+  bool escape(std::string& out) {
+    if (end_ - p_ < 2) return false;
+    const char kind = p_[1];
+    p_ += 2;
+    switch (kind) {
+      case '"':
+      case '\\':
+      case '/':
+        out += kind;
+        return true;
+      case 'b':
+        out += '\b';
+        return true;
+      case 'f':
+        out += '\f';
+        return true;
+      case 'n':
+        out += '\n';
+        return true;
+      case 'r':
+        out += '\r';
+        return true;
+      case 't':
+        out += '\t';
+        return true;
+      case 'u':
+        break;
+      default:
+        return false;
+    }
+    std::uint32_t code_point = 0;
+    if (!hex4(code_point)) return false;
+    if (code_point >= 0xDC00 && code_point <= 0xDFFF) return false;  // a lone low surrogate
+    if (code_point >= 0xD800 && code_point <= 0xDBFF) {
+      std::uint32_t low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+      p_ += 2;
+      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+      code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
+    }
+    scan::append_utf8(out, code_point);
+    return true;
+  }
+
+  bool hex4(std::uint32_t& out) {
+    if (end_ - p_ < 4) return false;
+    for (int i = 0; i < 4; ++i) {
+      const int digit = hex_value(p_[i]);
+      if (digit < 0) return false;
+      out = out * 16 + static_cast<std::uint32_t>(digit);
+    }
+    p_ += 4;
+    return true;
+  }
+
+  bool number(ScannedNumber& out) {
+    const char* start = p_;
+    const bool negative = *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_) return false;
+    const char* digits = p_;
+    if (*p_ == '0') {
+      ++p_;
+    } else if (*p_ >= '1' && *p_ <= '9') {
+      while (p_ != end_ && scan::is_digit(*p_)) ++p_;
+    } else {
+      return false;
+    }
+    const auto integer_digits = p_ - digits;
+    bool fractional = false;
+    if (p_ != end_ && *p_ == '.') {
+      ++p_;
+      if (p_ == end_ || !scan::is_digit(*p_)) return false;
+      while (p_ != end_ && scan::is_digit(*p_)) ++p_;
+      fractional = true;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !scan::is_digit(*p_)) return false;
+      while (p_ != end_ && scan::is_digit(*p_)) ++p_;
+      fractional = true;
+    }
+    if (!fractional) {
+      // Up to 18 digits always fit; nlohmann decides the rest (signed, unsigned or double).
+      if (integer_digits > 18) return false;
+      std::uint64_t magnitude = 0;
+      for (const char* d = digits; d != p_; ++d) magnitude = magnitude * 10 + (*d - '0');
+      out.kind = negative ? ScannedNumber::integer : ScannedNumber::unsigned_integer;
+      out.bits =
+          negative ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(magnitude)) : magnitude;
+      return true;
+    }
+    if (p_ - start > scan::kMaxFloatToken) return false;
+    // Correctly rounded, as glibc's strtod (nlohmann's) is; out of range (either way) is left
+    // to nlohmann, which reports overflow and keeps underflow.
+    double number = 0;
+    const auto [ptr, error] = std::from_chars(start, p_, number);
+    if (error != std::errc() || ptr != p_ || !std::isfinite(number)) return false;
+    out.kind = ScannedNumber::floating;
+    out.real = number;
+    return true;
+  }
+
+ protected:
+  const char* p_;
+  const char* end_;
+};
+
+}  // namespace accord::detail
