@@ -1,5 +1,6 @@
 #include "request_shaping.hpp"
 
+#include "converse_output.hpp"
 #include "message_shape.hpp"
 
 namespace accord_mock {
@@ -50,6 +51,7 @@ std::string cut(const std::string& text, std::size_t bytes) {
 
 std::optional<std::string> refused_request(Endpoint endpoint, const json& request) {
   if (auto malformed = malformed_messages(endpoint, request)) return malformed;
+  if (endpoint == Endpoint::converse) return refused_output_config(request);
   if (endpoint != Endpoint::messages || !prefill(request)) return std::nullopt;
   const auto config = request.find("output_config");
   if (config == request.end() || !config->is_object() || !config->contains("format"))
