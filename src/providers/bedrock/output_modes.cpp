@@ -31,7 +31,7 @@ constexpr std::array<std::string_view, 13> kNativeModels = {
     "qwen.qwen3-32b",
 };
 
-bool names(std::string_view entry, std::string_view model) {
+bool entry_names(std::string_view entry, std::string_view model) {
   if (!model.starts_with(entry)) return false;
   const std::string_view rest = model.substr(entry.size());
   return rest.empty() || rest.front() == '-' || rest.front() == ':';
@@ -58,7 +58,7 @@ std::string_view bedrock_foundation_model(std::string_view model_id) {
 ModelOutputMode bedrock_output_mode(std::string_view model_id) {
   const std::string_view model = bedrock_foundation_model(model_id);
   for (const std::string_view entry : kNativeModels) {
-    if (names(entry, model)) {
+    if (entry_names(entry, model)) {
       return {OutputMode::response_format,
               "bedrock: " + std::string(model_id) + " takes native structured output"};
     }
