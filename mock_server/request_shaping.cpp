@@ -1,5 +1,6 @@
 #include "request_shaping.hpp"
 
+#include "converse_output.hpp"
 #include "message_shape.hpp"
 #include "thinking_shape.hpp"
 
@@ -52,6 +53,7 @@ std::string cut(const std::string& text, std::size_t bytes) {
 std::optional<std::string> refused_request(Endpoint endpoint, const json& request) {
   if (auto malformed = malformed_messages(endpoint, request)) return malformed;
   if (auto refused = refused_beside_thinking(endpoint, request)) return refused;
+  if (endpoint == Endpoint::converse) return refused_output_config(request);
   if (endpoint != Endpoint::messages || !prefill(request)) return std::nullopt;
   const auto config = request.find("output_config");
   if (config == request.end() || !config->is_object() || !config->contains("format"))

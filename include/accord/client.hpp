@@ -83,6 +83,10 @@ struct ClientOptions {
   RequestParameters parameters;
   // Prices per model: each call's Trace::cost. None: no cost.
   std::shared_ptr<const PriceTable> prices;
+  // How structured output is asked for when a call leaves it (ExtractRequest::mode per_model):
+  // per_model lets the provider choose by model (Provider::output_mode_for; Bedrock's native
+  // structured output only for the models AWS lists it for, else a forced tool).
+  OutputMode mode = OutputMode::per_model;
 };
 
 // A schema made ready for one provider: emitted, lowered and compiled once, then reused.
@@ -125,7 +129,9 @@ struct ExtractRequest {
   std::string system;  // optional system instructions
   // The schema's name on the wire ([A-Za-z0-9_-], <= 64); a Contract carries its own.
   std::string name = "result";
-  OutputMode mode = OutputMode::response_format;
+  // per_model: ClientOptions::mode, and when that is per_model too, the provider's choice for
+  // the model (Provider::output_mode_for); either of the others is this call's whatever the model.
+  OutputMode mode = OutputMode::per_model;
   std::optional<int> corrections;  // overrides ClientOptions::corrections (0 to kMaxCorrections)
   std::optional<RepairPolicy> repair;  // overrides ClientOptions::repair
   // Override the client's ClientOptions::correction, budget and truncation for this call.

@@ -2,7 +2,9 @@
 
 #include <accord/validate.hpp>
 #include <accord/wire_name.hpp>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include "fallback_option.hpp"
 #include "input_files.hpp"
@@ -21,6 +23,13 @@ std::string wire_name(const nlohmann::ordered_json& schema) {
   return accord::is_wire_name(text) ? text : "result";
 }
 
+// --mode's names for the ways to ask for structured output.
+constexpr std::array<std::pair<std::string_view, accord::OutputMode>, 3> kOutputModes = {{
+    {"per-model", accord::OutputMode::per_model},
+    {"response-format", accord::OutputMode::response_format},
+    {"forced-tool", accord::OutputMode::forced_tool},
+}};
+
 }  // namespace
 
 void add_extraction_options(CLI::App& command, ExtractArgs& args) {
@@ -37,6 +46,13 @@ void add_extraction_options(CLI::App& command, ExtractArgs& args) {
   add_repair_option(command, args.repair,
                     "lossless (default), lenient or off: what of a loosely written reply is "
                     "repaired before it is judged (each repair is in the trace)");
+  std::vector<std::string> modes;
+  for (const auto& [name, mode] : kOutputModes) modes.emplace_back(name);
+  command
+      .add_option("--mode", args.mode,
+                  "per-model (default: the provider's choice for the model), response-format or "
+                  "forced-tool: how the schema is sent")
+      ->check(CLI::IsMember(modes));
   add_parameter_options(command, args.parameters);
 }
 
@@ -51,6 +67,9 @@ Extractor make_extractor(const ExtractArgs& args) {
   if (args.timeout_seconds) options.call_timeout = from_seconds(*args.timeout_seconds);
   options.stream = args.stream;
   options.repair = repair_policy_of(args.repair);
+  for (const auto& [name, mode] : kOutputModes) {
+    if (args.mode == name) options.mode = mode;  // the option's check admits only these
+  }
   options.fallbacks = fallbacks_of(args.fallbacks);
   options.parameters = request_parameters_of(args.parameters);
   auto prices = price_table_of(args.parameters);

@@ -25,6 +25,7 @@ struct ExtractArgs {
   std::optional<double> timeout_seconds;
   accord::StreamOptions stream;
   std::string repair = "lossless";
+  std::string mode = "per-model";      // --mode: a name kOutputModes lists
   std::vector<std::string> fallbacks;  // accord extract's --fallback values
   ParameterArgs parameters;
 };
@@ -34,7 +35,8 @@ inline constexpr const char* kInstructions =
     "Extract the data the JSON schema describes from the user's text. Follow every rule in the "
     "schema's descriptions. Reply with the JSON only.";
 
-// FILE, --provider, --model, --base-url, --corrections, --repair and the request parameters.
+// FILE, --provider, --model, --base-url, --corrections, --repair, --mode and the request
+// parameters.
 void add_extraction_options(CLI::App& command, ExtractArgs& args);
 
 // An option whose value CLI11 refuses outside [min, max].

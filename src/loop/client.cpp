@@ -216,6 +216,7 @@ detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSp
   call.base_url = impl.base_url;
   call.api_key = impl.api_key;
   if (call.model.empty()) call.model = impl.model;
+  call.mode = output_mode(client, call.mode, call.model).mode;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   call.parameters = merged(impl.options.parameters, call.parameters);
   detail::PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
@@ -316,6 +317,15 @@ void Client::Internals::hook_threw(const Client& client) noexcept {
 
 const std::string& Client::Internals::model(const Client& client) {
   return client.impl_->model;
+}
+
+ModelOutputMode Client::Internals::output_mode(const Client& client, OutputMode asked,
+                                               std::string_view model) {
+  if (asked != OutputMode::per_model) return {asked, {}};
+  if (const OutputMode set = client.impl_->options.mode; set != OutputMode::per_model) {
+    return {set, {}};
+  }
+  return client.impl_->provider->output_mode_for(model);
 }
 
 detail::Spans Client::Internals::key_spans(const Client& client, std::string_view text) {

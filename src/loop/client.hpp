@@ -58,6 +58,10 @@ struct Client::Internals {
   static void hook_threw(const Client& client) noexcept;
   // The model requests name when the call does not (ClientOptions::model or the provider's).
   [[nodiscard]] static const std::string& model(const Client& client);
+  // How a call asking `asked` gets structured output from this client: `asked` unless it is
+  // OutputMode::per_model, then ClientOptions::mode, then the provider's choice for `model`.
+  [[nodiscard]] static ModelOutputMode output_mode(const Client& client, OutputMode asked,
+                                                   std::string_view model);
   // Where the client's key occurs in `text` (see secret_spans).
   [[nodiscard]] static detail::Spans key_spans(const Client& client, std::string_view text);
   // The clients a call falls back to, in order: made from `per_call` when the call names its own

@@ -48,6 +48,7 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
       fallbacks_(Client::Internals::fallbacks(client, request.fallbacks)),
       fallback_policy_(Client::Internals::options(client).fallback_policy),
       name_(request.name),
+      asked_mode_(request.mode),
       mode_(request.mode),
       stream_(request.stream.value_or(Client::Internals::options(client).stream)),
       on_partial_(request.on_partial) {
@@ -119,6 +120,11 @@ void ExtractionLoop::begin_with(const Client& client) {
   call_.output_name = contract_->name();
   call_.output = &contract_->wire();
   call_.output_text = &contract_->wire_text();
+  // Each provider tried chooses for its own model when the call leaves the mode to it.
+  auto chosen =
+      Client::Internals::output_mode(client, asked_mode_, Client::Internals::model(client));
+  mode_ = chosen.mode;
+  mode_note_ = std::move(chosen.why);
   call_.mode = mode_;
   call_.output_cap = 0;
   whole_turns_ = call_.turns;
@@ -159,6 +165,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::fall_back(Attempt attempt,
 std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange exchanged) {
   auto& [attempt, reply] = exchanged;
   attempt.role = role_;
+  add_note(attempt, std::exchange(mode_note_, {}));
   events_->reply_received(trace_.attempts.size() + 1, attempt);
   trace_.usage += attempt.usage;
   if (const auto& prices = Client::Internals::options(*client_).prices) {

@@ -103,7 +103,9 @@ class ExtractionLoop {
   std::string name_;
   std::shared_ptr<const Contract> given_contract_;
   std::shared_ptr<const Contract> contract_;
-  OutputMode mode_;
+  OutputMode asked_mode_;  // the call's (ExtractRequest::mode)
+  OutputMode mode_;        // what the current client sends for it (never per_model)
+  std::string mode_note_;  // why, for the current client's first attempt; empty once noted
   int corrections_ = 0;
   int corrections_sent_ = 0;
   RepairPolicy repair_policy_ = RepairPolicy::lossless;

@@ -65,6 +65,15 @@ struct ToolSpec {
 enum class OutputMode {
   response_format,  // the provider's structured-output field
   forced_tool,      // a single tool the model must call; its input is the output
+  // Whichever of the two the provider names for the model (Provider::output_mode_for): the
+  // response format everywhere but Bedrock, whose models differ. Resolved before encoding.
+  per_model,
+};
+
+// How a provider asks one model for structured output, and why (a sentence for the Trace).
+struct ModelOutputMode {
+  OutputMode mode = OutputMode::response_format;  // never per_model
+  std::string why;                                // empty: the provider asks every model alike
 };
 
 struct CallSpec {
@@ -128,6 +137,11 @@ class Provider {
   // Whether a final assistant turn makes the model continue its text (a prefill, sent without
   // trailing whitespace: Anthropic refuses it), so a truncated output is continued, not redone.
   [[nodiscard]] virtual bool continues_assistant_prefill() const { return false; }
+  // How structured output goes to `model` when the call leaves it to the provider
+  // (OutputMode::per_model): the response format unless the provider knows the model lacks one.
+  [[nodiscard]] virtual ModelOutputMode output_mode_for(std::string_view /*model*/) const {
+    return {};
+  }
   [[nodiscard]] virtual HttpRequest encode(const CallSpec& call) const = 0;
   [[nodiscard]] virtual Reply decode(const HttpResponse& response, OutputMode mode) const = 0;
 };

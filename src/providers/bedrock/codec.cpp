@@ -9,6 +9,7 @@
 #include "core/ascii.hpp"
 #include "providers/anthropic/anthropic.hpp"
 #include "providers/bedrock/bedrock.hpp"
+#include "providers/bedrock/output_modes.hpp"
 #include "providers/content_parts.hpp"
 #include "providers/lowering.hpp"
 #include "providers/parameters.hpp"
@@ -122,9 +123,14 @@ std::string converse_document_name(const ContentPart& part, std::size_t n) {
   return name;
 }
 
+// A user turn's text goes first as a block of its own, and an empty turn is an empty text block.
+bool leads_with_text(const Turn& turn) {
+  return !turn.text.empty() || turn.parts.empty();
+}
+
 ojson converse_user_content(const Turn& turn) {
   ojson blocks = ojson::array();
-  if (!turn.text.empty() || turn.parts.empty()) blocks.push_back(text_block(turn.text));
+  if (leads_with_text(turn)) blocks.push_back(text_block(turn.text));
   for (std::size_t n = 0; n < turn.parts.size(); ++n) {
     const ContentPart& part = turn.parts[n];
     if (part.kind == ContentPart::Kind::text) {
@@ -262,20 +268,29 @@ const ParameterPlaces kBedrockPlaces{
     .prompt_cache = true,
 };
 
-// A cachePoint block after the system prompt, the tools and the first user turn: what comes
-// before each is cached.
-void mark_converse_cache_points(ojson& body) {
+// How many content blocks the first user turn makes (its text and every attachment).
+std::size_t first_user_turn_blocks(const CallSpec& call) {
+  for (const auto& turn : call.turns) {
+    if (turn.role == Turn::Role::user) return (leads_with_text(turn) ? 1 : 0) + turn.parts.size();
+  }
+  return 0;
+}
+
+// A cachePoint block after the system prompt, the tools and the whole first user turn (its text
+// and attachments): what comes before each is cached.
+void mark_converse_cache_points(ojson& body, std::size_t first_turn_blocks) {
   const ojson point{{"cachePoint", {{"type", "default"}}}};
   if (const auto system = body.find("system"); system != body.end()) system->push_back(point);
   if (const auto config = body.find("toolConfig"); config != body.end()) {
     (*config)["tools"].push_back(point);
   }
-  // After the turn's first block: Converse joins the next user turn (a scoped correction's) into
-  // the same message, after it.
+  // After the turn's last block, not the message's: Converse joins the next user turn (a scoped
+  // correction's) into the same message, after it.
   auto& messages = body["messages"];
   if (const auto at = cached_message(messages)) {
     auto& content = messages[*at]["content"];
-    content.insert(content.begin() + std::min<std::ptrdiff_t>(1, std::ssize(content)), point);
+    const auto end = std::min(std::ssize(content), static_cast<std::ptrdiff_t>(first_turn_blocks));
+    content.insert(content.begin() + end, point);
   }
 }
 
@@ -317,6 +332,12 @@ class Bedrock final : public Provider {
     return lower_schema(emitted, std::move(report), bedrock_capabilities(), std::string(name()));
   }
 
+  // Native structured output only for the models AWS lists it for: another model refuses
+  // outputConfig, while Converse's forced tool works wherever tools do.
+  [[nodiscard]] ModelOutputMode output_mode_for(std::string_view model) const override {
+    return bedrock_output_mode(model);
+  }
+
   [[nodiscard]] HttpRequest encode(const CallSpec& call) const override {
     check_parts(call, kConverseParts, name());
     ojson body{{"messages", converse_messages(call)}};
@@ -324,7 +345,9 @@ class Bedrock final : public Provider {
       body["system"] = ojson::array({text_block(system)});
     }
     body["inferenceConfig"] = {{"maxTokens", call.max_tokens}};
-    const bool forced = call.output && call.mode == OutputMode::forced_tool;
+    const OutputMode mode =
+        call.mode == OutputMode::per_model ? output_mode_for(call.model).mode : call.mode;
+    const bool forced = call.output && mode == OutputMode::forced_tool;
     if (call.output && !forced) {
       // The schema travels as a JSON string (JsonSchemaDefinition.schema is a String).
       const std::string schema =
@@ -345,7 +368,8 @@ class Bedrock final : public Provider {
       body["toolConfig"] = {{"tools", std::move(tools)}};
       if (forced) body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
     }
-    if (call.parameters.prompt_cache.value_or(false)) mark_converse_cache_points(body);
+    if (call.parameters.prompt_cache.value_or(false))
+      mark_converse_cache_points(body, first_user_turn_blocks(call));
     Headers headers{{"content-type", "application/json"}};
     apply_parameters(body, headers, call, kBedrockPlaces, name());
     HttpRequest request{call.base_url + "/model/" + path_segment(call.model) + "/converse",
