@@ -49,46 +49,21 @@ MemberRule bind_rule(Args... args) {
   return {[=](const Schema& schema) { return (schema.*Method)(args...); }};
 }
 
-// Whether reading a value with `node` differs from converting it as it is: some field at or below
-// it has a default to fill in, or a union there chooses a std::variant's alternative.
-inline bool shapes_reading(const SchemaNode& node) {
-  if (node.kind == Kind::union_) return true;
-  for (const auto& field : node.fields) {
-    if (field.schema.node().default_value || shapes_reading(field.schema.node())) return true;
-  }
-  for (const auto& element : node.elements) {
-    if (shapes_reading(element.node())) return true;
-  }
-  return false;
-}
-
-// The refined node's schema when it shapes how a value reads (from_json_value(schema, value));
-// none otherwise, so a refinement converts its value as it is instead of copying it for nothing
-// on every validation.
-inline std::optional<Schema> reading_schema(const Schema& schema) {
-  if (!shapes_reading(schema.node())) return std::nullopt;
-  return schema;
-}
-
-// Calls `predicate` with the value read as extract<T> reads it (`reading`: see reading_schema),
-// or with the value inside a std::optional when the predicate takes that; a value that does not
-// convert passes (its type check reports it).
+// Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
+// its unions' choices), or with the value inside a std::optional when the predicate takes that; a
+// value that does not convert passes (its type check reports it).
 template <class M, class F>
-bool call_typed(const F& predicate, const std::optional<Schema>& reading,
-                const nlohmann::json& value) {
+bool call_typed(const F& predicate, const Schema& schema, const nlohmann::json& value) {
   if constexpr (is_optional<M>::value && !std::is_invocable_r_v<bool, const F&, const M&>) {
-    return call_typed<typename M::value_type>(predicate, reading, value);
+    return call_typed<typename M::value_type>(predicate, schema, value);
   } else {
     static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                   "accord: a typed refinement takes the C++ type of what it refines");
-    // A string is read in place rather than copied: refinements run on every validation. It has
-    // no defaults below it to fill.
+    // A string is read in place rather than copied: refinements run on every validation.
     if constexpr (std::is_same_v<M, std::string>) {
-      (void)reading;
       return !value.is_string() || predicate(value.get_ref<const std::string&>());
     } else {
-      const auto converted =
-          reading ? from_json_value<M>(*reading, value) : from_json_value<M>(value);
+      const auto converted = from_json_value<M>(schema, value);
       return !converted || predicate(converted.value());
     }
   }
@@ -194,9 +169,8 @@ struct TypedRefine {
   template <class M>
   [[nodiscard]] Schema apply(const Schema& schema, const M& /*initial*/) const {
     return schema.refine(
-        [predicate = predicate,
-         reading = typed_detail::reading_schema(schema)](const nlohmann::json& value) {
-          return typed_detail::call_typed<M>(predicate, reading, value);
+        [predicate = predicate, schema](const nlohmann::json& value) {
+          return typed_detail::call_typed<M>(predicate, schema, value);
         },
         message, options);
   }
@@ -287,8 +261,8 @@ class TypedSchema {
     return changed([predicate = std::move(predicate), message = std::move(message),
                     options = std::move(options)](const Schema& schema) {
       return schema.refine(
-          [predicate, reading = typed_detail::reading_schema(schema)](const nlohmann::json& value) {
-            return typed_detail::call_typed<T>(predicate, reading, value);
+          [predicate, schema](const nlohmann::json& value) {
+            return typed_detail::call_typed<T>(predicate, schema, value);
           },
           message, options);
     });

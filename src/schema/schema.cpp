@@ -5,6 +5,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "accord/typed_value.hpp"
+
 #include "schema/rule_checks.hpp"
 #include "schema/schema_definitions.hpp"
 #include "schema/schema_text.hpp"
@@ -708,6 +710,19 @@ Schema with_part(const Schema& whole, const std::vector<PathSegment>& at, const 
   });
   adopt_problems(node, node.elements.front(), at[depth]);
   return make_schema(std::move(node));
+}
+
+// Declared in typed_value.hpp; here beside with_defaults, which follows refs the same way.
+struct SchemaDefaults::Definitions {
+  detail::SchemaDefinitions collected;
+};
+
+const SchemaNode* SchemaDefaults::definition(const SchemaNode& ref) const {
+  if (!definitions_) {
+    definitions_ =
+        std::make_shared<const Definitions>(Definitions{detail::collect_definitions(root_)});
+  }
+  return definitions_->collected.resolve(&ref);
 }
 
 }  // namespace typed_detail
