@@ -13,6 +13,7 @@
 #include "accord/json_schema.hpp"
 #include "accord/json_text.hpp"
 #include "accord/json_view.hpp"
+#include "accord/typed_validator.hpp"
 #include "accord/validate.hpp"
 #include "bench.hpp"
 #include "schemas/refund.hpp"
@@ -64,6 +65,14 @@ long long document_bytes_per_document(const std::vector<std::string>& lines) {
   return parsed == 0 ? 0 : bytes / parsed;
 }
 
+// `--mode typed`: text to a validated struct of the schema's own type (TypedValidator), the
+// struct read from the parsed document.
+template <class T>
+std::function<bool(const std::string&)> typed_judge(const TypedSchema<T>& schema) {
+  auto validator = std::make_shared<const TypedValidator<T>>(schema);
+  return [validator](const std::string& line) { return validator->parse(line).ok(); };
+}
+
 }  // namespace
 
 int run_validate(const ValidateOptions& options) {
@@ -80,7 +89,10 @@ int run_validate(const ValidateOptions& options) {
 
   // Each mode answers "valid?" for one line.
   std::function<bool(const std::string&)> judge;
-  if (options.mode == "full") {
+  if (options.mode == "typed") {
+    judge = options.schema == "refund" ? typed_judge(examples::typed_refund_schema())
+                                       : typed_judge(examples::typed_transfer_schema());
+  } else if (options.mode == "full") {
     judge = [&](const std::string& line) { return validator.parse_and_validate(line).ok(); };
   } else if (options.mode == "tape") {
     judge = [](const std::string& line) { return parse_document(line).document.has_value(); };

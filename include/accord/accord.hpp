@@ -41,6 +41,7 @@
 #include "accord/typed_schema.hpp"
 #include "accord/typed_tools.hpp"
 #include "accord/typed_types.hpp"
+#include "accord/typed_validator.hpp"
 #include "accord/typed_value.hpp"
 #include "accord/typed_variant.hpp"
 #include "accord/validate.hpp"

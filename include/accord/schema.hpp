@@ -157,6 +157,9 @@ class Schema {
   [[nodiscard]] Schema default_(nlohmann::json value) const;  // implies optional
   [[nodiscard]] Schema refine(Predicate predicate, std::string message,
                               RefineOptions options = {}) const;
+  // A refinement given whole: with a `view_predicate`, validation reads the value in place and
+  // builds no tree for it (typed refinements are given this way).
+  [[nodiscard]] Schema refine(Refinement refinement) const;
   // This schema, as it is now, becomes the definition `name`: `ref(name)` anywhere in the schema
   // that holds it stands for it, so a schema can contain itself (a tree, a thread of comments).
   // Emitted in `$defs` and referenced with `$ref`; rules added after naming belong to this use

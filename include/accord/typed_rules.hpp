@@ -22,9 +22,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "accord/json_view.hpp"
 #include "accord/rules.hpp"
 #include "accord/schema.hpp"
 #include "accord/typed_schema.hpp"
@@ -49,49 +51,45 @@ MemberRule bind_rule(Args... args) {
   return {[=](const Schema& schema) { return (schema.*Method)(args...); }};
 }
 
-// Whether reading a value with `node` differs from converting it as it is: some field at or below
-// it has a default to fill in, or a union there chooses a std::variant's alternative.
-inline bool shapes_reading(const SchemaNode& node) {
-  if (node.kind == Kind::union_) return true;
-  for (const auto& field : node.fields) {
-    if (field.schema.node().default_value || shapes_reading(field.schema.node())) return true;
-  }
-  for (const auto& element : node.elements) {
-    if (shapes_reading(element.node())) return true;
-  }
-  return false;
-}
-
-// The refined node's schema when it shapes how a value reads (from_json_value(schema, value));
-// none otherwise, so a refinement converts its value as it is instead of copying it for nothing
-// on every validation.
-inline std::optional<Schema> reading_schema(const Schema& schema) {
-  if (!shapes_reading(schema.node())) return std::nullopt;
-  return schema;
-}
-
-// Calls `predicate` with the value read as extract<T> reads it (`reading`: see reading_schema),
-// or with the value inside a std::optional when the predicate takes that; a value that does not
-// convert passes (its type check reports it).
-template <class M, class F>
-bool call_typed(const F& predicate, const std::optional<Schema>& reading,
-                const nlohmann::json& value) {
+// Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
+// its unions' choices), or with the value inside a std::optional when the predicate takes that; a
+// value that does not convert passes (its type check reports it). `value` is a tree or a view of
+// the parsed document (accord/json_view.hpp): one reading for both.
+template <class M, class F, class V>
+bool call_typed(const F& predicate, const Schema& schema, const V& value) {
   if constexpr (is_optional<M>::value && !std::is_invocable_r_v<bool, const F&, const M&>) {
-    return call_typed<typename M::value_type>(predicate, reading, value);
+    return call_typed<typename M::value_type>(predicate, schema, value);
   } else {
     static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                   "accord: a typed refinement takes the C++ type of what it refines");
-    // A string is read in place rather than copied: refinements run on every validation. It has
-    // no defaults below it to fill.
-    if constexpr (std::is_same_v<M, std::string>) {
-      (void)reading;
-      return !value.is_string() || predicate(value.get_ref<const std::string&>());
+    // A string is read in place where it can be: refinements run on every validation.
+    if constexpr (std::is_same_v<M, std::string> && std::is_same_v<V, JsonView>) {
+      if (!value.is_string()) return true;
+      if constexpr (std::is_invocable_r_v<bool, const F&, std::string_view>) {
+        return predicate(value.get_string());
+      } else {
+        return predicate(std::string(value.get_string()));
+      }
+    } else if constexpr (std::is_same_v<M, std::string>) {
+      return !value.is_string() || predicate(value.template get_ref<const std::string&>());
     } else {
-      const auto converted =
-          reading ? from_json_value<M>(*reading, value) : from_json_value<M>(value);
+      const auto converted = from_json_value<M>(schema, value);
       return !converted || predicate(converted.value());
     }
   }
+}
+
+// A typed refinement of a node whose values read as M: the engine calls its view predicate, which
+// reads M straight from the parsed document; the tree predicate serves a caller of the Schema
+// that has a tree.
+template <class M, class F>
+Refinement typed_refinement(const F& predicate, const Schema& schema, std::string message,
+                            RefineOptions options) {
+  return {[predicate, schema](const nlohmann::json& value) {
+            return call_typed<M>(predicate, schema, value);
+          },
+          std::move(message), std::move(options),
+          [predicate, schema](JsonView value) { return call_typed<M>(predicate, schema, value); }};
 }
 
 }  // namespace typed_detail
@@ -193,12 +191,7 @@ struct TypedRefine {
   RefineOptions options;
   template <class M>
   [[nodiscard]] Schema apply(const Schema& schema, const M& /*initial*/) const {
-    return schema.refine(
-        [predicate = predicate,
-         reading = typed_detail::reading_schema(schema)](const nlohmann::json& value) {
-          return typed_detail::call_typed<M>(predicate, reading, value);
-        },
-        message, options);
+    return schema.refine(typed_detail::typed_refinement<M>(predicate, schema, message, options));
   }
 };
 template <class F>
@@ -286,11 +279,7 @@ class TypedSchema {
                   "accord: an object refinement takes const T&");
     return changed([predicate = std::move(predicate), message = std::move(message),
                     options = std::move(options)](const Schema& schema) {
-      return schema.refine(
-          [predicate, reading = typed_detail::reading_schema(schema)](const nlohmann::json& value) {
-            return typed_detail::call_typed<T>(predicate, reading, value);
-          },
-          message, options);
+      return schema.refine(typed_detail::typed_refinement<T>(predicate, schema, message, options));
     });
   }
 

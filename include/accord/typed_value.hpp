@@ -8,20 +8,24 @@
 // A value that passed its schema may still not fit the C++ type: 3000000000 in an int32_t,
 // 1e39 in a float. Such a value is a ConversionError with the path of the part that did not fit.
 // An absent struct member is an error unless it is a std::optional (or the schema gives it a
-// default: from_json_value(schema, value) fills defaults in first); keys the struct does not name
-// are ignored. A std::variant without a Tag is read as the alternative the schema takes the value
-// for (the first option of its union the value is valid for), not the first that converts: a
-// value with a key only the second alternative names is the second, not the first without it.
+// default: from_json_value(schema, value) reads that default in its place); keys the struct does
+// not name are ignored. A std::variant without a Tag is read as the alternative the schema takes
+// the value for (the first option of its union the value is valid for), not the first that
+// converts: a value with a key only the second alternative names is the second, not the first
+// without it.
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "accord/json_view.hpp"
 #include "accord/path.hpp"
 #include "accord/schema.hpp"
 #include "accord/typed_schema.hpp"
@@ -74,22 +78,149 @@ std::string integer_name() {
          "_t";
 }
 
-template <class I>
-Failure read_integer(const json& j, I& out) {
+// The few reads nlohmann::json spells its own way; the reader below is written once over these.
+inline bool bool_of(const json& j) {
+  return j.get<bool>();
+}
+inline std::uint64_t unsigned_of(const json& j) {
+  return j.get<std::uint64_t>();
+}
+inline std::int64_t integer_of(const json& j) {
+  return j.get<std::int64_t>();
+}
+inline double double_of(const json& j) {
+  return j.get<double>();
+}
+inline std::string_view string_of(const json& j) {
+  return j.get_ref<const std::string&>();
+}
+inline const json* member_of(const json& j, std::string_view key) {
+  const auto found = j.find(key);
+  return found == j.end() ? nullptr : &*found;
+}
+inline const json& items_of(const json& j) {
+  return j;
+}
+template <class F>
+void for_each_member(const json& j, const F& visit) {
+  for (const auto& [key, item] : j.items()) visit(std::string_view(key), item);
+}
+// What a union's choice is judged on (UnionChoices takes a tree).
+inline const json& tree_of(const json& j) {
+  return j;
+}
+
+// The same reads on a parsed document (accord/json_view.hpp), which has no tree to hand out.
+inline bool bool_of(JsonView j) {
+  return j.get_bool();
+}
+inline std::uint64_t unsigned_of(JsonView j) {
+  return j.get_unsigned();
+}
+inline std::int64_t integer_of(JsonView j) {
+  return j.get_integer();
+}
+inline double double_of(JsonView j) {
+  return j.get_double();
+}
+inline std::string_view string_of(JsonView j) {
+  return j.get_string();
+}
+inline std::optional<JsonView> member_of(JsonView j, std::string_view key) {
+  return j.find(key);
+}
+inline JsonView::Items items_of(JsonView j) {
+  return j.items();
+}
+template <class F>
+void for_each_member(JsonView j, const F& visit) {
+  for (const JsonMember& member : j.members()) visit(member.key, member.value);
+}
+// A variant's value alone becomes a tree, for its union's choice.
+inline json tree_of(JsonView j) {
+  return j.to_json();
+}
+
+// The schema a value is read with, for the defaults of absent members: each value's node, a ref
+// followed into its definition, as with_defaults follows them. Lives while one reading does.
+class SchemaDefaults {
+ public:
+  explicit SchemaDefaults(const SchemaNode& root) : root_(root) {}
+  [[nodiscard]] const SchemaNode* root() const { return resolved(&root_); }
+  // `node` itself, or the definition a ref stands for; nullptr for none.
+  [[nodiscard]] const SchemaNode* resolved(const SchemaNode* node) const {
+    return node == nullptr || node->kind != Kind::ref ? node : definition(*node);
+  }
+
+ private:
+  struct Definitions;  // the whole schema's, collected at the first ref (src/schema/schema.cpp)
+  [[nodiscard]] const SchemaNode* definition(const SchemaNode& ref) const;
+
+  const SchemaNode& root_;
+  mutable std::shared_ptr<const Definitions> definitions_;
+};
+
+// The field `name` of an object node (looked for first at `position`, where a derived schema
+// has it), or nullptr.
+inline const Field* object_field(const SchemaNode* node, std::string_view name,
+                                 std::size_t position) {
+  if (node == nullptr || node->kind != Kind::object) return nullptr;
+  if (position < node->fields.size() && node->fields[position].name == name) {
+    return &node->fields[position];
+  }
+  for (const auto& field : node->fields) {
+    if (field.name == name) return &field;
+  }
+  return nullptr;
+}
+// The node of the values of a record node, or nullptr.
+inline const SchemaNode* record_values(const SchemaNode* node) {
+  if (node == nullptr || node->kind != Kind::object || node->elements.empty()) return nullptr;
+  return &node->elements.front().node();
+}
+// The node of item `index` of an array or tuple node, or nullptr.
+inline const SchemaNode* item_node(const SchemaNode* node, std::size_t index) {
+  if (node == nullptr || node->elements.empty()) return nullptr;
+  if (node->kind == Kind::array) return &node->elements.front().node();
+  if (node->kind == Kind::tuple && index < node->elements.size()) {
+    return &node->elements[index].node();
+  }
+  return nullptr;
+}
+
+template <class E>
+bool enumerator_named(std::string_view name, E& out) {
+  bool found = false;
+  boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto enumerator) {
+    if (found || name != enumerator.name) return;
+    out = enumerator.value;
+    found = true;
+  });
+  return found;
+}
+
+template <class I, class V>
+Failure read_integer(const V& j, I& out) {
   if (!j.is_number()) return fail("expected an integer, got " + std::string(j.type_name()));
   bool fits = false;
   if (j.is_number_unsigned()) {
-    fits = std::in_range<I>(j.get<std::uint64_t>());
+    fits = std::in_range<I>(unsigned_of(j));
   } else if (j.is_number_integer()) {
-    fits = std::in_range<I>(j.get<std::int64_t>());
+    fits = std::in_range<I>(integer_of(j));
   } else {
-    const double d = j.get<double>();
+    const double d = double_of(j);
     if (std::trunc(d) != d) return fail(j.dump() + " is not a whole number");
     const double limit = std::ldexp(1.0, std::numeric_limits<I>::digits);  // exclusive
     fits = d < limit && (std::numeric_limits<I>::is_signed ? d >= -limit : d >= 0);
   }
   if (!fits) return fail(j.dump() + " does not fit in " + integer_name<I>());
-  out = j.is_number_float() ? static_cast<I>(j.get<double>()) : j.get<I>();
+  if (j.is_number_unsigned()) {
+    out = static_cast<I>(unsigned_of(j));
+  } else if (j.is_number_integer()) {
+    out = static_cast<I>(integer_of(j));
+  } else {
+    out = static_cast<I>(double_of(j));
+  }
   return std::nullopt;
 }
 
@@ -120,23 +251,33 @@ class SiteStep {
   UnionSite* site_;
 };
 
-template <class T>
-Failure read(const json& j, T& out, UnionSite* site);
+// What one reading carries down: the schema's defaults and the union site, each when there is
+// one. A value's schema node travels beside it (nullptr: no defaults at or below it).
+struct Reading {
+  const SchemaDefaults* defaults = nullptr;
+  UnionSite* site = nullptr;
+};
+
+template <class T, class V>
+Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading);
 
 template <class T>
 void write(const T& value, json& out);
 
 // Whether `j` carries a different value in a Tag member of the alternative struct A: then A is
 // not the alternative meant, and its failure explains little.
-template <class A>
-bool tag_differs(const json& j) {
+template <class A, class V>
+bool tag_differs(const V& j) {
   bool differs = false;
   if constexpr (DescribedStruct<A>) {
     boost::mp11::mp_for_each<described_members<A>>([&](auto member) {
       using M = member_type_t<decltype(member)>;
       if constexpr (is_tag<M>::value) {
-        const auto found = j.find(member.name);
-        differs = differs || (found != j.end() && *found != std::string(M::value));
+        if (!j.is_object()) return;
+        const auto found = member_of(j, member.name);
+        differs =
+            differs ||
+            (found && !(found->is_string() && string_of(*found) == std::string_view(M::value)));
       }
     });
   }
@@ -157,29 +298,32 @@ struct VariantFailure {
   }
 };
 
-template <std::size_t I, class Variant>
-Failure read_as(const json& j, Variant& out, UnionSite* site) {
+template <std::size_t I, class Variant, class V>
+Failure read_as(const V& j, Variant& out, const SchemaNode* node, const Reading& reading) {
   std::variant_alternative_t<I, Variant> candidate{};
-  const SiteStep step(site, I);
-  if (auto failure = read(j, candidate, site)) return failure;
+  const SiteStep step(reading.site, I);
+  if (auto failure = read(j, candidate, node, reading)) return failure;
   out.template emplace<I>(std::move(candidate));
   return std::nullopt;
 }
 
 // The alternative the schema takes the value for, when it knows; else the first that converts.
-template <class Variant, std::size_t... I>
-Failure read_variant(const json& j, Variant& out, UnionSite* site,
+// A union's options keep their defaults to themselves (with_defaults leaves them alone).
+template <class Variant, class V, std::size_t... I>
+Failure read_variant(const V& j, Variant& out, const SchemaNode* node, const Reading& reading,
                      std::index_sequence<I...> /*alternatives*/) {
-  const auto chosen =
-      site != nullptr ? site->choices.option(j, Path(site->segments)) : std::nullopt;
+  if (node != nullptr && node->kind == Kind::union_) node = nullptr;
+  UnionSite* site = reading.site;
+  std::optional<std::size_t> chosen;
+  if (site != nullptr) chosen = site->choices.option(tree_of(j), Path(site->segments));
   if (chosen && *chosen < sizeof...(I)) {
     Failure failure;
-    ((I == *chosen ? (void)(failure = read_as<I>(j, out, site)) : void()), ...);
+    ((I == *chosen ? (void)(failure = read_as<I>(j, out, node, reading)) : void()), ...);
     return failure;
   }
   VariantFailure best;
   const auto fits = [&]<std::size_t A>(std::integral_constant<std::size_t, A> /*alternative*/) {
-    auto failure = read_as<A>(j, out, site);
+    auto failure = read_as<A>(j, out, node, reading);
     if (!failure) return true;
     best.offer(std::move(*failure), !tag_differs<std::variant_alternative_t<A, Variant>>(j));
     return false;
@@ -188,40 +332,70 @@ Failure read_variant(const json& j, Variant& out, UnionSite* site,
   return best.failure;
 }
 
-template <class T>
-Failure read(const json& j, T& out, UnionSite* site) {
+// A described struct, member by member: an absent member reads its field's default when the
+// schema gives one (not filled in further, as with_defaults leaves a default as it is).
+template <class T, class V>
+Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
+  if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
+  Failure failure;
+  std::size_t position = 0;
+  boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
+    const std::size_t index = position++;
+    if (failure) return;
+    using M = member_type_t<decltype(member)>;
+    const Field* field = object_field(node, member.name, index);
+    const auto read_member = [&](const auto& value, const SchemaNode* member_node) {
+      const SiteStep step(reading.site, member.name);
+      if (auto inner = read(value, out.*member.pointer, member_node, reading)) {
+        failure = under(std::string(member.name), std::move(inner));
+      }
+    };
+    if (const auto found = member_of(j, member.name)) {
+      read_member(*found, field != nullptr ? &field->schema.node() : record_values(node));
+    } else if (field != nullptr && field->schema.node().default_value) {
+      read_member(*field->schema.node().default_value, nullptr);
+    } else if constexpr (is_optional<M>::value) {
+      (out.*member.pointer).reset();
+    } else {
+      failure = under(std::string(member.name), fail("missing"));
+    }
+  });
+  return failure;
+}
+
+template <class T, class V>
+Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
+  if (node != nullptr) node = reading.defaults->resolved(node);
   if constexpr (std::is_same_v<T, bool>) {
     if (!j.is_boolean()) return fail("expected a boolean, got " + std::string(j.type_name()));
-    out = j.get<bool>();
+    out = bool_of(j);
   } else if constexpr (std::is_integral_v<T>) {
     return read_integer(j, out);
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!j.is_number()) return fail("expected a number, got " + std::string(j.type_name()));
-    const double d = j.get<double>();
+    const double d = double_of(j);
     if (std::isfinite(d) && std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
       return fail(j.dump() + " does not fit in " + (sizeof(T) == 4 ? "float" : "double"));
     }
     out = static_cast<T>(d);
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!j.is_string()) return fail("expected a string, got " + std::string(j.type_name()));
-    out = j.get_ref<const std::string&>();
+    out = string_of(j);
   } else if constexpr (std::is_same_v<T, std::monostate>) {
     if (!j.is_null()) return fail("expected null, got " + std::string(j.type_name()));
   } else if constexpr (is_tag<T>::value) {
-    if (!j.is_string() || j.get_ref<const std::string&>() != T::value) {
+    if (!j.is_string() || string_of(j) != std::string_view(T::value)) {
       return fail("expected \"" + std::string(T::value) + "\", got " + j.dump());
     }
   } else if constexpr (DescribedEnum<T>) {
     if (!j.is_string()) return fail("expected a string, got " + std::string(j.type_name()));
-    if (!boost::describe::enum_from_string(j.get_ref<const std::string&>().c_str(), out)) {
-      return fail(j.dump() + " names no enumerator");
-    }
+    if (!enumerator_named(string_of(j), out)) return fail(j.dump() + " names no enumerator");
   } else if constexpr (is_optional<T>::value) {
     if (j.is_null()) {
       out.reset();
     } else {
       typename T::value_type inner{};
-      if (auto failure = read(j, inner, site)) return failure;
+      if (auto failure = read(j, inner, node, reading)) return failure;
       out = std::move(inner);
     }
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
@@ -232,38 +406,32 @@ Failure read(const json& j, T& out, UnionSite* site) {
       return fail("expected " + std::to_string(out.size()) + " items, got " +
                   std::to_string(j.size()));
     }
-    const SiteStep items(site, "[]");
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      if (auto failure = read(j[i], out[i], site)) return under(i, std::move(failure));
+    const SiteStep items(reading.site, "[]");
+    std::size_t i = 0;
+    for (const auto& item : items_of(j)) {
+      if (auto failure = read(item, out[i], item_node(node, i), reading)) {
+        return under(i, std::move(failure));
+      }
+      ++i;
     }
   } else if constexpr (is_string_map<T>::value) {
     if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
     out.clear();
-    const SiteStep values(site, "{}");
-    for (const auto& [key, item] : j.items()) {
-      if (auto failure = read(item, out[key], site)) return under(key, std::move(failure));
-    }
-  } else if constexpr (is_variant<T>::value) {
-    return read_variant(j, out, site, std::make_index_sequence<std::variant_size_v<T>>{});
-  } else if constexpr (DescribedStruct<T>) {
-    if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
+    const SiteStep values(reading.site, "{}");
+    const SchemaNode* values_node = record_values(node);
     Failure failure;
-    boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
+    for_each_member(j, [&](std::string_view key, const auto& item) {
       if (failure) return;
-      using M = member_type_t<decltype(member)>;
-      const auto found = j.find(std::string_view(member.name));
-      if (found != j.end()) {
-        const SiteStep step(site, member.name);
-        if (auto inner = read(*found, out.*member.pointer, site)) {
-          failure = under(std::string(member.name), std::move(inner));
-        }
-      } else if constexpr (is_optional<M>::value) {
-        (out.*member.pointer).reset();
-      } else {
-        failure = under(std::string(member.name), fail("missing"));
+      std::string name(key);
+      if (auto inner = read(item, out[name], values_node, reading)) {
+        failure = under(std::move(name), std::move(inner));
       }
     });
     return failure;
+  } else if constexpr (is_variant<T>::value) {
+    return read_variant(j, out, node, reading, std::make_index_sequence<std::variant_size_v<T>>{});
+  } else if constexpr (DescribedStruct<T>) {
+    return read_struct(j, out, node, reading);
   } else {
     static_assert(always_false<T>,
                   "accord: no JSON conversion for this C++ type (typed_types.hpp)");
@@ -322,18 +490,24 @@ template <class T>
 
 namespace typed_detail {
 
-// `value` as a T, a variant in it read as the alternative `schema` (or, without one,
-// schema_of<T>()) takes its value for.
-template <class T>
-Converted<T> read_value(const Schema* schema, const nlohmann::json& value) {
+// `value` as a T: absent members with defaults read as them when `schema` is given, a variant in
+// it read as the alternative `schema` (or, without one, schema_of<T>()) takes its value for.
+template <class T, class V>
+Converted<T> read_value(const Schema* schema, const V& value) {
   T out{};
+  std::optional<SchemaDefaults> defaults;
+  if (schema != nullptr) defaults.emplace(schema->node());
+  const SchemaNode* root = defaults ? defaults->root() : nullptr;
+  Reading reading{defaults ? &*defaults : nullptr, nullptr};
   Failure failure;
   if constexpr (holds_variant<T>) {
     static const Schema derived = schema_of<T>();
-    UnionSite site{*union_choices(schema != nullptr ? *schema : derived), {}};
-    failure = read(value, out, &site);
+    const auto choices = union_choices(schema != nullptr ? *schema : derived);
+    UnionSite site{*choices, {}};
+    reading.site = &site;
+    failure = read(value, out, root, reading);
   } else {
-    failure = read(value, out, nullptr);
+    failure = read(value, out, root, reading);
   }
   if (failure) return std::move(*failure);
   return out;
@@ -349,12 +523,24 @@ template <class T>
   return typed_detail::read_value<T>(nullptr, value);
 }
 
-// `value` as a T the way its schema reads it: absent fields with defaults filled in
-// (with_defaults), then converted. The one reading extract<T>, extract_async<T>, typed tools and
-// typed refinements share.
+// `value` as a T the way its schema reads it: an absent member whose field has a default reads
+// that default (as with_defaults would fill it in, without copying the value), the rest converted.
+// The one reading extract<T>, extract_async<T>, typed tools and typed refinements share.
 template <class T>
 [[nodiscard]] Converted<T> from_json_value(const Schema& schema, const nlohmann::json& value) {
-  return typed_detail::read_value<T>(&schema, with_defaults(schema, value));
+  return typed_detail::read_value<T>(&schema, value);
+}
+
+// The same readings from a parsed document (parse_document, accord/json_view.hpp), with no tree
+// built: the struct's strings are copied out of the document once. Only a std::variant's value
+// becomes a tree, for its union to choose the alternative.
+template <class T>
+[[nodiscard]] Converted<T> from_json_value(JsonView value) {
+  return typed_detail::read_value<T>(nullptr, value);
+}
+template <class T>
+[[nodiscard]] Converted<T> from_json_value(const Schema& schema, JsonView value) {
+  return typed_detail::read_value<T>(&schema, value);
 }
 
 }  // namespace accord

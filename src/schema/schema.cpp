@@ -5,6 +5,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "accord/typed_value.hpp"
+
 #include "schema/rule_checks.hpp"
 #include "schema/schema_definitions.hpp"
 #include "schema/schema_text.hpp"
@@ -333,18 +335,26 @@ Schema Schema::default_(nlohmann::json value) const {
 }
 
 Schema Schema::refine(Predicate predicate, std::string message, RefineOptions options) const {
+  return refine(Refinement{std::move(predicate), std::move(message), std::move(options)});
+}
+
+Schema Schema::refine(Refinement refinement) const {
   return with([&](SchemaNode& n) {
-    if (!predicate) add_problem(n, "refine needs a predicate");
+    const std::string& message = refinement.message;
+    if (!refinement.predicate && !refinement.view_predicate) {
+      add_problem(n, "refine needs a predicate");
+    }
     if (message.empty()) add_problem(n, "refine needs a message");
-    if (n.kind == Kind::object && !options.path.empty()) {
-      const auto* key = std::get_if<std::string>(&options.path.segments().front());
+    const Path& path = refinement.options.path;
+    if (n.kind == Kind::object && !path.empty()) {
+      const auto* key = std::get_if<std::string>(&path.segments().front());
       if (key && std::none_of(n.fields.begin(), n.fields.end(),
                               [&](const Field& f) { return f.name == *key; })) {
         add_problem(n, "refine \"" + message + "\" points at " + detail::quoted(*key) +
                            ", which is not a field");
       }
     }
-    n.refinements.push_back({std::move(predicate), std::move(message), std::move(options)});
+    n.refinements.push_back(std::move(refinement));
   });
 }
 
@@ -708,6 +718,19 @@ Schema with_part(const Schema& whole, const std::vector<PathSegment>& at, const 
   });
   adopt_problems(node, node.elements.front(), at[depth]);
   return make_schema(std::move(node));
+}
+
+// Declared in typed_value.hpp; here beside with_defaults, which follows refs the same way.
+struct SchemaDefaults::Definitions {
+  detail::SchemaDefinitions collected;
+};
+
+const SchemaNode* SchemaDefaults::definition(const SchemaNode& ref) const {
+  if (!definitions_) {
+    definitions_ =
+        std::make_shared<const Definitions>(Definitions{detail::collect_definitions(root_)});
+  }
+  return definitions_->collected.resolve(&ref);
 }
 
 }  // namespace typed_detail

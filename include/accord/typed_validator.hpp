@@ -1,0 +1,82 @@
+#pragma once
+// Text to a validated struct, compiled once and reused, with no nlohmann::json tree:
+//
+//   const TypedValidator validator(refund);  // a TypedSchema<Refund>: compiles its Validator
+//   Parsed<Refund> parsed = validator.parse(line);
+//   if (parsed) use(parsed.value());
+//   else if (parsed.conversion()) std::cerr << parsed.conversion()->message;
+//   else std::cerr << prettify(parsed.issues());
+//
+// The text is parsed to a document and judged by the Validator (parse_and_validate: an invalid
+// JSON text is one invalid_json issue, any other its Zod-worded issues), and a valid value is read as a T straight from the document, the schema's defaults
+// read in place (from_json_value). A valid value that does not fit T (3000000000 in an int32_t) is
+// a ConversionError with its path, as extract<T> reports it.
+
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "accord/issue.hpp"
+#include "accord/json_text.hpp"
+#include "accord/json_view.hpp"
+#include "accord/schema.hpp"
+#include "accord/typed_rules.hpp"
+#include "accord/typed_value.hpp"
+#include "accord/validate.hpp"
+
+namespace accord {
+
+// A T read from text, or why not: the issues of a text that is not valid JSON or not valid for
+// the schema, or the ConversionError of a valid value that does not fit T.
+template <class T>
+class Parsed {
+ public:
+  Parsed(T value) : value_(std::move(value)) {}                     // NOLINT: implicit
+  Parsed(Issues issues) : issues_(std::move(issues)) {}             // NOLINT
+  Parsed(ConversionError error) : conversion_(std::move(error)) {}  // NOLINT
+  [[nodiscard]] bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  [[nodiscard]] const T& value() const& { return *value_; }
+  [[nodiscard]] T&& value() && { return std::move(*value_); }
+  // Empty unless the text was invalid JSON or invalid for the schema.
+  [[nodiscard]] const Issues& issues() const { return issues_; }
+  // Set when the value was valid but did not fit T.
+  [[nodiscard]] const std::optional<ConversionError>& conversion() const { return conversion_; }
+
+ private:
+  std::optional<T> value_;
+  Issues issues_;
+  std::optional<ConversionError> conversion_;
+};
+
+// Safe to use from several threads at once, as the Validator it holds.
+template <class T>
+class TypedValidator {
+  static_assert(KnownType<T>, "accord: TypedValidator reads a type typed_types.hpp lists");
+
+ public:
+  // Throws SchemaError for a schema with mistakes, as Validator does.
+  explicit TypedValidator(const Schema& schema) : schema_(schema), validator_(schema) {}
+  // The schema T derives (schema_of<T>()).
+  TypedValidator() : TypedValidator(schema_of<T>()) {}
+
+  [[nodiscard]] Parsed<T> parse(std::string_view text, ParseLimits limits = {}) const {
+    auto result = validator_.parse_and_validate(text, limits);
+    if (!result.ok()) return std::move(result.issues);
+    const JsonView root = *result.view();
+    auto converted = from_json_value<T>(schema_, root);
+    if (!converted) return converted.error();
+    return std::move(converted).value();
+  }
+
+  [[nodiscard]] const Validator& validator() const { return validator_; }
+
+ private:
+  Schema schema_;
+  Validator validator_;
+};
+
+template <class T>
+TypedValidator(const TypedSchema<T>&) -> TypedValidator<T>;
+
+}  // namespace accord
