@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace accord::examples {
 
@@ -94,7 +96,9 @@ class OtlpJsonTracer final : public Tracer {
                         {"attributes", key_values(event_attributes)}});
     }
     void set_error(std::string_view type, std::string_view description) override {
-      set_attribute("error.type", std::string(type));
+      // Built in place: g++ 12 at -O2 wrongly calls a moved std::variant maybe-uninitialized.
+      attributes.emplace_back(std::piecewise_construct, std::forward_as_tuple("error.type"),
+                              std::forward_as_tuple(std::in_place_type<std::string>, type));
       status = {{"code", 2}, {"message", description}};  // STATUS_CODE_ERROR
     }
     void end() override {

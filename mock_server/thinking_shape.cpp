@@ -25,9 +25,28 @@ bool ends_in_prefill(const json& request) {
   return type != "thinking" && type != "redacted_thinking";
 }
 
+// Claude on Bedrock: thinking in additionalModelRequestFields, a forced tool as toolChoice.tool
+// (or .any), sampling in inferenceConfig.
+std::optional<std::string> refused_beside_converse_thinking(const json& request) {
+  const auto fields = request.find("additionalModelRequestFields");
+  if (fields == request.end() || !thinking_on(*fields)) return std::nullopt;
+  const json choice = request.value("/toolConfig/toolChoice"_json_pointer, json());
+  if (choice.is_object() && (choice.contains("tool") || choice.contains("any")))
+    return "Thinking may not be enabled when tool_choice forces tool use.";
+  const json config = request.value("inferenceConfig", json::object());
+  if (const auto t = config.find("temperature");
+      t != config.end() && t->is_number() && t->get<double>() != 1.0)
+    return "temperature may only be set to 1 when thinking is enabled.";
+  if (const auto p = config.find("topP");
+      p != config.end() && p->is_number() && p->get<double>() < 0.95)
+    return "top_p must be between 0.95 and 1 when thinking is enabled.";
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> refused_beside_thinking(Endpoint endpoint, const json& request) {
+  if (endpoint == Endpoint::converse) return refused_beside_converse_thinking(request);
   if (endpoint != Endpoint::messages || !thinking_on(request)) return std::nullopt;
   if (const auto choice = request.find("tool_choice");
       choice != request.end() && choice->is_object()) {

@@ -2,7 +2,8 @@
 // accord-mock's check of what Anthropic's Messages API refuses beside extended thinking
 // (`"thinking": {"type": "enabled", ...}`): a tool_choice that forces a tool ("any" or "tool"),
 // a temperature other than 1, a top_p below 0.95, and an assistant prefill (a last assistant
-// message that does not start with a thinking block).
+// message that does not start with a thinking block); and on Bedrock's Converse, Claude's
+// thinking in additionalModelRequestFields beside a forced toolChoice or such sampling.
 
 #include <optional>
 #include <string>

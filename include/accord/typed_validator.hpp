@@ -8,9 +8,10 @@
 //   else std::cerr << prettify(parsed.issues());
 //
 // The text is parsed to a document and judged by the Validator (parse_and_validate: an invalid
-// JSON text is one invalid_json issue, any other its Zod-worded issues), and a valid value is read as a T straight from the document, the schema's defaults
-// read in place (from_json_value). A valid value that does not fit T (3000000000 in an int32_t) is
-// a ConversionError with its path, as extract<T> reports it.
+// JSON text is one invalid_json issue, any other its Zod-worded issues), and a valid value is read
+// as a T straight from the document, the schema's defaults read in place (from_json_value). A valid
+// value that does not fit T (3000000000 in an int32_t) is a ConversionError with its path, as
+// extract<T> reports it.
 
 #include <optional>
 #include <string_view>

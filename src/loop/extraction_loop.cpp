@@ -195,7 +195,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
     return on_raised_cap_refused(std::move(attempt), reply);
   }
   if (auto error = reply_error(exchanged, mode_)) {
-    if (!partial_.empty()) attempt.note = "the continuation failed; the output so far is lost";
+    if (!partial_.empty()) add_note(attempt, "the continuation failed; the output so far is lost");
     if (falls_back(attempt, reply)) return fall_back(std::move(attempt), *error);
     trace_.attempts.push_back(std::move(attempt));
     return end_with(*std::move(error));
@@ -203,8 +203,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   if (!partial_.empty()) {
     // A continuation: the model went on from the text it was given back; together they are the
     // output, echoed whole if it needs correcting.
-    attempt.note = fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
-                               partial_.size(), partial_.size() + reply.text.size());
+    add_note(attempt, fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
+                                  partial_.size(), partial_.size() + reply.text.size()));
     // Redacted joined: a key split between the pieces is whole only here.
     reply.text = std::move(joined);
     reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
@@ -351,7 +351,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
       ++continuations_;
       partial_ = std::move(joined);
       piece_ends_.push_back(partial_.size());
-      attempt.note = fmt::format("truncated; continuing from the {} bytes so far", partial_.size());
+      add_note(attempt,
+               fmt::format("truncated; continuing from the {} bytes so far", partial_.size()));
       call_ = std::move(continuation);
       return next_request(std::move(attempt), AttemptRole::continuation);
     }
@@ -362,8 +363,8 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
   if (!can_continue && output_cap_ == 0 && raised > options.max_tokens) {
     output_cap_ = raised;
     truncated_at_ = reply.detail;
-    attempt.note = fmt::format("truncated; sent again with max_tokens {} instead of {}", raised,
-                               options.max_tokens);
+    add_note(attempt, fmt::format("truncated; sent again with max_tokens {} instead of {}", raised,
+                                  options.max_tokens));
     if (!no_continuation.empty()) add_note(attempt, "not continued: " + no_continuation);
     call_.turns = request_turns_;
     return next_request(std::move(attempt), AttemptRole::raised_cap);
@@ -373,9 +374,10 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
           ? fmt::format("after {} continuation{}", continuations_, continuations_ == 1 ? "" : "s")
       : output_cap_ > 0 ? fmt::format("with max_tokens raised to {}", output_cap_)
                         : std::string("with no recovery left");
-  attempt.note = fmt::format("truncated {}; the partial output ({} bytes) is the content of {}",
-                             how, joined.size(),
-                             partial_.empty() ? "this attempt" : "the continued attempts joined");
+  add_note(attempt,
+           fmt::format("truncated {}; the partial output ({} bytes) is the content of {}", how,
+                       joined.size(),
+                       partial_.empty() ? "this attempt" : "the continued attempts joined"));
   partial_.clear();
   piece_ends_.clear();
   trace_.attempts.push_back(std::move(attempt));

@@ -81,11 +81,15 @@ ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimit
     result.issues = std::move(parsed.issues);
     return result;
   }
-  // The parser's own depth limit already bounds the value unless the caller raised it.
+  // The parser's own depth limit already bounds the value unless the caller raised it. A value
+  // nested deeper than the engine walks is not kept either: value() and dump() would recurse
+  // through every level of it.
   const JsonView root = parsed.document->root();
-  result.issues = limits.max_depth > detail::kMaxValueDepth && detail::too_deep(root)
-                      ? too_deep_issues()
-                      : impl_->engine->issues(root);
+  if (limits.max_depth > detail::kMaxValueDepth && detail::too_deep(root)) {
+    result.issues = too_deep_issues();
+    return result;
+  }
+  result.issues = impl_->engine->issues(root);
   result.document = std::move(parsed.document);
   return result;
 }

@@ -212,5 +212,58 @@ TEST(BedrockMockOutputConfig, SchemaThatIsNotAJsonStringIsAValidationException) 
   EXPECT_EQ(good->status, 200) << good->body;
 }
 
+// Claude on Bedrock refuses a forced tool beside extended thinking, as on Anthropic's API: a
+// model that takes the forced tool gets its output tool offered with toolChoice auto.
+TEST(BedrockThinking, ForcedToolBesideThinkingIsOfferedWithToolChoiceAuto) {
+  MockProcess mock(
+      scenario({{{"tool_calls", {{{"name", "refund"}, {"arguments", kValidRefund}}}}}}));
+  ClientOptions options = mock_client_options("bedrock", mock.base_url());
+  options.model = "us.anthropic.claude-3-7-sonnet-20250219-v1:0";
+  options.max_tokens = 2048;
+  options.parameters.thinking_budget = 1024;
+  const auto result = Client(options).extract(refund_request());
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value(), kValidRefund);
+  const json sent = mock.requests().at(0)["body"];
+  EXPECT_FALSE(sent.contains("outputConfig"));
+  EXPECT_EQ(sent["toolConfig"]["toolChoice"], json({{"auto", json::object()}}));
+}
+
+TEST(BedrockThinking, SamplingThinkingDoesNotTakeIsRefusedBeforeSending) {
+  MockProcess mock(scenario({{{"json", kValidRefund}}}));
+  ClientOptions options = mock_client_options("bedrock", mock.base_url());
+  options.model = kNative.model;
+  options.max_tokens = 2048;
+  options.parameters = {.temperature = 0.2, .thinking_budget = 1024};
+  const auto why = Client(options).unusable_reason();
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("bedrock: temperature 0.2 (only 1)"), std::string::npos) << *why;
+  EXPECT_TRUE(mock.requests().empty());
+}
+
+TEST(BedrockThinking, MockRefusesAForcedToolBesideThinking) {
+  MockProcess mock(scenario({{{"json", kValidRefund}}}));
+  httplib::Client http("127.0.0.1", mock.port());
+  const auto send = [&](const json& choice) {
+    const json body = {
+        {"messages", {{{"role", "user"}, {"content", {{{"text", "hi"}}}}}}},
+        {"additionalModelRequestFields",
+         {{"thinking", {{"type", "enabled"}, {"budget_tokens", 1024}}}}},
+        {"toolConfig",
+         {{"tools",
+           {{{"toolSpec",
+              {{"name", "refund"}, {"inputSchema", {{"json", {{"type", "object"}}}}}}}}}},
+          {"toolChoice", choice}}}};
+    return http.Post("/model/m/converse", body.dump(), "application/json");
+  };
+  const auto forced = send({{"tool", {{"name", "refund"}}}});
+  ASSERT_TRUE(forced);
+  EXPECT_EQ(forced->status, 400);
+  EXPECT_NE(forced->body.find("tool_choice forces tool use"), std::string::npos) << forced->body;
+  const auto automatic = send({{"auto", json::object()}});
+  ASSERT_TRUE(automatic);
+  EXPECT_EQ(automatic->status, 200) << automatic->body;
+}
+
 }  // namespace
 }  // namespace accord

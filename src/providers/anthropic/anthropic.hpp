@@ -3,6 +3,9 @@
 // capability table (its codec is codec.cpp's alone).
 
 #include <memory>
+#include <string_view>
+
+#include "accord/request_parameters.hpp"
 
 #include "providers/batch_protocol.hpp"
 #include "providers/stream_assembly.hpp"
@@ -13,5 +16,9 @@ namespace accord::detail {
 // What Anthropic's structured outputs accept (Claude on Bedrock takes the same).
 [[nodiscard]] const SchemaCapabilities& anthropic_schema_capabilities();
 [[nodiscard]] std::unique_ptr<BatchProtocol> make_anthropic_batches(const BatchSetup& setup);
+// Throws std::invalid_argument, naming `provider`, for what Claude refuses beside extended
+// thinking (a prefill, a temperature other than 1, a top_p below 0.95), before anything is sent.
+void check_beside_thinking(const RequestParameters& parameters, bool prefill,
+                           std::string_view provider);
 
 }  // namespace accord::detail

@@ -155,23 +155,6 @@ void mark_anthropic_cache_points(ojson& body) {
   if (const auto at = cached_message(messages)) text_blocks(messages[*at]["content"]);
 }
 
-// What Anthropic refuses beside extended thinking (its extended-thinking page, "feature
-// compatibility"), refused before sending: an assistant prefill, a temperature other than 1, a
-// top_p below 0.95. A forced tool is refused too; encode() offers the tool with auto instead.
-void check_beside_thinking(const RequestParameters& parameters, bool prefill) {
-  const auto refuse = [](const std::string& what) {
-    throw std::invalid_argument(fmt::format(
-        "anthropic: {} cannot be sent with thinking_budget set: Anthropic refuses it while "
-        "extended thinking is on",
-        what));
-  };
-  if (prefill) refuse("a conversation ending in an assistant turn (a prefill)");
-  if (parameters.temperature && *parameters.temperature != 1.0)
-    refuse(fmt::format("temperature {} (only 1)", *parameters.temperature));
-  if (parameters.top_p && *parameters.top_p < 0.95)
-    refuse(fmt::format("top_p {} (0.95 to 1 only)", *parameters.top_p));
-}
-
 class Anthropic final : public Provider {
  public:
   [[nodiscard]] std::string_view name() const override { return "anthropic"; }
@@ -205,7 +188,7 @@ class Anthropic final : public Provider {
     const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
     // With extended thinking on, a forced tool becomes tool_choice auto below.
     const bool thinking = call.parameters.thinking_budget.has_value();
-    if (thinking) check_beside_thinking(call.parameters, prefill);
+    if (thinking) check_beside_thinking(call.parameters, prefill, name());
     if (call.output && !forced && !prefill) {
       body["output_config"] = {
           {"format", {{"type", "json_schema"}, {"schema", output_schema(call)}}}};
@@ -300,6 +283,25 @@ class Anthropic final : public Provider {
 };
 
 }  // namespace
+
+// What Anthropic refuses beside extended thinking (its extended-thinking page, "feature
+// compatibility"), refused before sending: an assistant prefill, a temperature other than 1, a
+// top_p below 0.95 (Claude on Bedrock alike). A forced tool is refused too; the codecs offer the
+// tool with auto instead.
+void check_beside_thinking(const RequestParameters& parameters, bool prefill,
+                           std::string_view provider) {
+  const auto refuse = [&](const std::string& what) {
+    throw std::invalid_argument(fmt::format(
+        "{}: {} cannot be sent with thinking_budget set: Claude refuses it while extended "
+        "thinking is on",
+        provider, what));
+  };
+  if (prefill) refuse("a conversation ending in an assistant turn (a prefill)");
+  if (parameters.temperature && *parameters.temperature != 1.0)
+    refuse(fmt::format("temperature {} (only 1)", *parameters.temperature));
+  if (parameters.top_p && *parameters.top_p < 0.95)
+    refuse(fmt::format("top_p {} (0.95 to 1 only)", *parameters.top_p));
+}
 
 const SchemaCapabilities& anthropic_schema_capabilities() {
   return kAnthropic;

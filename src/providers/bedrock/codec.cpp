@@ -348,6 +348,12 @@ class Bedrock final : public Provider {
     const OutputMode mode =
         call.mode == OutputMode::per_model ? output_mode_for(call.model).mode : call.mode;
     const bool forced = call.output && mode == OutputMode::forced_tool;
+    // Claude's extended thinking refuses a forced tool: the output tool is offered with auto.
+    const bool thinking = call.parameters.thinking_budget.has_value();
+    if (thinking) {
+      const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
+      check_beside_thinking(call.parameters, prefill, name());
+    }
     if (call.output && !forced) {
       // The schema travels as a JSON string (JsonSchemaDefinition.schema is a String).
       const std::string schema =
@@ -366,7 +372,11 @@ class Bedrock final : public Provider {
     }
     if (!tools.empty()) {
       body["toolConfig"] = {{"tools", std::move(tools)}};
-      if (forced) body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
+      if (forced && thinking) {
+        body["toolConfig"]["toolChoice"] = {{"auto", ojson::object()}};
+      } else if (forced) {
+        body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
+      }
     }
     if (call.parameters.prompt_cache.value_or(false))
       mark_converse_cache_points(body, first_user_turn_blocks(call));

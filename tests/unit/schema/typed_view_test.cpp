@@ -141,7 +141,7 @@ TEST(TypedView, TypedRefinementsReachTheEngineAsViewPredicates) {
 TEST(TypedView, TypedRefinementsJudgeParsedTextAsTheyJudgeItsTree) {
   const Validator validator(examples::typed_refund_schema());
   const json bad = json::parse(R"({"orderId": "ORD-123456", "amount": 5, "currency": "EUR",
-    "orderDate": "2024-05-02", "refundDate": "2024-05-01", "note": "see https://x.example"})");
+    "orderDate": "2024-05-02", "refundDate": "2024-05-01", "note": "see https://x.example", "sku": "x1"})");
   const auto from_text = validator.parse_and_validate(bad.dump());
   const Issues from_tree = validator.validate(bad);
   ASSERT_EQ(from_text.issues.size(), 2U) << prettify(from_text.issues);

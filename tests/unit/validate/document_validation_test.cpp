@@ -42,6 +42,19 @@ TEST(ValidationResult, TextThatDoesNotParseHasNoDocument) {
   EXPECT_EQ(result.issues[0].code, IssueCode::invalid_json);
 }
 
+// A caller may raise the parser's depth limit; a value deeper than the engine walks is then an
+// issue and is not kept, as value() and dump() would recurse through every level of it.
+TEST(ValidationResult, AValueDeeperThanTheEngineWalksIsNotKept) {
+  const std::string deep = std::string(5000, '[') + std::string(5000, ']');
+  const auto result =
+      from_text(R"({"type":"array"})").parse_and_validate(deep, ParseLimits{.max_depth = 100000});
+  EXPECT_FALSE(result.parsed());
+  EXPECT_FALSE(result.value().has_value());
+  ASSERT_EQ(result.issues.size(), 1U);
+  EXPECT_EQ(result.issues[0].code, IssueCode::invalid_json);
+  EXPECT_NE(result.issues[0].message.find("nested deeper than 1000"), std::string::npos);
+}
+
 // The same value as text (read to a tape) and as a tree (made a tape by from_json): the same
 // issues, word for word and in the same order, for the cases where a tape could differ.
 TEST(DocumentValidation, TextAndTreeGiveTheSameIssues) {
