@@ -25,22 +25,28 @@ bool ends_in_prefill(const json& request) {
   return type != "thinking" && type != "redacted_thinking";
 }
 
+constexpr const char* kForcedTool = "Thinking may not be enabled when tool_choice forces tool use.";
+
+// A temperature other than 1 or a top_p below 0.95 in `sampling`, under the names its API uses.
+std::optional<std::string> refused_sampling(const json& sampling, const char* temperature,
+                                            const char* top_p) {
+  if (const auto t = sampling.find(temperature);
+      t != sampling.end() && t->is_number() && t->get<double>() != 1.0)
+    return "temperature may only be set to 1 when thinking is enabled.";
+  if (const auto p = sampling.find(top_p);
+      p != sampling.end() && p->is_number() && p->get<double>() < 0.95)
+    return "top_p must be between 0.95 and 1 when thinking is enabled.";
+  return std::nullopt;
+}
+
 // Claude on Bedrock: thinking in additionalModelRequestFields, a forced tool as toolChoice.tool
 // (or .any), sampling in inferenceConfig.
 std::optional<std::string> refused_beside_converse_thinking(const json& request) {
   const auto fields = request.find("additionalModelRequestFields");
   if (fields == request.end() || !thinking_on(*fields)) return std::nullopt;
   const json choice = request.value("/toolConfig/toolChoice"_json_pointer, json());
-  if (choice.is_object() && (choice.contains("tool") || choice.contains("any")))
-    return "Thinking may not be enabled when tool_choice forces tool use.";
-  const json config = request.value("inferenceConfig", json::object());
-  if (const auto t = config.find("temperature");
-      t != config.end() && t->is_number() && t->get<double>() != 1.0)
-    return "temperature may only be set to 1 when thinking is enabled.";
-  if (const auto p = config.find("topP");
-      p != config.end() && p->is_number() && p->get<double>() < 0.95)
-    return "top_p must be between 0.95 and 1 when thinking is enabled.";
-  return std::nullopt;
+  if (choice.is_object() && (choice.contains("tool") || choice.contains("any"))) return kForcedTool;
+  return refused_sampling(request.value("inferenceConfig", json::object()), "temperature", "topP");
 }
 
 }  // namespace
@@ -51,15 +57,9 @@ std::optional<std::string> refused_beside_thinking(Endpoint endpoint, const json
   if (const auto choice = request.find("tool_choice");
       choice != request.end() && choice->is_object()) {
     const std::string type = choice->value("type", "");
-    if (type == "any" || type == "tool")
-      return "Thinking may not be enabled when tool_choice forces tool use.";
+    if (type == "any" || type == "tool") return kForcedTool;
   }
-  if (const auto t = request.find("temperature");
-      t != request.end() && t->is_number() && t->get<double>() != 1.0)
-    return "temperature may only be set to 1 when thinking is enabled.";
-  if (const auto p = request.find("top_p");
-      p != request.end() && p->is_number() && p->get<double>() < 0.95)
-    return "top_p must be between 0.95 and 1 when thinking is enabled.";
+  if (auto refused = refused_sampling(request, "temperature", "top_p")) return refused;
   if (ends_in_prefill(request)) {
     return "When thinking is enabled, a final assistant message must start with a thinking "
            "block: an assistant prefill cannot be continued with thinking on.";
