@@ -30,6 +30,13 @@ class AnthropicStream final : public TypedEventStream {
         const std::string text = string_or_empty(*delta, "text");
         block.content["text"] = string_or_empty(block.content, "text") + text;
         if (mode_ == OutputMode::response_format) taken.output = text;
+      } else if (delta_type == "thinking_delta") {
+        // Kept whole with its signature: a correction echoes this turn, and with thinking on
+        // Anthropic wants it to open with the signed thinking block.
+        block.content["thinking"] =
+            string_or_empty(block.content, "thinking") + string_or_empty(*delta, "thinking");
+      } else if (delta_type == "signature_delta") {
+        block.content["signature"] = string_or_empty(*delta, "signature");
       } else if (delta_type == "input_json_delta") {
         const std::string json = string_or_empty(*delta, "partial_json");
         block.input_text += json;
