@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kOrder = R"({
+constexpr const char* kItemOrder = R"({
   "type": "object",
   "properties": {"item": {"type": "string"}},
   "required": ["item"],
@@ -32,7 +32,7 @@ class CliMode : public cli_testing::CliTest {
   void SetUp() override {
     CliTest::SetUp();
     if (IsSkipped()) return;
-    write("order.json", kOrder);
+    write("order.json", kItemOrder);
     write("mail.txt", "A kettle, please.");
   }
 

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 using namespace typed_fixtures;
 
-const TypedSchema<Refund> kRefund =
+const TypedSchema<Refund> kTypedRefund =
     typed<Refund>()
         .field(&Refund::orderId, regex(R"(^ORD-\d{6}$)"))
         .field(&Refund::amount, positive())
@@ -24,7 +24,7 @@ const TypedSchema<Refund> kRefund =
                 "refundDate is before orderDate", {.path = {"refundDate"}});
 
 TEST(TypedValidator, AValidTextReadsAsItsStruct) {
-  const TypedValidator validator(kRefund);
+  const TypedValidator validator(kTypedRefund);
   static_assert(std::is_same_v<decltype(validator), const TypedValidator<Refund>>);
   const auto parsed = validator.parse(kRefundJson.dump());
   ASSERT_TRUE(parsed) << prettify(parsed.issues());
@@ -36,15 +36,15 @@ TEST(TypedValidator, AValidTextReadsAsItsStruct) {
 TEST(TypedValidator, AnAbsentMemberWithADefaultReadsTheDefault) {
   json text = kRefundJson;
   text["currency"] = "USD";
-  ASSERT_EQ(TypedValidator(kRefund).parse(text.dump()).value().currency, Currency::USD);
+  ASSERT_EQ(TypedValidator(kTypedRefund).parse(text.dump()).value().currency, Currency::USD);
   text.erase("currency");
-  const auto parsed = TypedValidator(kRefund).parse(text.dump());
+  const auto parsed = TypedValidator(kTypedRefund).parse(text.dump());
   ASSERT_TRUE(parsed) << prettify(parsed.issues());
   EXPECT_EQ(parsed.value().currency, Currency::EUR);
 }
 
 TEST(TypedValidator, AnInvalidTextGivesTheIssuesParseAndValidateGives) {
-  const TypedValidator validator(kRefund);
+  const TypedValidator validator(kTypedRefund);
   for (const auto* text : {R"({"orderId": "X", "amount": -1, "orderDate": "2026-11-02",
                               "refundDate": "2026-11-01"})",
                            R"({"orderId": "ORD-123456", "amount": 1, "orderDate": "2026-11-02",
