@@ -254,4 +254,17 @@ TEST_F(CliValidateStream, OverlongLineIsAnIssueAndTheNextLineIsJudged) {
   EXPECT_NE(r.out.find("line 2: invalid"), std::string::npos);
 }
 
+TEST_F(CliValidateStream, JobsJudgeTheLinesAroundAnOverlongLineAsOneThreadDoes) {
+  {
+    std::ofstream out(dir_ / "docs.jsonl", std::ios::binary);
+    out << numbered_documents(300) << "\"" << std::string(8 * 1024 * 1024, 'x') << "\"\n"
+        << numbered_documents(300);
+  }
+  const auto one = run({"validate", file("amount.json"), file("docs.jsonl"), "--jobs", "1"});
+  const auto two = run({"validate", file("amount.json"), file("docs.jsonl"), "--jobs", "2"});
+  EXPECT_NE(one.out.find("line 301: invalid\n  ✖ the line is 8388610 bytes"), std::string::npos);
+  EXPECT_NE(one.out.find("601 documents: 400 valid, 201 invalid\n"), std::string::npos) << one.out;
+  EXPECT_EQ(two.out, one.out);
+}
+
 }  // namespace
