@@ -32,8 +32,10 @@ int main(int argc, char** argv) {
           "text to a tree); nlohmann: nlohmann::json::parse only; worded: parse_document + the "
           "engine's worded pass (every issue with its message), without the fast pass; tree: a "
           "copy of the line's parsed nlohmann::json built and freed (the tree's own cost, "
-          "without reading text); typed: TypedValidator, text to the validated struct")
-      ->check(CLI::IsMember({"full", "tape", "parse", "nlohmann", "worded", "tree", "typed"}));
+          "without reading text); typed: TypedValidator, text to the validated struct; reuse: "
+          "parse_document into one JsonDocument kept from line to line")
+      ->check(
+          CLI::IsMember({"full", "tape", "reuse", "parse", "nlohmann", "worded", "tree", "typed"}));
   validate_cmd->add_option("--seconds", validate.seconds, "how long to repeat (default 2)");
   validate_cmd->add_option("--lines", validate.lines, "only the first N lines (default all)");
 

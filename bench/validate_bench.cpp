@@ -96,6 +96,11 @@ int run_validate(const ValidateOptions& options) {
     judge = [&](const std::string& line) { return validator.parse_and_validate(line).ok(); };
   } else if (options.mode == "tape") {
     judge = [](const std::string& line) { return parse_document(line).document.has_value(); };
+  } else if (options.mode == "reuse") {
+    auto document = std::make_shared<JsonDocument>();
+    judge = [document](const std::string& line) {
+      return parse_document(line, ParseLimits{}, *document).empty();
+    };
   } else if (options.mode == "parse") {
     judge = [](const std::string& line) { return parse_json(line).value.has_value(); };
   } else if (options.mode == "tree") {

@@ -1,9 +1,11 @@
 #pragma once
 // A parsed JSON text as a flat tape instead of a tree of map nodes, and a read-only view of one
 // value in it. A verdict needs only to read the value: the tape is one vector of 16-byte entries
-// plus one buffer holding every string, so reading a document costs two allocations however many
-// values it holds. The views agree with the tree nlohmann would build from the same text (number
-// kinds, member order, equality), so code can move from one to the other without changing a result.
+// plus one buffer holding every string (and a list of member orders when keys came out of order),
+// so reading a document costs two or three allocations however many values it holds, and none
+// when a document is reused (the parse_document that takes one). The views agree with the tree
+// nlohmann would build from the same text (number kinds, member order, equality), so code can move
+// from one to the other without changing a result.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +41,8 @@ class JsonDocument {
 
  private:
   friend class JsonView;
+  struct Empty {};
+  explicit JsonDocument(Empty /*no entry yet: a Writer fills it*/) {}
 
   enum class Kind : std::uint8_t {
     null,
@@ -52,8 +56,9 @@ class JsonDocument {
     array,
     object,
   };
-  // string, key: length and offset in strings_. number_*: the value's bits in `b`.
-  // array: `a` = entries in the subtree (itself included), `b` = items.
+  // string, key: length and offset in strings_ (which begins with a copy of the parsed text:
+  // a string without escapes is where the text has it, an escaped one is decoded after). number_*:
+  // the value's bits in `b`. array: `a` = entries in the subtree (itself included), `b` = items.
   // object: `a` as an array's; `b` = members in the low half, and in the high half 1 + where the
   // member order starts in order_ when the text did not give the keys in order (else 0).
   struct Entry {
@@ -85,6 +90,11 @@ struct ParsedDocument {
 
 // As parse_json (accord/json_text.hpp): never throws on bad input, same limits, same messages.
 [[nodiscard]] ParsedDocument parse_document(std::string_view text, ParseLimits limits = {});
+// The same into `reuse`, whose tape and strings keep their capacity: reading many texts one after
+// another into one document allocates only when a text needs more room than those before it.
+// Returns the issues: none when the text parsed (`reuse` then holds its value), else the one
+// invalid_json issue the other overload gives (`reuse` then holds null).
+[[nodiscard]] Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse);
 
 struct JsonMember;
 

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -16,7 +18,14 @@ class JsonDocument::Writer {
  public:
   using Kind = JsonDocument::Kind;
 
-  explicit Writer(JsonDocument& document) : doc_(document) { doc_.tape_.clear(); }
+  // Starts `document` over, its capacity kept.
+  explicit Writer(JsonDocument& document) : doc_(document) {
+    doc_.tape_.clear();
+    doc_.strings_.clear();
+    doc_.order_.clear();
+  }
+  // A document with no entry, for a Writer to fill (the default one allocates its null).
+  static JsonDocument empty_document() { return JsonDocument(JsonDocument::Empty{}); }
 
   void scalar(Kind kind, std::uint64_t bits = 0) { push(kind, 0, bits); }
   void number(const detail::ScannedNumber& number) {
@@ -36,12 +45,17 @@ class JsonDocument::Writer {
     if (length > std::numeric_limits<std::uint32_t>::max()) too_large();
     push(kind, static_cast<std::uint32_t>(length), offset);
   }
+  // A string the text gave without escapes: its bytes are where the copy of the text has them.
+  void string_in_text(Kind kind, std::size_t offset, std::size_t length) {
+    if (length > std::numeric_limits<std::uint32_t>::max()) too_large();
+    push(kind, static_cast<std::uint32_t>(length), offset);
+  }
   void string(Kind kind, std::string_view text) {
     const std::size_t offset = doc_.strings_.size();
     doc_.strings_.append(text);
     string_since(kind, offset);
   }
-  void reserve(std::size_t entries) { doc_.tape_.reserve(entries); }
+  void reserve(std::size_t entries) { doc_.tape_.reserve(std::min(entries, kMaxEntries)); }
   std::uint32_t open(Kind kind) {
     push(kind, 0, 0);
     return static_cast<std::uint32_t>(doc_.tape_.size() - 1);
@@ -57,10 +71,19 @@ class JsonDocument::Writer {
   }
 
  private:
-  void push(Kind kind, std::uint32_t a, std::uint64_t b) {
-    if (doc_.tape_.size() >= std::numeric_limits<std::uint32_t>::max()) too_large();
-    doc_.tape_.push_back(JsonDocument::Entry{kind, a, b});
+  // The capacity never passes kMaxEntries, so the limit needs checking only when it is full.
+  [[gnu::always_inline]] void push(Kind kind, std::uint32_t a, std::uint64_t b) {
+    auto& tape = doc_.tape_;
+    if (tape.size() == tape.capacity()) [[unlikely]]
+      grow();
+    tape.push_back(JsonDocument::Entry{kind, a, b});
   }
+  void grow() {
+    auto& tape = doc_.tape_;
+    if (tape.size() >= kMaxEntries) too_large();
+    tape.reserve(std::min(kMaxEntries, tape.size() * 2 + 16));
+  }
+  static constexpr std::size_t kMaxEntries = std::numeric_limits<std::uint32_t>::max();
   [[noreturn]] static void too_large() {
     throw std::length_error("a JSON value of 4 GiB or more entries or string bytes");
   }
@@ -71,35 +94,55 @@ class JsonDocument::Writer {
   bool order_members(std::uint32_t at) {
     const std::uint32_t end = at + doc_.tape_[at].a;
     const auto count = static_cast<std::size_t>(doc_.tape_[at].b);
-    // The in-order check needs no list: only keys out of order are written to order_, where
-    // they are sorted in place (by insertion: objects are small).
+    if (count > kSmallObject) return order_large_object(at, end, count);
+    // A small object's keys are compared by their first eight bytes as one integer, in a list on
+    // the stack, and written to order_ only when they were out of order.
+    std::array<SortKey, kSmallObject> keys;
+    bool in_order = true;
+    std::size_t filled = 0;
+    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) {
+      keys[filled] = sort_key(key);
+      if (filled > 0 && in_order) in_order = before(keys[filled - 1], keys[filled]);
+      ++filled;
+    }
+    if (in_order) return true;
+    for (std::size_t i = 1; i < count; ++i) {
+      const SortKey moving = keys[i];
+      std::size_t hole = i;
+      for (; hole > 0 && before(moving, keys[hole - 1]); --hole) keys[hole] = keys[hole - 1];
+      keys[hole] = moving;
+    }
+    for (std::size_t i = 1; i < count; ++i) {
+      if (keys[i - 1].prefix == keys[i].prefix &&
+          doc_.text(keys[i - 1].at) == doc_.text(keys[i].at))
+        return false;
+    }
+    const std::size_t first = reserve_order(count);
+    for (std::size_t i = 0; i < count; ++i) doc_.order_.push_back(keys[i].at);
+    doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
+    return true;
+  }
+
+  bool order_large_object(std::uint32_t at, std::uint32_t end, std::size_t count) {
+    const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
+      return doc_.text(x) < doc_.text(y);
+    };
+    // The in-order check needs no list (a repeated key is not "in order").
     std::uint32_t previous = at + 1;
     bool in_order = true;
     for (std::uint32_t key = previous + 1 + doc_.span(previous + 1); key < end && in_order;
          key += 1 + doc_.span(key + 1)) {
-      in_order = key_less(doc_.text(previous), doc_.text(key));
+      in_order = by_key(previous, key);
       previous = key;
     }
     if (in_order) return true;
+    const std::size_t first = reserve_order(count);
     auto& order = doc_.order_;
-    const std::size_t first = order.size();
-    order.resize(first + count);
-    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(first);
-    auto filled = begin;
-    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) *filled++ = key;
-    const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
-      return key_less(doc_.text(x), doc_.text(y));
-    };
-    if (count <= 16) {
-      for (auto it = begin + 1; it != order.end(); ++it) {
-        const std::uint32_t moving = *it;
-        auto hole = it;
-        for (; hole != begin && by_key(moving, *(hole - 1)); --hole) *hole = *(hole - 1);
-        *hole = moving;
-      }
-    } else {
-      std::sort(begin, order.end(), by_key);
+    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) {
+      order.push_back(key);
     }
+    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(first);
+    std::sort(begin, order.end(), by_key);
     for (auto it = begin + 1; it < order.end(); ++it) {
       if (doc_.text(*(it - 1)) == doc_.text(*it)) return false;
     }
@@ -107,13 +150,58 @@ class JsonDocument::Writer {
     return true;
   }
 
-  // std::string's order (bytes as unsigned char), without a library call for the first byte,
-  // which decides most pairs of keys.
-  static bool key_less(std::string_view x, std::string_view y) {
-    if (!x.empty() && !y.empty() && x[0] != y[0]) {
-      return static_cast<unsigned char>(x[0]) < static_cast<unsigned char>(y[0]);
+  // Room in order_ for `count` more keys; the first growth takes room for a key every other tape
+  // entry, so one document's objects need one allocation. Returns where the keys will start.
+  std::size_t reserve_order(std::size_t count) {
+    auto& order = doc_.order_;
+    if (order.capacity() - order.size() < count) {
+      order.reserve(std::max(order.size() + count, doc_.tape_.capacity() / 2));
     }
-    return x < y;
+    return order.size();
+  }
+
+  static constexpr std::size_t kSmallObject = 16;
+
+  struct SortKey {
+    std::uint64_t prefix;  // the first eight bytes, the first the most significant; zeros after
+    std::uint32_t at;      // the key's tape index
+  };
+
+  SortKey sort_key(std::uint32_t at) const {
+    const std::string_view key = doc_.text(at);
+    const std::size_t length = std::min<std::size_t>(key.size(), 8);
+    std::uint64_t prefix = 0;
+    const std::string& strings = doc_.strings_;
+    if (strings.data() + strings.size() - key.data() >= 8) {
+      // A key read from the text has its closing quote, a colon, a value and a brace or comma
+      // after it: eight bytes can almost always be loaded at once.
+      std::memcpy(&prefix, key.data(), 8);
+      if constexpr (std::endian::native == std::endian::little) prefix = byte_swap(prefix);
+      if (length < 8) prefix &= ~(~std::uint64_t{0} >> (8 * length));
+    } else {
+      for (std::size_t i = 0; i < length; ++i) {
+        prefix |= std::uint64_t{static_cast<unsigned char>(key[i])} << (56 - 8 * i);
+      }
+    }
+    return SortKey{prefix, at};
+  }
+
+  static std::uint64_t byte_swap(std::uint64_t x) {
+#if defined(__GNUC__)
+    return __builtin_bswap64(x);  // g++ -O2 does not see the loop below as one instruction
+#else
+    std::uint64_t swapped = 0;
+    for (int i = 0; i < 8; ++i) swapped = (swapped << 8) | ((x >> (8 * i)) & 0xFF);
+    return swapped;
+#endif
+  }
+
+  // std::string's order (bytes as unsigned char). Different prefixes decide it: a shorter key's
+  // missing bytes count as zeros, below any byte of a longer one but its own zeros, so equal
+  // prefixes compare the whole keys.
+  bool before(const SortKey& x, const SortKey& y) const {
+    if (x.prefix != y.prefix) return x.prefix < y.prefix;
+    return doc_.text(x.at) < doc_.text(y.at);
   }
 
   JsonDocument& doc_;
@@ -130,7 +218,7 @@ using Kind = TapeWriter::Kind;
 class TapeReader : JsonScanner {
  public:
   TapeReader(std::string_view text, std::size_t max_depth, TapeWriter& out)
-      : JsonScanner(text), max_depth_(max_depth), out_(out) {}
+      : JsonScanner(text), text_(text.data()), max_depth_(max_depth), out_(out) {}
 
   bool document() {
     skip_space();
@@ -166,9 +254,20 @@ class TapeReader : JsonScanner {
     }
   }
 
+  // The document's strings begin with a copy of the text, so a string without escapes is
+  // recorded where it lies; one with escapes is decoded after that copy.
   bool string(Kind kind) {
+    ++p_;
+    const char* start = p_;
+    if (!skip_plain()) return false;
+    if (*p_ == '"') {
+      out_.string_in_text(kind, static_cast<std::size_t>(start - text_),
+                          static_cast<std::size_t>(p_ - start));
+      ++p_;
+      return true;
+    }
     const std::size_t offset = out_.strings().size();
-    if (!JsonScanner::string(out_.strings())) return false;
+    if (!string_from(start, out_.strings())) return false;
     out_.string_since(kind, offset);
     return true;
   }
@@ -206,6 +305,7 @@ class TapeReader : JsonScanner {
     }
   }
 
+  const char* text_;
   std::size_t max_depth_;
   TapeWriter& out_;
 };
@@ -258,12 +358,6 @@ void write_tree(const nlohmann::json& value, TapeWriter& out) {
     ++top.next;
     put(child);  // may grow `open`: `top` is not used after this
   }
-}
-
-ParsedDocument failure_of(Issues issues) {
-  ParsedDocument out;
-  out.issues = std::move(issues);
-  return out;
 }
 
 // nlohmann's == on trees, for a view against a view or a tree (number kinds compare as there: two
@@ -404,7 +498,7 @@ void dump_value(JsonView value, std::string& out) {
 JsonDocument::JsonDocument() : tape_{Entry{Kind::null, 0, 0}} {}
 
 JsonDocument JsonDocument::from_json(const nlohmann::json& value) {
-  JsonDocument document;
+  JsonDocument document = detail::TapeWriter::empty_document();
   detail::TapeWriter out(document);
   detail::write_tree(value, out);
   return document;
@@ -416,25 +510,31 @@ std::size_t JsonDocument::bytes() const {
 }
 
 ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
+  ParsedDocument parsed;
+  JsonDocument document = detail::TapeWriter::empty_document();
+  parsed.issues = parse_document(text, limits, document);
+  if (parsed.issues.empty()) parsed.document = std::move(document);
+  return parsed;
+}
+
+Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {
   if (text.size() <= limits.max_bytes) {
-    JsonDocument document;
-    detail::TapeWriter out(document);
-    // Unescaped strings never take more bytes than the text: one allocation for all of them.
-    // The tape gets one for a value every 8 bytes, which JSON from a model rarely exceeds.
-    out.strings().reserve(text.size());
+    detail::TapeWriter out(reuse);
+    // Strings without escapes are read in place in this copy; escaped ones are decoded after it.
+    // The tape gets one entry for a value every 8 bytes, which JSON from a model rarely exceeds.
+    out.strings().assign(text);
     out.reserve(text.size() / 8 + 8);
-    if (detail::TapeReader(text, limits.max_depth, out).document()) {
-      ParsedDocument parsed;
-      parsed.document = std::move(document);
-      return parsed;
-    }
+    if (detail::TapeReader(text, limits.max_depth, out).document()) return {};
   }
   // The quick reader gave up: nlohmann reads the text, for its value or its error message.
   ParsedJson tree = parse_json(text, limits);
-  if (!tree.value) return detail::failure_of(std::move(tree.issues));
-  ParsedDocument parsed;
-  parsed.document = JsonDocument::from_json(*tree.value);
-  return parsed;
+  detail::TapeWriter out(reuse);
+  if (!tree.value) {
+    out.scalar(detail::Kind::null);
+    return std::move(tree.issues);
+  }
+  detail::write_tree(*tree.value, out);
+  return {};
 }
 
 const char* JsonView::type_name() const {

@@ -4,6 +4,7 @@
 // (false) on anything unusual, after which the caller leaves the text to nlohmann. The rules
 // for refusing are in core/fast_json.hpp.
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -14,6 +15,10 @@
 
 #include "core/ascii.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace accord::detail {
 
 // Recursion stays well inside the stack whatever limit the caller asks for; deeper text goes to
@@ -23,6 +28,11 @@ inline constexpr std::size_t kMaxQuickRecursion = 512;
 namespace scan {
 // Longer number tokens are left to nlohmann (strtod); they never occur in practice.
 inline constexpr std::ptrdiff_t kMaxFloatToken = 64;
+
+// The powers of ten a double holds exactly.
+inline constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 inline bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -51,6 +61,52 @@ inline std::size_t utf8_sequence(const unsigned char* p, const unsigned char* en
     return in(p[1], low, high) && in(p[2], 0x80, 0xBF) && in(p[3], 0x80, 0xBF) ? 4 : 0;
   }
   return 0;
+}
+
+// The first byte at or after `p` that a string cannot take as it is: '"', '\\', a control byte
+// or a byte of a multi-byte sequence; `end` when there is none. Eight bytes at a time (the
+// portable path, and the tail of the SSE2 one); never a byte at or past `end`.
+inline const char* plain_ascii_words_end(const char* p, const char* end) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p, 8);
+    // A word is flagged when a byte is below 0x20, equals '"' or '\\', or has its high bit set;
+    // the bytes of a flagged word are then looked at one by one.
+    const std::uint64_t below_space = (word - ones * 0x20) & ~word;
+    const std::uint64_t quote = word ^ (ones * '"');
+    const std::uint64_t backslash = word ^ (ones * '\\');
+    const std::uint64_t is_quote = (quote - ones) & ~quote;
+    const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
+    if (((below_space | is_quote | is_backslash | word) & highs) != 0) break;
+    p += 8;
+  }
+  for (; p != end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+  }
+  return p;
+}
+
+// The same, sixteen bytes at a time with SSE2 (baseline on x86-64), chosen at compile time.
+inline const char* plain_ascii_end(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (end - p >= 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed: the bytes from 0x80 are negative, so one comparison flags them and the controls.
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
+                     _mm_cmplt_epi8(block, space));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+    if (mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  return plain_ascii_words_end(p, end);
 }
 
 inline void append_utf8(std::string& out, std::uint32_t code_point) {
@@ -87,6 +143,8 @@ class JsonScanner {
   explicit JsonScanner(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
 
   void skip_space() {
+    // Text from a model is mostly compact: one test passes a token that follows at once.
+    if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
 
@@ -103,18 +161,15 @@ class JsonScanner {
   // escapes interrupt them.
   bool string(std::string& out) {
     ++p_;
-    const char* run = p_;
+    return string_from(run_start(), out);
+  }
+
+  // Inside a string, at or after `run`, its first byte not yet copied to `out`: reads to the end
+  // of the string (past the closing quote).
+  bool string_from(const char* run, std::string& out) {
     while (true) {
-      skip_plain_ascii();
-      if (p_ == end_) return false;
+      if (!skip_plain()) return false;
       const auto c = static_cast<unsigned char>(*p_);
-      if (c >= 0x80) {
-        const auto length = scan::utf8_sequence(reinterpret_cast<const unsigned char*>(p_),
-                                                reinterpret_cast<const unsigned char*>(end_));
-        if (length == 0) return false;
-        p_ += length;
-        continue;
-      }
       out.append(run, p_);
       if (c == '"') {
         ++p_;
@@ -125,32 +180,21 @@ class JsonScanner {
     }
   }
 
-  // Past bytes that need no attention inside a string: not '"', '\\', a control character or a
-  // byte of a multi-byte sequence. Eight bytes at a time while they last.
-  void skip_plain_ascii() {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t highs = 0x8080808080808080ULL;
-    // A local cursor: the member would be stored back on every step.
-    const char* p = p_;
-    while (end_ - p >= 8) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, p, 8);
-      // A byte is flagged when it is below 0x20, equals '"' or '\\', or has its high bit set.
-      const std::uint64_t below_space = (word - ones * 0x20) & ~word;
-      const std::uint64_t quote = word ^ (ones * '"');
-      const std::uint64_t backslash = word ^ (ones * '\\');
-      const std::uint64_t is_quote = (quote - ones) & ~quote;
-      const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
-      if (((below_space | is_quote | is_backslash) & highs) != 0 || (word & highs) != 0) break;
-      p += 8;
+  // To the first '"', '\\' or control byte of a string, past plain bytes and well-formed UTF-8;
+  // false at the end of the text or on a malformed sequence.
+  [[gnu::always_inline]] bool skip_plain() {
+    while (true) {
+      p_ = scan::plain_ascii_end(p_, end_);
+      if (p_ == end_) return false;
+      if (static_cast<unsigned char>(*p_) < 0x80) return true;
+      const auto length = scan::utf8_sequence(reinterpret_cast<const unsigned char*>(p_),
+                                              reinterpret_cast<const unsigned char*>(end_));
+      if (length == 0) return false;
+      p_ += length;
     }
-    while (p != end_) {
-      const auto c = static_cast<unsigned char>(*p);
-      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-      ++p;
-    }
-    p_ = p;
   }
+
+  [[nodiscard]] const char* run_start() const { return p_; }
 
   // At the backslash.
   bool escape(std::string& out) {
@@ -208,45 +252,83 @@ class JsonScanner {
     return true;
   }
 
+  // Past a run of digits, accumulating them into `value` (which wraps past 19 digits: callers
+  // count the digits before trusting it).
+  void read_digits(std::uint64_t& value) {
+    while (p_ != end_ && scan::is_digit(*p_)) {
+      value = value * 10 + static_cast<std::uint64_t>(*p_ - '0');
+      ++p_;
+    }
+  }
+
   bool number(ScannedNumber& out) {
     const char* start = p_;
     const bool negative = *p_ == '-';
     if (negative) ++p_;
     if (p_ == end_) return false;
+    // The digits before and after the point, as one integer (exact while 19 digits or fewer).
+    std::uint64_t mantissa = 0;
     const char* digits = p_;
     if (*p_ == '0') {
       ++p_;
     } else if (*p_ >= '1' && *p_ <= '9') {
-      while (p_ != end_ && scan::is_digit(*p_)) ++p_;
+      read_digits(mantissa);
     } else {
       return false;
     }
     const auto integer_digits = p_ - digits;
+    std::ptrdiff_t fraction_digits = 0;
     bool fractional = false;
     if (p_ != end_ && *p_ == '.') {
       ++p_;
       if (p_ == end_ || !scan::is_digit(*p_)) return false;
-      while (p_ != end_ && scan::is_digit(*p_)) ++p_;
+      const char* fraction = p_;
+      read_digits(mantissa);
+      fraction_digits = p_ - fraction;
       fractional = true;
     }
+    std::int64_t exponent = 0;
+    std::ptrdiff_t exponent_digits = 0;
     if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
       ++p_;
+      const bool exponent_negative = p_ != end_ && *p_ == '-';
       if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
       if (p_ == end_ || !scan::is_digit(*p_)) return false;
-      while (p_ != end_ && scan::is_digit(*p_)) ++p_;
+      const char* first = p_;
+      std::uint64_t magnitude = 0;
+      read_digits(magnitude);
+      exponent_digits = p_ - first;
+      // A longer exponent is left to from_chars below, and might not fit here.
+      if (exponent_digits <= 4) {
+        exponent = exponent_negative ? -static_cast<std::int64_t>(magnitude)
+                                     : static_cast<std::int64_t>(magnitude);
+      }
       fractional = true;
     }
     if (!fractional) {
       // Up to 18 digits always fit; nlohmann decides the rest (signed, unsigned or double).
       if (integer_digits > 18) return false;
-      std::uint64_t magnitude = 0;
-      for (const char* d = digits; d != p_; ++d) magnitude = magnitude * 10 + (*d - '0');
       out.kind = negative ? ScannedNumber::integer : ScannedNumber::unsigned_integer;
       out.bits =
-          negative ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(magnitude)) : magnitude;
+          negative ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(mantissa)) : mantissa;
       return true;
     }
     if (p_ - start > scan::kMaxFloatToken) return false;
+    // Clinger's fast path: an integer below 2^53 and a power of ten up to 22 are both exact
+    // doubles, so one multiplication or division rounds correctly, as from_chars does.
+    constexpr std::uint64_t kExactIntegers = std::uint64_t{1} << 53;
+    if (integer_digits + fraction_digits <= 19 && mantissa <= kExactIntegers &&
+        exponent_digits <= 4) {
+      const std::int64_t power = exponent - fraction_digits;
+      if (power >= -22 && power <= 22) {
+        const double magnitude = static_cast<double>(mantissa);
+        const double value = power < 0 ? magnitude / scan::kPowersOfTen[-power]
+                                       : magnitude * scan::kPowersOfTen[power];
+        out.kind = ScannedNumber::floating;
+        out.real = negative ? -value : value;
+        return true;
+      }
+    }
     // Correctly rounded, as glibc's strtod (nlohmann's) is; out of range (either way) is left
     // to nlohmann, which reports overflow and keeps underflow.
     double number = 0;
