@@ -53,6 +53,8 @@ double cpu_seconds();
 // (malloc_usable_size of each: what the allocator hands out, not what was asked for).
 void count_heap(bool on);
 long long heap_bytes_in_use();
+// operator-new calls made while counting was on (every one, freed or not).
+long long heap_allocations();
 
 // accord-mock started for one run and stopped (SIGTERM, then reaped) when this goes away.
 class MockServer {

@@ -52,6 +52,40 @@ long long result_bytes_per_document(const Validator& validator,
   return held / static_cast<long long>(lines.size());
 }
 
+// operator-new calls per document: parse_and_validate whole, and the engine's verdict alone on the
+// documents that parse and are valid (an invalid one's issues allocate by design).
+struct AllocationsPerDocument {
+  double full = 0;
+  double engine_valid = 0;
+};
+AllocationsPerDocument allocations_per_document(const Validator& validator,
+                                                const detail::ValidatorImpl& engine,
+                                                const std::vector<std::string>& lines) {
+  AllocationsPerDocument out;
+  count_heap(true);
+  const auto before = heap_allocations();
+  for (const auto& line : lines) (void)validator.parse_and_validate(line);
+  out.full = static_cast<double>(heap_allocations() - before) / static_cast<double>(lines.size());
+  count_heap(false);
+  long long engine_calls = 0;
+  long long valid = 0;
+  for (const auto& line : lines) {
+    const auto parsed = parse_document(line);
+    if (!parsed.document) continue;
+    count_heap(true);
+    const auto start = heap_allocations();
+    const bool ok = engine.engine->issues(parsed.document->root()).empty();
+    const auto made = heap_allocations() - start;
+    count_heap(false);
+    if (!ok) continue;
+    engine_calls += made;
+    ++valid;
+  }
+  out.engine_valid =
+      valid == 0 ? 0 : static_cast<double>(engine_calls) / static_cast<double>(valid);
+  return out;
+}
+
 // JsonDocument::bytes() (tape + strings) averaged over the documents that parse.
 long long document_bytes_per_document(const std::vector<std::string>& lines) {
   long long bytes = 0;
@@ -140,6 +174,9 @@ int run_validate(const ValidateOptions& options) {
             << " invalid: " << lines.size() - valid << "\n";
   if (options.mode == "full") {
     std::cout << "result_bytes_per_doc: " << result_bytes_per_document(validator, lines) << "\n";
+    const auto allocations = allocations_per_document(validator, *engine, lines);
+    std::cout << "allocs_per_doc: " << allocations.full
+              << "\nengine_allocs_per_valid_doc: " << allocations.engine_valid << "\n";
   }
   if (options.mode == "full" || options.mode == "tape") {
     std::cout << "bytes_per_doc: " << document_bytes_per_document(lines) << "\n";

@@ -14,6 +14,8 @@
 // converts: a value with a key only the second alternative names is the second, not the first
 // without it.
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -332,12 +334,67 @@ Failure read_variant(const V& j, Variant& out, const SchemaNode* node, const Rea
   return best.failure;
 }
 
+// T's described member names, and their places among them in key order (the order an object's
+// members come in), worked out once per type.
+template <class T>
+struct MemberNames {
+  static constexpr std::size_t count = boost::mp11::mp_size<described_members<T>>::value;
+  std::array<std::string_view, count> names{};
+  std::array<std::size_t, count> by_name{};
+
+  static const MemberNames& get() {
+    static const MemberNames table = [] {
+      MemberNames out;
+      std::size_t i = 0;
+      boost::mp11::mp_for_each<described_members<T>>(
+          [&](auto member) { out.names[i++] = member.name; });
+      for (i = 0; i < count; ++i) out.by_name[i] = i;
+      std::sort(out.by_name.begin(), out.by_name.end(),
+                [&](std::size_t a, std::size_t b) { return out.names[a] < out.names[b]; });
+      return out;
+    }();
+    return table;
+  }
+};
+
+// The value of each of T's members in `j`, by the member's place: a lookup per member in a tree;
+// in a parsed document one pass over the object's members, which come in key order.
+template <class T>
+std::array<const json*, MemberNames<T>::count> members_found(const json& j) {
+  const auto& table = MemberNames<T>::get();
+  std::array<const json*, MemberNames<T>::count> found{};
+  for (std::size_t i = 0; i < found.size(); ++i) found[i] = member_of(j, table.names[i]);
+  return found;
+}
+template <class T>
+std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonView j) {
+  const auto& table = MemberNames<T>::get();
+  std::array<std::optional<JsonView>, MemberNames<T>::count> found{};
+  const auto members = j.members();
+  auto member = members.begin();
+  for (const std::size_t place : table.by_name) {
+    const std::string_view name = table.names[place];
+    int order = 1;
+    for (; member != members.end(); ++member) {
+      order = (*member).key.compare(name);
+      if (order >= 0) break;
+    }
+    if (member == members.end()) break;
+    if (order == 0) {
+      found[place] = (*member).value;
+      ++member;
+    }
+  }
+  return found;
+}
+
 // A described struct, member by member: an absent member reads its field's default when the
 // schema gives one (not filled in further, as with_defaults leaves a default as it is).
 template <class T, class V>
 Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
   if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
   Failure failure;
+  const auto values = members_found<T>(j);
   std::size_t position = 0;
   boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
     const std::size_t index = position++;
@@ -350,7 +407,7 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
         failure = under(std::string(member.name), std::move(inner));
       }
     };
-    if (const auto found = member_of(j, member.name)) {
+    if (const auto& found = values[index]) {
       read_member(*found, field != nullptr ? &field->schema.node() : record_values(node));
     } else if (field != nullptr && field->schema.node().default_value) {
       read_member(*field->schema.node().default_value, nullptr);

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "accord/json_view.hpp"
 #include "accord/path.hpp"
@@ -11,15 +13,48 @@
 
 namespace accord::detail {
 
-// Whether the rule holds for `object`; an absent field takes the `default` its property declares
-// in `object_schema` (may be null; its local $refs resolve in `root`), as Zod's refinements see
-// defaults filled in. Only the fields compared are read out of the document.
-[[nodiscard]] bool rule_holds(const Rule& rule, JsonView object,
-                              const nlohmann::ordered_json* object_schema,
-                              const nlohmann::ordered_json& root);
+struct ComparedValue;
 
-// Where a failed rule's issue points, relative to its object.
-[[nodiscard]] Path issue_path(const Rule& rule);
+// A rule made ready to judge the objects of one schema. An absent field takes the `default` its
+// property declares in the object's schema, as Zod's refinements see defaults filled in; each
+// field path is split and its defaults looked up once, here, so judging a value reads only the
+// fields compared, in place, and allocates nothing unless a compared value is an array or object.
+class CompiledRule {
+ public:
+  // `object_schema` may be null; its local $refs resolve in `root`.
+  CompiledRule(Rule rule, const nlohmann::ordered_json* object_schema,
+               const nlohmann::ordered_json& root);
+
+  [[nodiscard]] const Rule& rule() const { return rule_; }
+  [[nodiscard]] bool holds(JsonView object) const;
+  // Where a failed rule's issue points, relative to its object.
+  [[nodiscard]] const Path& issue_path() const { return issue_path_; }
+
+ private:
+  // A field path: its names, and the default each one's property declares.
+  struct Field {
+    std::vector<std::string> names;
+    std::vector<std::optional<nlohmann::json>> defaults;
+  };
+  struct Side {
+    std::optional<Field> field;  // else the literal
+    nlohmann::json literal;
+  };
+  struct Check {
+    Side left;
+    Op op = Op::eq;
+    Side right;
+  };
+  static Check check(const Comparison& comparison, const nlohmann::ordered_json* object_schema,
+                     const nlohmann::ordered_json& root);
+  [[nodiscard]] static std::optional<ComparedValue> value_of(const Side& side, JsonView object);
+  [[nodiscard]] static std::optional<bool> judge(const Check& check, JsonView object);
+
+  Rule rule_;
+  std::optional<Check> condition_;
+  Check requirement_;
+  Path issue_path_;
+};
 
 // How the comparison of two JSON values turns out: true, false, or not judged (nullopt) when the
 // sides cannot be ordered.

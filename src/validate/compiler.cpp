@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 #include "accord/bounded_file.hpp"
@@ -338,6 +339,15 @@ void Compiler::finish() {
       node.property_required.push_back(
           std::find(node.required.begin(), node.required.end(), name) != node.required.end());
     }
+    node.pattern_follows_format = node.pattern_source == kDatePattern && node.format == "date" &&
+                                  node.format_check != nullptr;
+    node.properties_by_name.resize(node.properties.size());
+    std::iota(node.properties_by_name.begin(), node.properties_by_name.end(), 0U);
+    std::sort(node.properties_by_name.begin(), node.properties_by_name.end(),
+              [&properties = node.properties](std::uint32_t a, std::uint32_t b) {
+                return std::string_view(properties[a].first) <
+                       std::string_view(properties[b].first);
+              });
     for (const auto& name : node.required) {
       const bool declared =
           std::any_of(node.properties.begin(), node.properties.end(),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_types.hpp"
+#include "schema/rule_evaluation.hpp"
 #include "schema/schema_definitions.hpp"
 #include "text/ecma_regex.hpp"
 #include "text/simple_pattern.hpp"
@@ -76,6 +77,8 @@ struct Node {
   std::vector<Unit> units;
   const ojson* enum_source = nullptr;
   std::vector<json> enum_values;
+  // The enum's options as text when every one is a string (Zod's enums): compared in place.
+  std::optional<std::vector<std::string>> enum_strings;
   const ojson* const_source = nullptr;
   json const_value;
   unsigned types = 0;
@@ -97,6 +100,9 @@ struct Node {
   std::string pattern_source;
   std::string format;
   FormatCheck format_check = nullptr;  // null for a format accord does not check
+  // emit()'s date pattern beside an asserted `date` format: a date the format check passed
+  // matches it, so it is searched only when that check failed.
+  bool pattern_follows_format = false;
 
   json minimum;
   json maximum;
@@ -116,6 +122,9 @@ struct Node {
   NodeId unevaluated_items = kNone;
 
   std::vector<std::pair<std::string, NodeId>> properties;
+  // `properties` by name (indices into it, in std::map's key order, the order a value's members
+  // come in): one pass over both finds every declared property's value.
+  std::vector<std::uint32_t> properties_by_name;
   std::vector<std::string> required;
   std::vector<bool> property_required;           // per entry of `properties`
   std::vector<std::string> required_undeclared;  // required names `properties` leaves out
@@ -136,7 +145,7 @@ struct Node {
   // ("unless ...") says it.
   std::string when_then;
   std::string when_else;
-  std::vector<Rule> rules;
+  std::vector<CompiledRule> rules;
 };
 
 struct Resource {

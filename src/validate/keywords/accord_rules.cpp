@@ -10,16 +10,18 @@ namespace accord::detail {
 
 void compile_accord_rules(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                           const Path& at) {
-  k.node().rules = parse_rules(value, k.schema, k.root_document(), at, k.problems());
+  // Each rule's field paths and their defaults are looked up here, once.
+  for (auto& rule : parse_rules(value, k.schema, k.root_document(), at, k.problems())) {
+    k.node().rules.emplace_back(std::move(rule), &k.schema, k.root_document());
+  }
 }
 
 bool Run::accord_rules(const Node& n, JsonView v, const Link* at) {
   bool ok = true;
   for (const auto& rule : n.rules) {
-    if (rule_holds(rule, v, n.source, *d_.documents.front())) continue;
-    const Path tail = issue_path(rule);
+    if (rule.holds(v)) continue;
     ok = fail(
-        IssueCode::custom, at, false, [&] { return rule.message; }, &tail);
+        IssueCode::custom, at, false, [&] { return rule.rule().message; }, &rule.issue_path());
     if (sink_ == nullptr) return false;
   }
   return ok;

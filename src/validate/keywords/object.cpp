@@ -3,6 +3,8 @@
 // `maxProperties`, `dependentRequired`, `dependentSchemas` and draft-07's `dependencies`.
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
@@ -18,6 +20,35 @@ bool declared(const Node& n, std::string_view name) {
     if (entry.first == name) return true;
   }
   return false;
+}
+
+// A node with at most this many properties has their values found in one pass over the members,
+// into a buffer on the stack; one with more looks each property up.
+constexpr std::size_t kMatchedOnStack = 16;
+using MatchedValues = std::array<std::optional<JsonView>, kMatchedOnStack>;
+
+// Each declared property's value (by its place in `properties`), found in one pass: the members
+// and properties_by_name are both in key order. Returns how many were present.
+std::size_t match_properties(const Node& n, JsonView object, MatchedValues& found) {
+  std::size_t present = 0;
+  const auto members = object.members();
+  auto member = members.begin();
+  const auto end = members.end();
+  for (const std::uint32_t p : n.properties_by_name) {
+    const std::string_view name = n.properties[p].first;
+    int order = 1;
+    for (; member != end; ++member) {
+      order = (*member).key.compare(name);
+      if (order >= 0) break;
+    }
+    if (member == end) break;
+    if (order == 0) {
+      found[p] = (*member).value;
+      ++present;
+      ++member;
+    }
+  }
+  return present;
 }
 
 }  // namespace
@@ -127,11 +158,14 @@ bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, cons
                plural(*n.max_properties, "property", "properties");
       });
     case Unit::property_names: {
+      // Each key is checked as a string value of its own: one small document holds them all.
+      json names = json::array();
+      for (const JsonMember& member : v.members()) names.emplace_back(member.key);
+      const JsonDocument keys = JsonDocument::from_json(names);
+      auto key = keys.root().items().begin();
       bool ok = true;
       for (const JsonMember& member : v.members()) {
-        // A key is checked as a string value of its own.
-        const JsonDocument key = JsonDocument::from_json(std::string(member.key));
-        const JsonView key_value = key.root();
+        const JsonView key_value = *key++;
         if (quietly(n.property_names, &key_value, at, nullptr)) continue;
         ok = fail(IssueCode::custom, at, false,
                   [&] { return "Invalid key: \"" + std::string(member.key) + "\""; });
@@ -170,12 +204,16 @@ bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, cons
 bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
                           Seen* seen) {
   bool ok = true;
-  std::size_t present = 0;  // declared properties the value has
+  MatchedValues matched;
+  const bool on_stack = n.properties.size() <= kMatchedOnStack;
+  // Declared properties the value has.
+  std::size_t present = on_stack ? match_properties(n, object, matched) : 0;
   for (std::size_t i = 0; i < n.properties.size(); ++i) {
     const auto& [name, id] = n.properties[i];
     const Link field = Link::field(at, name);
-    if (const auto value = object.find(name)) {
-      ++present;
+    const auto value = on_stack ? matched[i] : object.find(name);
+    if (value) {
+      if (!on_stack) ++present;
       ok = node(id, &*value, &field, field_node(dsl, name, i), nullptr) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (n.property_required[i]) {

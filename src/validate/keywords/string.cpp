@@ -130,7 +130,7 @@ bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Lin
       return fail(IssueCode::invalid_format, at, false,
                   [&] { return std::string(format_message(n.format)); });
     case Unit::pattern:
-      if (!n.pattern) return true;
+      if (!n.pattern || (n.pattern_follows_format && !format_failed)) return true;
       if (const auto matched = matches(n.pattern, text)) {
         if (*matched) return true;
       } else {

@@ -67,6 +67,10 @@ void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
   }
   k.node().enum_source = &value;
   for (const auto& option : value) k.node().enum_values.push_back(json::parse(option.dump()));
+  if (std::all_of(value.begin(), value.end(), [](const ojson& v) { return v.is_string(); })) {
+    auto& strings = k.node().enum_strings.emplace();
+    for (const auto& option : value) strings.push_back(option.get<std::string>());
+  }
 }
 
 void compile_const(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
@@ -77,9 +81,14 @@ void compile_const(KeywordCompiler& k, const std::string& /*key*/, const ojson& 
 
 bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
   if (n.enum_source != nullptr) {
-    const bool found =
-        v != nullptr && std::any_of(n.enum_values.begin(), n.enum_values.end(),
-                                    [&](const json& e) { return json_equal(*v, e); });
+    bool found = false;
+    if (v != nullptr && n.enum_strings) {
+      found = v->is_string() && std::find(n.enum_strings->begin(), n.enum_strings->end(),
+                                          v->get_string()) != n.enum_strings->end();
+    } else if (v != nullptr) {
+      found = std::any_of(n.enum_values.begin(), n.enum_values.end(),
+                          [&](const json& e) { return json_equal(*v, e); });
+    }
     if (!found) {
       return fail(IssueCode::invalid_value, at, true, [&] {
         const ojson& options = *n.enum_source;
