@@ -14,6 +14,7 @@
 #include "accord/json_schema_file.hpp"
 #include "accord/json_text.hpp"
 #include "accord/json_view.hpp"
+#include "accord/judged_value.hpp"
 #include "accord/loop_options.hpp"
 #include "accord/path.hpp"
 #include "accord/price_table.hpp"

@@ -18,6 +18,7 @@
 #include "accord/fallback.hpp"
 #include "accord/hooks.hpp"
 #include "accord/json_schema.hpp"
+#include "accord/judged_value.hpp"
 #include "accord/loop_options.hpp"
 #include "accord/price_table.hpp"
 #include "accord/providers/provider.hpp"
@@ -210,19 +211,20 @@ class Client {
   // typed<T>() or schema_of<T>() gives), read after the schema's defaults are filled in; any
   // other type through nlohmann's from_json. A valid value that does not fit T ends as
   // ErrorKind::conversion with the path of the part that did not fit; no exception escapes.
+  // The value is read from the parsed reply in place: no nlohmann::json is built for it unless
+  // a repair, a scoped correction's merge or unlowering made one (accord/judged_value.hpp).
   template <class T>
   [[nodiscard]] Result<T> extract(const ExtractRequest& request) const {
-    return typed_result<T>(dsl_schema(request), extract(request));
+    return typed_result<T>(dsl_schema(request), extract_judged(request));
   }
   // extract_async() with the value read as extract<T> reads it, converted on the transport's
   // thread before `done` gets it.
   template <class T>
   CallHandle extract_async(const ExtractRequest& request,
                            std::function<void(Result<T>)> done) const {
-    return extract_async(request, [schema = dsl_schema(request),
-                                   done = std::move(done)](const Result<nlohmann::json>& result) {
-      done(typed_result<T>(schema, result));
-    });
+    return extract_judged_async(
+        request, [schema = dsl_schema(request), done = std::move(done)](
+                     const Result<JudgedValue>& result) { done(typed_result<T>(schema, result)); });
   }
   template <class T>
   [[nodiscard]] std::future<Result<T>> extract_async(const ExtractRequest& request) const {
@@ -241,22 +243,38 @@ class Client {
     return std::nullopt;
   }
 
+  // What extract<T> and extract_async<T> read their value from: the same loop as extract(), its
+  // value handed out as judged, in place when the reply needed no tree. Defined with the loop.
+  [[nodiscard]] Result<JudgedValue> extract_judged(const ExtractRequest& request) const;
+  CallHandle extract_judged_async(const ExtractRequest& request,
+                                  std::function<void(Result<JudgedValue>)> done) const;
+
+  // `value` as a T, read in place from the document or from the tree alike.
+  template <class T>
+  [[nodiscard]] static Converted<T> read_typed(const std::optional<Schema>& schema,
+                                               const JudgedValue& value) {
+    const auto read = [&schema](const auto& in) {
+      return schema ? from_json_value<T>(*schema, in) : from_json_value<T>(in);
+    };
+    if (const auto* document = value.document()) return read(document->root());
+    return read(*value.tree());
+  }
+
   // A validated value as a T, for extract<T> and extract_async<T> alike: a type typed_types.hpp
   // knows through from_json_value (defaults filled in), any other through nlohmann's from_json. A
   // value that does not fit T is ErrorKind::conversion with the path of the part that did not fit.
   template <class T>
   [[nodiscard]] static Result<T> typed_result(const std::optional<Schema>& schema,
-                                              const Result<nlohmann::json>& result) {
+                                              const Result<JudgedValue>& result) {
     if (!result.ok()) return result.error();
     if constexpr (KnownType<T>) {
-      auto converted =
-          schema ? from_json_value<T>(*schema, result.value()) : from_json_value<T>(result.value());
+      auto converted = read_typed<T>(schema, result.value());
       if (!converted)
         return conversion_error(converted.error().path, converted.error().message, result.trace());
       return Extraction<T>{std::move(converted).value(), result.trace()};
     } else {
       try {
-        return Extraction<T>{result.value().template get<T>(), result.trace()};
+        return Extraction<T>{result.value().to_json().template get<T>(), result.trace()};
       } catch (const nlohmann::json::exception& e) {
         return conversion_error(Path{}, e.what(), result.trace());
       }

@@ -389,7 +389,7 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
       provider, Client::Internals::base_url(client), probe.request, sender(client),
       [&client](std::string text) { return client.redacted(std::move(text)); });
 
-  std::vector<std::optional<Result<nlohmann::json>>> results(requests.size());
+  std::vector<std::optional<detail::Outcome>> results(requests.size());
   std::vector<std::size_t> pending(requests.size());
   for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
   for (int number = 1; !pending.empty(); ++number) {
@@ -465,7 +465,7 @@ std::vector<Result<nlohmann::json>> run_batch(const Client& client,
 
   std::vector<Result<nlohmann::json>> out;
   out.reserve(results.size());
-  for (auto& result : results) out.push_back(*std::move(result));
+  for (auto& result : results) out.push_back(std::move(*result).with_tree());
   return out;
 }
 

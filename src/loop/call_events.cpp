@@ -45,6 +45,12 @@ CallEvents::CallEvents(const Client& client, std::string schema_name)
 
 void CallEvents::switch_to(const Client& client) {
   current_ = &client;
+  // Only hooks read the identity; with none set, a call skips parsing its endpoint for it.
+  const Hooks& hooks = *hooks_;
+  if (!hooks.on_request_sent && !hooks.on_reply_received && !hooks.on_issues_found &&
+      !hooks.on_correction_sent && !hooks.on_retry_scheduled && !hooks.on_call_finished) {
+    return;
+  }
   identity_.provider = std::string(client.provider().name());
   identity_.system = std::string(client.provider().telemetry_name());
   identity_.model = Client::Internals::model(client);

@@ -421,16 +421,28 @@ std::shared_ptr<const Contract> Client::contract(const Schema& schema,
   return made;
 }
 
-Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
-  detail::ExtractionLoop loop(*this, request);
+namespace {
+
+detail::Outcome run_extraction(const Client& client, const ExtractRequest& request) {
+  detail::ExtractionLoop loop(client, request);
   for (;;) {
     auto prepared = loop.prepare();
     loop.sending();
-    if (auto result = loop.on_exchange(
-            Internals::send(loop.client(), std::move(prepared), loop.deadline(), loop.retries()))) {
+    if (auto result = loop.on_exchange(Client::Internals::send(loop.client(), std::move(prepared),
+                                                               loop.deadline(), loop.retries()))) {
       return *std::move(result);
     }
   }
+}
+
+}  // namespace
+
+Result<nlohmann::json> Client::extract(const ExtractRequest& request) const {
+  return run_extraction(*this, request).with_tree();
+}
+
+Result<JudgedValue> Client::extract_judged(const ExtractRequest& request) const {
+  return run_extraction(*this, request).as_judged();
 }
 
 std::uint64_t Client::callback_exceptions() const {

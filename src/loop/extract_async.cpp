@@ -15,7 +15,7 @@ namespace {
 
 class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
  public:
-  using Done = std::function<void(Result<nlohmann::json>)>;
+  using Done = std::function<void(detail::Outcome)>;
 
   AsyncExtraction(const Client& client, const ExtractRequest& request, Done done)
       : client_(Client::Internals::share(client)),
@@ -62,18 +62,16 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
           loop_.end_with(Error{ErrorKind::cancelled, "cancelled before the corrective turn", {}}));
     }
     if (!result) return send_attempt();
-    if (!result->ok() && cancelled_->load()) {
-      Error error = result->error();
-      error.kind = ErrorKind::cancelled;
-      error.message = "cancelled: " + error.message;
-      return deliver(std::move(error));
+    if (Error* error = result->error(); error != nullptr && cancelled_->load()) {
+      error->kind = ErrorKind::cancelled;
+      error->message = "cancelled: " + error->message;
     }
     deliver(*std::move(result));
   }
 
   // A callback that throws on the transport's thread would end the process and every call in
   // flight with it: the exception goes to the client's hook instead.
-  void deliver(Result<nlohmann::json> result) {
+  void deliver(detail::Outcome result) {
     try {
       done_(std::move(result));
     } catch (...) {
@@ -91,11 +89,29 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
 
 }  // namespace
 
-CallHandle Client::extract_async(const ExtractRequest& request,
-                                 std::function<void(Result<nlohmann::json>)> done) const {
-  auto call = std::make_shared<AsyncExtraction>(*this, request, std::move(done));
+namespace {
+
+CallHandle start_extraction(const Client& client, const ExtractRequest& request,
+                            AsyncExtraction::Done done) {
+  auto call = std::make_shared<AsyncExtraction>(client, request, std::move(done));
   call->send_attempt();
   return call->handle();
+}
+
+}  // namespace
+
+CallHandle Client::extract_async(const ExtractRequest& request,
+                                 std::function<void(Result<nlohmann::json>)> done) const {
+  return start_extraction(*this, request, [done = std::move(done)](detail::Outcome outcome) {
+    done(std::move(outcome).with_tree());
+  });
+}
+
+CallHandle Client::extract_judged_async(const ExtractRequest& request,
+                                        std::function<void(Result<JudgedValue>)> done) const {
+  return start_extraction(*this, request, [done = std::move(done)](detail::Outcome outcome) {
+    done(std::move(outcome).as_judged());
+  });
 }
 
 std::future<Result<nlohmann::json>> Client::extract_async(const ExtractRequest& request) const {

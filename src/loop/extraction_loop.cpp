@@ -32,6 +32,17 @@ std::string refusal_before_sending(const Client& client, const CallSpec& call) {
 
 }  // namespace
 
+Result<nlohmann::json> Outcome::with_tree() && {
+  if (auto* error = std::get_if<Error>(&state_)) return std::move(*error);
+  auto& done = std::get<Extraction<JudgedValue>>(state_);
+  return Extraction<nlohmann::json>{tree_of_reply(std::move(done.value)), std::move(done.trace)};
+}
+
+Result<JudgedValue> Outcome::as_judged() && {
+  if (auto* error = std::get_if<Error>(&state_)) return std::move(*error);
+  return std::get<Extraction<JudgedValue>>(std::move(state_));
+}
+
 std::optional<StreamSetup> ExtractionLoop::stream() const {
   if (!stream_.enabled) return std::nullopt;
   // A scoped correction's answer is a patch, not the contract's object: its parts cannot be
@@ -152,7 +163,7 @@ bool ExtractionLoop::falls_back(const Attempt& attempt, const Reply& reply) cons
          std::find(statuses.begin(), statuses.end(), attempt.http_status) != statuses.end();
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::fall_back(Attempt attempt, const Error& why) {
+std::optional<Outcome> ExtractionLoop::fall_back(Attempt attempt, const Error& why) {
   const Client& next = (*fallbacks_)[next_fallback_++];
   add_note(attempt, fmt::format("falling back to {} {}: {}", next.provider().name(),
                                 Client::Internals::model(next), why.message));
@@ -162,7 +173,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::fall_back(Attempt attempt,
   return next_request(std::move(attempt), AttemptRole::first);
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange exchanged) {
+std::optional<Outcome> ExtractionLoop::on_exchange(Exchange exchanged) {
   auto& [attempt, reply] = exchanged;
   attempt.role = role_;
   add_note(attempt, std::exchange(mode_note_, {}));
@@ -216,23 +227,22 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_exchange(Exchange excha
   return on_whole_object(std::move(attempt), std::move(reply));
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::succeed(Attempt attempt,
-                                                              nlohmann::json value) {
+std::optional<Outcome> ExtractionLoop::succeed(Attempt attempt, JudgedValue value) {
   trace_.attempts.push_back(std::move(attempt));
   redact_keys(trace_);
   events_->finished(trace_, nullptr);
-  return Result<nlohmann::json>(Extraction<nlohmann::json>{std::move(value), std::move(trace_)});
+  return Outcome(Extraction<JudgedValue>{std::move(value), std::move(trace_)});
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::on_whole_object(Attempt attempt,
-                                                                      Reply reply) {
+std::optional<Outcome> ExtractionLoop::on_whole_object(Attempt attempt, Reply reply) {
   // The trace is redacted once, when the call ends; the model hears the issues as found.
   // A stream stopped at a part that broke a rule: that part's issues stand for the reply.
   const auto& lowering = contract_->wire().lowering;
   const auto& stopped_at = attempt.stream.stopped_at;
-  auto judged = stopped_at ? Judged{nullptr, attempt.issues, false,
-                                    value_read_until(reply.text, lowering, *stopped_at)}
-                           : judge_text(reply.text, lowering, contract_->validator(), repair_);
+  auto judged = stopped_at
+                    ? Judged{.issues = attempt.issues,
+                             .wire_value = value_read_until(reply.text, lowering, *stopped_at)}
+                    : judge_text(reply.text, lowering, contract_->validator(), repair_);
   attempt.issues = judged.issues;
   attempt.repairs = judged.repairs;
   if (judged.issues.empty()) return succeed(std::move(attempt), std::move(judged.value));
@@ -255,8 +265,7 @@ bool ExtractionLoop::take_correction() {
   return true;
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt attempt,
-                                                                      const std::string& text) {
+std::optional<Outcome> ExtractionLoop::on_scoped_reply(Attempt attempt, const std::string& text) {
   const auto plan = std::exchange(scoped_, nullptr);
   const auto& lowering = contract_->wire().lowering;
   std::string problem;
@@ -267,7 +276,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_scoped_reply(Attempt at
     const std::string keys = plan->keys();
     if (attempt.issues.empty()) {
       add_note(attempt, fmt::format("merged {} into the previous object: valid", keys));
-      return succeed(std::move(attempt), std::move(value));
+      return succeed(std::move(attempt), JudgedValue(std::move(value)));
     }
     add_note(attempt, fmt::format("merged {} into the previous object: still invalid", keys));
   } else {
@@ -328,8 +337,7 @@ void ExtractionLoop::send_whole_correction() {
   call_.output_text = &contract_->wire_text();
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attempt,
-                                                                   const Reply& reply) {
+std::optional<Outcome> ExtractionLoop::on_truncated(Attempt attempt, const Reply& reply) {
   std::string joined = partial_ + reply.text;
   // Anthropic refuses a final assistant turn that ends in whitespace; the model goes on from the
   // trimmed text, so the trimmed text is what the continuation joins.
@@ -387,8 +395,7 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::on_truncated(Attempt attem
             {}});
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::on_raised_cap_refused(Attempt attempt,
-                                                                            const Reply& reply) {
+std::optional<Outcome> ExtractionLoop::on_raised_cap_refused(Attempt attempt, const Reply& reply) {
   // The model's own limit (or the provider's) is below the raised cap: the call ends as the
   // truncation it was, not as an HTTP error about a number the caller never set.
   add_note(attempt, fmt::format("the raised cap of max_tokens {} was refused", output_cap_));
@@ -436,8 +443,7 @@ std::string ExtractionLoop::redact_across_continuations(Attempt& current) {
   return redact_spans(joined, keys);
 }
 
-std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attempt,
-                                                                   AttemptRole role) {
+std::optional<Outcome> ExtractionLoop::next_request(Attempt attempt, AttemptRole role) {
   role_ = role;
   call_.output_cap = output_cap_;
   cap_from_budget_ = false;
@@ -476,12 +482,12 @@ std::optional<Result<nlohmann::json>> ExtractionLoop::next_request(Attempt attem
   return std::nullopt;
 }
 
-Result<nlohmann::json> ExtractionLoop::end_with(Error error, Attempt unanswered) {
+Outcome ExtractionLoop::end_with(Error error, Attempt unanswered) {
   trace_.attempts.push_back(std::move(unanswered));
   return end_with(std::move(error));
 }
 
-Result<nlohmann::json> ExtractionLoop::end_with(Error error) {
+Outcome ExtractionLoop::end_with(Error error) {
   error.trace = std::move(trace_);
   redact_keys(error);
   events_->finished(error.trace, &error);

@@ -14,6 +14,23 @@
 
 namespace accord::detail {
 
+// The call's end as the loop decides it: the judged value (the parsed document when the reply
+// needed no tree) or the Error, either with the Trace; moved on as the caller's Result.
+class Outcome {
+ public:
+  Outcome(Extraction<JudgedValue> done) : state_(std::move(done)) {}  // NOLINT: as Result's
+  Outcome(Error error) : state_(std::move(error)) {}                  // NOLINT
+  // The Error the call ended with, or nullptr when it has a value.
+  [[nodiscard]] Error* error() { return std::get_if<Error>(&state_); }
+  // For extract(): the value as a tree, built here when it is still the parsed document.
+  [[nodiscard]] Result<nlohmann::json> with_tree() &&;
+  // For extract<T>: the value as judged, read in place by the typed layer.
+  [[nodiscard]] Result<JudgedValue> as_judged() &&;
+
+ private:
+  std::variant<Extraction<JudgedValue>, Error> state_;
+};
+
 class ExtractionLoop {
  public:
   // Throws std::invalid_argument for a null Contract, one made for another provider,
@@ -40,12 +57,12 @@ class ExtractionLoop {
   // When the whole call must be over (ClientOptions::call_timeout from the start).
   [[nodiscard]] Deadline deadline() const { return deadline_; }
   // The call's Result once it is decided; nullopt when call() now carries the corrective turn.
-  [[nodiscard]] std::optional<Result<nlohmann::json>> on_exchange(Exchange exchanged);
+  [[nodiscard]] std::optional<Outcome> on_exchange(Exchange exchanged);
   // Ends the call early with `error`, carrying the attempts so far.
-  [[nodiscard]] Result<nlohmann::json> end_with(Error error);
+  [[nodiscard]] Outcome end_with(Error error);
   // The same after an attempt that was sent but never answered (a batch item the provider let
   // expire): the attempt is kept in the trace.
-  [[nodiscard]] Result<nlohmann::json> end_with(Error error, Attempt unanswered);
+  [[nodiscard]] Outcome end_with(Error error, Attempt unanswered);
 
  private:
   // The last whole object judged: what a whole-object correction echoes and a scoped one merges
@@ -64,7 +81,7 @@ class ExtractionLoop {
   [[nodiscard]] bool falls_back(const Attempt& attempt, const Reply& reply) const;
   // Records the attempt that ended the current provider's turn and sets call() to the next
   // provider's first request.
-  std::optional<Result<nlohmann::json>> fall_back(Attempt attempt, const Error& why);
+  std::optional<Outcome> fall_back(Attempt attempt, const Error& why);
   // The records' keys taken out: every client tried had its own.
   template <class Record>
   void redact_keys(Record& record) const {
@@ -72,12 +89,12 @@ class ExtractionLoop {
   }
 
   // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
-  std::optional<Result<nlohmann::json>> on_truncated(Attempt attempt, const Reply& reply);
+  std::optional<Outcome> on_truncated(Attempt attempt, const Reply& reply);
   // The raised-cap retry answered 400/422 (a cap above the model's own limit).
-  std::optional<Result<nlohmann::json>> on_raised_cap_refused(Attempt attempt, const Reply& reply);
-  std::optional<Result<nlohmann::json>> on_whole_object(Attempt attempt, Reply reply);
-  std::optional<Result<nlohmann::json>> on_scoped_reply(Attempt attempt, const std::string& text);
-  std::optional<Result<nlohmann::json>> succeed(Attempt attempt, nlohmann::json value);
+  std::optional<Outcome> on_raised_cap_refused(Attempt attempt, const Reply& reply);
+  std::optional<Outcome> on_whole_object(Attempt attempt, Reply reply);
+  std::optional<Outcome> on_scoped_reply(Attempt attempt, const std::string& text);
+  std::optional<Outcome> succeed(Attempt attempt, JudgedValue value);
   // Sets call() to the correction of last_whole_: scoped when the policy and the issues allow.
   // Returns the note for the attempt that needs correcting.
   std::string prepare_correction(bool allow_scoped);
@@ -85,7 +102,7 @@ class ExtractionLoop {
   bool take_correction();
   void send_whole_correction();
   // Sets call() for the next request; the call's end when the token budget leaves no room.
-  std::optional<Result<nlohmann::json>> next_request(Attempt attempt, AttemptRole role);
+  std::optional<Outcome> next_request(Attempt attempt, AttemptRole role);
   // A key split between the pieces of a continued output is whole only where they join: each
   // piece's share of it is taken out of the records of the attempts that carry it (their
   // content, raw reply, and the prefill sent back). `current` is the latest piece's attempt.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "accord/json_text.hpp"
 #include "core/utf8.hpp"
 
@@ -67,22 +69,90 @@ RepairSetup repair_setup(const Contract& contract, RepairPolicy policy) {
   return setup;
 }
 
+namespace {
+
+// As parse_with_repairs reads a reply: a key repeated in one object is an issue.
+constexpr ParseLimits kReplyLimits{.refuse_repeated_keys = true};
+
+std::atomic<std::uint64_t> reply_trees{0};
+
+void count_reply_tree() {
+  reply_trees.fetch_add(1, std::memory_order_relaxed);
+}
+
+nlohmann::json document_tree(const JsonDocument& document) {
+  count_reply_tree();
+  return document.root().to_json();
+}
+
+bool holds_null(JsonView value) {
+  if (value.is_null()) return true;
+  if (value.is_array()) {
+    for (const JsonView item : value.items()) {
+      if (holds_null(item)) return true;
+    }
+  } else if (value.is_object()) {
+    for (const auto& member : value.members()) {
+      if (holds_null(member.value)) return true;
+    }
+  }
+  return false;
+}
+
+// Whether unlower() would give `value` back as it is: the lowering changed no shape (no wrapped
+// root, pair list or recursive reference) and no null stands where an optional field was nulled.
+bool nothing_to_unlower(const Lowering& lowering, JsonView value) {
+  if (lowering.wrapped_root || !lowering.pair_lists.empty() || !lowering.references.empty())
+    return false;
+  return lowering.nulled_optionals.empty() || !holds_null(value);
+}
+
+}  // namespace
+
+std::uint64_t reply_trees_built() {
+  return reply_trees.load(std::memory_order_relaxed);
+}
+
+nlohmann::json tree_of_reply(JudgedValue&& value) {
+  if (value.document() != nullptr) count_reply_tree();
+  return std::move(value).to_json();
+}
+
 Judged judge_text(std::string_view text, const Lowering& lowering, const Validator& validator,
                   const RepairSetup& repair) {
   // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
   // only then can an early stop never differ from the whole reply's verdict.
-  auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
-  if (!parsed.value) return {nullptr, std::move(parsed.issues)};
-  Judged judged{unlower(*parsed.value, lowering), {}, true, std::move(*parsed.value)};
-  judged.issues = validator.validate(judged.value);
+  auto verdict = validator.parse_and_validate(text, kReplyLimits);
+  const bool as_sent = verdict.parsed() && nothing_to_unlower(lowering, *verdict.view());
+  Judged judged;
+  if (as_sent && verdict.issues.empty()) {
+    judged.parsed = true;
+    judged.value = JudgedValue(std::move(*verdict.document));
+    return judged;
+  }
+  if (verdict.parsed()) {
+    judged.wire_value = document_tree(*verdict.document);
+  } else {
+    auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
+    if (!parsed.value) {
+      judged.issues = std::move(parsed.issues);
+      return judged;
+    }
+    count_reply_tree();
+    judged.wire_value = std::move(*parsed.value);
+    judged.repairs = std::move(repairs);
+  }
+  judged.parsed = true;
+  auto value = unlower(judged.wire_value, lowering);
+  judged.issues = as_sent ? std::move(verdict.issues) : validator.validate(value);
   if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
-    auto changes = repair_to_valid(judged.value, *repair.json_schema, validator, repair.policy);
+    auto changes = repair_to_valid(value, *repair.json_schema, validator, repair.policy);
     if (!changes.empty()) {
       judged.issues.clear();
-      repairs.insert(repairs.end(), changes.begin(), changes.end());
+      judged.repairs.insert(judged.repairs.end(), changes.begin(), changes.end());
     }
   }
-  judged.repairs = std::move(repairs);
+  judged.value = JudgedValue(std::move(value));
   return judged;
 }
 

@@ -2,6 +2,7 @@
 // What the extraction loop (client.cpp) and the tool loop (tools.cpp) share: reading a reply's
 // status as an error, judging output text against a contract, and the corrective turns.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,15 +31,26 @@ struct RepairSetup {
 // parse is read through its slips, and the scalars of an invalid value are coerced; the coerced
 // value is taken only when that makes it valid, so the issues a correction quotes are those of
 // the value as the model meant it, never of a guess.
+// The text is parsed once, to a document: a valid value with nothing to unlower stays that
+// document (no tree is built); a tree is made only for unlowering, a repair or a correction.
 struct Judged {
-  nlohmann::json value;
+  JudgedValue value{nlohmann::json()};
   Issues issues;
   bool parsed = false;
-  nlohmann::json wire_value;  // as parsed, before unlowering: where a scoped correction merges
+  // As parsed, before unlowering: where a scoped correction merges. Set only when the value is
+  // not valid as sent (a correction may follow).
+  nlohmann::json wire_value;
   Repairs repairs;
 };
 [[nodiscard]] Judged judge_text(std::string_view text, const Lowering& lowering,
                                 const Validator& validator, const RepairSetup& repair = {});
+
+// How many trees of reply values the loop has built in this process (judging a reply, or
+// handing its value to a caller who asked for a tree): a typed extract whose reply needed none
+// builds none. For tests.
+[[nodiscard]] std::uint64_t reply_trees_built();
+// A judged value as a tree (counted when built here from the parsed document).
+[[nodiscard]] nlohmann::json tree_of_reply(JudgedValue&& value);
 
 // The records as kept: the key out of the attempt's content and its issues' messages and paths
 // (a hostile server can echo the key into the model's output), or out of an error's message and

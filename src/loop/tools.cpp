@@ -59,7 +59,7 @@ class CallJudge {
     auto judged =
         detail::judge_text(call.arguments_text, specs_[index].input.lowering, tool->validator(),
                            {repair_, &input_schema(index), /*root_is_array=*/false});
-    record.input = std::move(judged.value);
+    record.input = detail::tree_of_reply(std::move(judged.value));
     record.issues = std::move(judged.issues);
     record.repairs = std::move(judged.repairs);
     int& rejections = rejections_[tool->name()];
@@ -360,7 +360,7 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     run.steps.back().attempt.issues = judged.issues;
     run.steps.back().attempt.repairs = judged.repairs;
     if (judged.issues.empty()) {
-      run.final_value = std::move(judged.value);
+      run.final_value = detail::tree_of_reply(std::move(judged.value));
       return Extraction<ToolRun>{run, run.trace()};
     }
     events.issues_found(number, judged.issues, judged.repairs);
