@@ -85,26 +85,14 @@ nlohmann::json document_tree(const JsonDocument& document) {
   return document.root().to_json();
 }
 
-bool holds_null(JsonView value) {
-  if (value.is_null()) return true;
-  if (value.is_array()) {
-    for (const JsonView item : value.items()) {
-      if (holds_null(item)) return true;
-    }
-  } else if (value.is_object()) {
-    for (const auto& member : value.members()) {
-      if (holds_null(member.value)) return true;
-    }
-  }
-  return false;
-}
-
-// Whether unlower() would give `value` back as it is: the lowering changed no shape (no wrapped
-// root, pair list or recursive reference) and no null stands where an optional field was nulled.
-bool nothing_to_unlower(const Lowering& lowering, JsonView value) {
+// Whether unlower() would give the value of `text` back as it is: the lowering changed no shape
+// (no wrapped root, pair list or recursive reference) and no null can stand where an optional
+// was nulled (the text holds no "null" at all). Decided before parsing, so a reply that needs
+// unlowering goes straight to the tree and is validated once, after it.
+bool nothing_to_unlower(const Lowering& lowering, std::string_view text) {
   if (lowering.wrapped_root || !lowering.pair_lists.empty() || !lowering.references.empty())
     return false;
-  return lowering.nulled_optionals.empty() || !holds_null(value);
+  return lowering.nulled_optionals.empty() || text.find("null") == std::string_view::npos;
 }
 
 }  // namespace
@@ -122,16 +110,18 @@ Judged judge_text(std::string_view text, const Lowering& lowering, const Validat
                   const RepairSetup& repair) {
   // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
   // only then can an early stop never differ from the whole reply's verdict.
-  auto verdict = validator.parse_and_validate(text, kReplyLimits);
-  const bool as_sent = verdict.parsed() && nothing_to_unlower(lowering, *verdict.view());
   Judged judged;
-  if (as_sent && verdict.issues.empty()) {
-    judged.parsed = true;
-    judged.value = JudgedValue(std::move(*verdict.document));
-    return judged;
+  std::optional<ValidationResult> verdict;
+  if (nothing_to_unlower(lowering, text)) {
+    verdict = validator.parse_and_validate(text, kReplyLimits);
+    if (verdict->ok()) {
+      judged.parsed = true;
+      judged.value = JudgedValue(std::move(*verdict->document));
+      return judged;
+    }
   }
-  if (verdict.parsed()) {
-    judged.wire_value = document_tree(*verdict.document);
+  if (verdict && verdict->parsed()) {
+    judged.wire_value = document_tree(*verdict->document);
   } else {
     auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
     if (!parsed.value) {
@@ -144,7 +134,9 @@ Judged judge_text(std::string_view text, const Lowering& lowering, const Validat
   }
   judged.parsed = true;
   auto value = unlower(judged.wire_value, lowering);
-  judged.issues = as_sent ? std::move(verdict.issues) : validator.validate(value);
+  // Parsed as sent with nothing to unlower: the issues are the document's.
+  judged.issues =
+      verdict && verdict->parsed() ? std::move(verdict->issues) : validator.validate(value);
   if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
     auto changes = repair_to_valid(value, *repair.json_schema, validator, repair.policy);
     if (!changes.empty()) {
