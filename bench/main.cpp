@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
           "without reading text); typed: TypedValidator, text to the validated struct; reuse: "
           "parse_document into one JsonDocument kept from line to line")
       ->check(
-          CLI::IsMember({"full", "tape", "reuse", "parse", "nlohmann", "worded", "tree", "typed"}));
+          CLI::IsMember({"full", "verdict", "tape", "reuse", "parse", "nlohmann", "worded", "tree", "typed"}));
   validate_cmd->add_option("--seconds", validate.seconds, "how long to repeat (default 2)");
   validate_cmd->add_option("--lines", validate.lines, "only the first N lines (default all)");
 

@@ -128,6 +128,11 @@ int run_validate(const ValidateOptions& options) {
                                        : typed_judge(examples::typed_transfer_schema());
   } else if (options.mode == "full") {
     judge = [&](const std::string& line) { return validator.parse_and_validate(line).ok(); };
+  } else if (options.mode == "verdict") {
+    auto document = std::make_shared<JsonDocument>();
+    judge = [&validator, document](const std::string& line) {
+      return validator.parse_and_validate(line, *document).empty();
+    };
   } else if (options.mode == "tape") {
     judge = [](const std::string& line) { return parse_document(line).document.has_value(); };
   } else if (options.mode == "reuse") {

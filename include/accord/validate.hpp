@@ -91,6 +91,11 @@ class Validator {
                                                     const nlohmann::json& value) const;
   [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,
                                                     ParseLimits limits = {}) const;
+  // The same for many texts judged one after another: each is read into `reuse`, whose tape and
+  // strings keep their capacity, so a verdict allocates nothing once the document is large
+  // enough. `reuse` holds the value when the text parsed, else null.
+  [[nodiscard]] Issues parse_and_validate(std::string_view text, JsonDocument& reuse,
+                                          ParseLimits limits = {}) const;
   // The schema paths of keywords written beside a draft-04/06/07 `$ref` that would check
   // something: ignored, as the specification says, unless ValidatorOptions::apply_ref_siblings.
   [[nodiscard]] const std::vector<Path>& keywords_beside_ref() const;

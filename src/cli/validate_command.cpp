@@ -177,12 +177,14 @@ struct Judge {
   const ValidateArgs& args;
   accord::RepairPolicy policy;
 
-  // `line` is 0 for a whole file.
-  [[nodiscard]] Verdict operator()(std::string_view document, std::size_t line) const {
+  // `line` is 0 for a whole file. `reuse` holds each document while it is judged, so judging
+  // one after another allocates for the value only when a document is larger than those before.
+  [[nodiscard]] Verdict operator()(std::string_view document, std::size_t line,
+                                   accord::JsonDocument& reuse) const {
     Verdict verdict;
     std::string repairs;
     if (policy == accord::RepairPolicy::off) {
-      verdict.issues = checker.validator.parse_and_validate(document).issues;
+      verdict.issues = checker.validator.parse_and_validate(document, reuse);
     } else {
       auto judged = accord::judge_with_repairs(document, checker.validator, checker.schema, policy);
       verdict.issues = std::move(judged.issues);
@@ -282,6 +284,7 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
     pool.give([&judge, documents = std::move(batch)] {
       Verdicts verdicts;
       verdicts.reserve(documents.lines.size());
+      accord::JsonDocument reuse;
       for (std::size_t i = 0; i < documents.lines.size(); ++i) {
         const auto& line = documents.lines[i];
         const std::size_t end =
@@ -290,7 +293,7 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
             line.bytes > Judge::kMaxLineBytes
                 ? judge.overlong(line.number, line.bytes)
                 : judge(std::string_view(documents.text).substr(line.offset, end - line.offset),
-                        line.number));
+                        line.number, reuse));
       }
       return verdicts;
     });
@@ -351,7 +354,8 @@ int run(const ValidateArgs& args) {
   if (args.lines || is_jsonl(args.documents)) {
     judge_lines(args, judge, totals);
   } else {
-    totals.take(judge(read_file(args.documents), 0), args.max_errors);
+    accord::JsonDocument document;
+    totals.take(judge(read_file(args.documents), 0, document), args.max_errors);
   }
   print_totals(totals, judge.policy != accord::RepairPolicy::off, args.json);
   return totals.invalid == 0 ? 0 : kInvalid;

@@ -54,6 +54,20 @@ Issues too_deep_issues() {
       "Invalid JSON: nested deeper than " + std::to_string(detail::kMaxValueDepth) + " levels"}};
 }
 
+// The issues of a parsed document; false when its value is nested deeper than the engine walks.
+// The parser's own depth limit already bounds the value unless the caller raised it; such a
+// value is not kept either, as value() and dump() would recurse through every level of it.
+bool judge_parsed(const detail::Engine& engine, const JsonDocument& document, ParseLimits limits,
+                  Issues& issues) {
+  const JsonView root = document.root();
+  if (limits.max_depth > detail::kMaxValueDepth && detail::too_deep(root)) {
+    issues = too_deep_issues();
+    return false;
+  }
+  issues = engine.issues(root);
+  return true;
+}
+
 }  // namespace
 
 Issues Validator::validate(const nlohmann::json& value) const {
@@ -81,17 +95,17 @@ ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimit
     result.issues = std::move(parsed.issues);
     return result;
   }
-  // The parser's own depth limit already bounds the value unless the caller raised it. A value
-  // nested deeper than the engine walks is not kept either: value() and dump() would recurse
-  // through every level of it.
-  const JsonView root = parsed.document->root();
-  if (limits.max_depth > detail::kMaxValueDepth && detail::too_deep(root)) {
-    result.issues = too_deep_issues();
-    return result;
-  }
-  result.issues = impl_->engine->issues(root);
-  result.document = std::move(parsed.document);
+  if (judge_parsed(*impl_->engine, *parsed.document, limits, result.issues))
+    result.document = std::move(parsed.document);
   return result;
+}
+
+Issues Validator::parse_and_validate(std::string_view text, JsonDocument& reuse,
+                                     ParseLimits limits) const {
+  Issues issues = parse_document(text, limits, reuse);
+  if (!issues.empty()) return issues;
+  if (!judge_parsed(*impl_->engine, reuse, limits, issues)) reuse = JsonDocument();
+  return issues;
 }
 
 }  // namespace accord

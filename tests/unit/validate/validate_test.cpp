@@ -503,6 +503,22 @@ TEST(ParseAndValidate, ValidTextIsOk) {
   EXPECT_TRUE(make(R"({"type":"string"})").parse_and_validate(R"("x")").ok());
 }
 
+TEST(ParseAndValidate, AReusedDocumentGivesTheIssuesAFreshResultGives) {
+  const auto validator = make(kRefund);
+  const std::vector<std::string> texts = {
+      R"({"orderId":"ORD-1","amount":0,"currency":"GBP","orderDate":"2026-02-30",)"
+      R"("refundDate":"2026-01-01","note":"n","sku":"s"})",
+      R"({"orderId":"ORD-123456","amount":5,"currency":"USD","orderDate":"2026-01-02",)"
+      R"("refundDate":"2026-01-03","note":"a longer note than the first","sku":"x"})",
+      "{not json", "[1, 2, 3]", R"("short")"};
+  accord::JsonDocument reuse;
+  for (const auto& text : texts) {
+    const auto fresh = validator.parse_and_validate(text);
+    EXPECT_EQ(validator.parse_and_validate(text, reuse), fresh.issues) << text;
+    EXPECT_EQ(reuse.root().to_json(), fresh.parsed() ? *fresh.value() : json()) << text;
+  }
+}
+
 TEST(Threads, ValidateIsSafeFromManyThreadsAtOnce) {
   const auto validator = make(kRefund);
   const auto bad =
