@@ -32,10 +32,12 @@ std::optional<std::int64_t> output_cap(const json& request) {
     const auto found = request.find(key);
     if (found != request.end() && found->is_number_integer()) return found->get<std::int64_t>();
   }
-  // Gemini's cap sits in generationConfig.
-  if (const auto config = request.find("generationConfig");
-      config != request.end() && config->is_object()) {
-    const auto found = config->find("maxOutputTokens");
+  // Gemini's cap sits in generationConfig, Converse's in inferenceConfig.
+  for (const auto& [config_key, key] : {std::pair{"generationConfig", "maxOutputTokens"},
+                                        std::pair{"inferenceConfig", "maxTokens"}}) {
+    const auto config = request.find(config_key);
+    if (config == request.end() || !config->is_object()) continue;
+    const auto found = config->find(key);
     if (found != config->end() && found->is_number_integer()) return found->get<std::int64_t>();
   }
   return std::nullopt;

@@ -1,5 +1,7 @@
 #include "thinking_shape.hpp"
 
+#include <algorithm>
+
 namespace accord_mock {
 namespace {
 
@@ -11,18 +13,41 @@ bool thinking_on(const json& request) {
          thinking->value("type", "") == "enabled";
 }
 
-// A last assistant message whose content does not open with a thinking block: what the model
-// would have to continue without thinking first.
-bool ends_in_prefill(const json& request) {
-  const auto messages = request.find("messages");
-  if (messages == request.end() || !messages->is_array() || messages->empty()) return false;
-  const auto& last = messages->back();
-  if (!last.is_object() || last.value("role", "") != "assistant") return false;
-  const auto content = last.find("content");
-  if (content == last.end() || !content->is_array() || content->empty()) return true;
+// An assistant message whose content does not open with a thinking block.
+bool assistant_without_thinking_first(const json& message) {
+  if (!message.is_object() || message.value("role", "") != "assistant") return false;
+  const auto content = message.find("content");
+  if (content == message.end() || !content->is_array() || content->empty()) return true;
   const auto& first = content->front();
   const std::string type = first.is_object() ? first.value("type", "") : "";
   return type != "thinking" && type != "redacted_thinking";
+}
+
+// A last assistant message that does not open with a thinking block: what the model would have
+// to continue without thinking first.
+bool ends_in_prefill(const json& request) {
+  const auto messages = request.find("messages");
+  if (messages == request.end() || !messages->is_array() || messages->empty()) return false;
+  return assistant_without_thinking_first(messages->back());
+}
+
+// Tool results (the last user message) after an assistant message that does not open with a
+// thinking block: with thinking on, Anthropic wants the turn whose tool calls they answer echoed
+// with its signed thinking first ("a final assistant message must start with a thinking block,
+// preceding the lastmost set of tool_use and tool_result blocks").
+bool tool_turn_without_thinking(const json& request) {
+  const auto messages = request.find("messages");
+  if (messages == request.end() || !messages->is_array() || messages->size() < 2) return false;
+  const auto& last = messages->back();
+  if (!last.is_object() || last.value("role", "") != "user") return false;
+  const auto results = last.find("content");
+  if (results == last.end() || !results->is_array() ||
+      std::none_of(results->begin(), results->end(), [](const json& block) {
+        return block.is_object() && block.value("type", "") == "tool_result";
+      })) {
+    return false;
+  }
+  return assistant_without_thinking_first((*messages)[messages->size() - 2]);
 }
 
 constexpr const char* kForcedTool = "Thinking may not be enabled when tool_choice forces tool use.";
@@ -63,6 +88,10 @@ std::optional<std::string> refused_beside_thinking(Endpoint endpoint, const json
   if (ends_in_prefill(request)) {
     return "When thinking is enabled, a final assistant message must start with a thinking "
            "block: an assistant prefill cannot be continued with thinking on.";
+  }
+  if (tool_turn_without_thinking(request)) {
+    return "When thinking is enabled, a final assistant message must start with a thinking "
+           "block (preceding the lastmost set of tool_use and tool_result blocks).";
   }
   return std::nullopt;
 }

@@ -115,7 +115,8 @@ struct ToolRequest {
   // the count.
   int corrections_per_tool = 1;
   // Validate the final answer as JSON against this (sent as the response format, named
-  // "final_answer"); `final_corrections` corrective turns when it is invalid.
+  // "final_answer", or as a tool of that name beside the others for a model that takes no
+  // response format: docs/tools.md); `final_corrections` corrective turns when it is invalid.
   std::optional<Schema> final_schema;
   int final_corrections = 1;
   // What of a call's arguments and of the final answer is repaired before they are judged;

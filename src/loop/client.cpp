@@ -383,9 +383,12 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   }
   impl_->model = !options.model.empty() ? options.model : std::string(provider.default_model());
   if (impl_->unusable.empty()) {
-    impl_->unusable = refused_parameters(
-        provider, {.base_url = impl_->base_url, .api_key = impl_->api_key, .model = impl_->model},
-        options.parameters);
+    impl_->unusable = refused_parameters(provider,
+                                         {.base_url = impl_->base_url,
+                                          .api_key = impl_->api_key,
+                                          .model = impl_->model,
+                                          .max_tokens = options.max_tokens},
+                                         options.parameters);
   }
   impl_->transport = options.custom_transport ? options.custom_transport
                                               : std::make_shared<CurlTransport>(options.transport);

@@ -46,10 +46,22 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
                   }});
   }
 
+  // On the transport's thread, where an exception would end the process and every call in
+  // flight: what the call's next step throws (a custom transport's post_async, a request refused
+  // before sending) ends this call instead, delivered to `done` with the attempts so far. The
+  // caller of extract_async has returned by then, so there is no one to throw to.
   void on_try(TransportResult result) {
-    const RetryDecision& decision = steps_->record(std::move(result));
-    if (decision.retry && !cancelled_->load()) return send_try(decision.wait);
-    end_attempt();
+    try {
+      const RetryDecision& decision = steps_->record(std::move(result));
+      if (decision.retry && !cancelled_->load()) return send_try(decision.wait);
+      end_attempt();
+    } catch (const std::exception& e) {
+      deliver(loop_.end_with(
+          Error{ErrorKind::transport, std::string("the call could not go on: ") + e.what(), {}}));
+    } catch (...) {
+      deliver(loop_.end_with(
+          Error{ErrorKind::transport, "the call could not go on: an unknown exception", {}}));
+    }
   }
 
   void end_attempt() {

@@ -476,6 +476,21 @@ std::optional<Outcome> ExtractionLoop::next_request(Attempt attempt, AttemptRole
     if (left < cap) {
       call_.output_cap = static_cast<int>(left);
       cap_from_budget_ = true;
+      // A cap the provider refuses (Claude's at or below the thinking budget) is not sent, nor
+      // is the thinking budget cut behind the caller's back: the budget cannot pay for the
+      // request as the caller set it up.
+      if (const auto why = refusal_before_sending(*client_, call_); !why.empty()) {
+        add_note(attempt,
+                 fmt::format("stopped by the token budget: the {} would get max_tokens {}, "
+                             "which is refused: {}",
+                             to_string(role), left, why));
+        trace_.attempts.push_back(std::move(attempt));
+        return end_with(Error{ErrorKind::budget_exhausted,
+                              fmt::format("the token budget of {} leaves the {} max_tokens {} ({} "
+                                          "spent), which cannot be sent: {}",
+                                          budget_.max_tokens, to_string(role), left, spent, why),
+                              {}});
+      }
     }
   }
   trace_.attempts.push_back(std::move(attempt));

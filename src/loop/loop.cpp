@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "accord/json_text.hpp"
@@ -214,16 +215,53 @@ std::string echoed_issues(const Issues& issues) {
 
 namespace {
 
+// Whether content blocks as received hold a signed thinking block: Anthropic's thinking and
+// redacted_thinking, Converse's reasoningContent.
+bool holds_thinking(const nlohmann::json& blocks) {
+  return std::any_of(blocks.begin(), blocks.end(), [](const nlohmann::json& block) {
+    if (!block.is_object()) return false;
+    const auto type = block.find("type");
+    const bool typed_thinking = type != block.end() && type->is_string() &&
+                                (*type == "thinking" || *type == "redacted_thinking");
+    return typed_thinking || block.contains("reasoningContent");
+  });
+}
+
+// Content blocks as received (Anthropic's, Converse's) with their visible output cut as the
+// turn's own text is: a text block's text cut with a marker, a tool input past the limit sent
+// empty (as a cut, unparsable argument text is). Every other block stays whole whatever its
+// size: a thinking block and its signature, which Claude wants first in an echoed turn while
+// thinking is on, and which a changed byte would invalidate.
+void cut_visible_blocks(nlohmann::json& blocks) {
+  for (auto& block : blocks) {
+    if (!block.is_object()) continue;
+    if (const auto text = block.find("text"); text != block.end() && text->is_string()) {
+      auto visible = text->get<std::string>();
+      if (cut_with_marker(visible, kEchoedReplyBytes, "the reply")) *text = std::move(visible);
+    }
+    const auto tool_use = block.find("toolUse");
+    auto& call = tool_use != block.end() && tool_use->is_object() ? *tool_use : block;
+    if (const auto input = call.find("input");
+        input != call.end() && input->dump().size() > kEchoedReplyBytes) {
+      *input = nlohmann::json::object();
+    }
+  }
+}
+
 // The model's reply as echoed back: each corrective request resends the whole conversation, so
 // an echo of a huge reply is cut (the issues say what to fix; the model does not need its whole
-// output again) and the provider's own copy of the message, which would repeat it, is dropped.
+// output again). The provider's own copy of the message, which would repeat it, is dropped, but
+// for content blocks holding a thinking block: those are kept, their visible output cut the same
+// way.
 Turn echoed(const Turn& assistant) {
   Turn turn = assistant;
   bool cut = cut_with_marker(turn.text, kEchoedReplyBytes, "the reply");
   for (auto& call : turn.tool_calls) {
     cut = cut_with_marker(call.arguments_text, kEchoedReplyBytes, "the arguments") || cut;
   }
-  if (cut || (!turn.raw.is_null() && turn.raw.dump().size() > 2 * kEchoedReplyBytes)) {
+  if (turn.raw.is_array() && holds_thinking(turn.raw)) {
+    cut_visible_blocks(turn.raw);
+  } else if (cut || (!turn.raw.is_null() && turn.raw.dump().size() > 2 * kEchoedReplyBytes)) {
     turn.raw = nullptr;
   }
   return turn;

@@ -10,6 +10,7 @@
 #include "loop/call_events.hpp"
 #include "loop/client.hpp"
 #include "loop/loop.hpp"
+#include "providers/wire.hpp"
 
 namespace accord {
 namespace {
@@ -121,13 +122,17 @@ bool is_error(CallVerdict verdict) {
 // Judges every call of one tool-call reply, runs the handlers of the valid ones, and appends the
 // reply and all its results (in order, one turn) to the conversation. Returns the error that
 // ends the run instead: the last allowed turn, or a tool whose corrections ran out.
+// `final_result`, when set, answers the call of the final-answer tool (judged by the caller),
+// which is no tool of the toolset: it goes back after the others' results.
 std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const ToolRequest& request,
                                   const Toolset& toolset, CallJudge& judge, ToolRun& run,
-                                  std::vector<Turn>& turns) {
+                                  std::vector<Turn>& turns,
+                                  const std::optional<ToolResult>& final_result) {
   const std::size_t step = run.steps.size() - 1;
   auto& attempt = run.steps.back().attempt;
   std::vector<ToolCallRecord> records;
   for (const auto& tool_call : reply.tool_calls) {
+    if (final_result && tool_call.id == final_result->call_id) continue;
     if (last_turn) {
       // No turn is left to hear the results, so nothing runs for a result nobody reads.
       records.push_back({.step = step, .call = tool_call, .verdict = CallVerdict::skipped});
@@ -171,6 +176,7 @@ std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const Tool
     run.steps.back().calls.push_back(run.calls.size());
     run.calls.push_back(std::move(record));
   }
+  if (final_result) results.results.push_back(*final_result);
   if (stop) {
     stop->trace = run.trace();
     return stop;
@@ -302,16 +308,88 @@ AttemptRole role_after_calls(const ToolRun& run) {
   return refused ? AttemptRole::whole_correction : AttemptRole::tool_results;
 }
 
+// Why the final schema goes as a tool beside the run's tools, or empty when it goes as the
+// response format: a model that takes no response format (a Bedrock model not listed for native
+// structured output answers 400) or a client set to the forced tool. The tool a run forces
+// cannot be the final one (the model would get no turn to call the others), so it is offered
+// beside them, with a tool choice that makes the model call one of them.
+std::string final_as_tool(const Client& client, const Toolset& toolset) {
+  const auto chosen = Client::Internals::output_mode(client, OutputMode::per_model,
+                                                     Client::Internals::model(client));
+  if (chosen.mode != OutputMode::forced_tool) return {};
+  if (toolset.find(kFinalName) != nullptr) {
+    throw std::invalid_argument(fmt::format(
+        "run_tools: the tool \"{0}\" has the name the final schema goes by: {1} takes no "
+        "response format, so the final schema goes as a tool named \"{0}\" beside the run's "
+        "tools; rename the tool",
+        kFinalName, Client::Internals::model(client)));
+  }
+  return fmt::format(
+      "the final schema went as the tool {} beside the run's tools, a tool call "
+      "required ({})",
+      kFinalName, chosen.why.empty() ? "ClientOptions::mode is forced_tool" : chosen.why);
+}
+
+// The call of the final-answer tool in a reply, if any.
+const ToolCall* final_call_of(const Reply& reply) {
+  for (const auto& call : reply.tool_calls) {
+    if (call.name == kFinalName) return &call;
+  }
+  return nullptr;
+}
+
+// A reply's final answer (its text, or the final tool's input) judged against the final schema
+// into the step's attempt: the run's end when it is valid or no correction is left, else nullopt
+// (the issues are in the attempt, for the correction).
+std::optional<Result<ToolRun>> judge_final_answer(std::string_view text, const Contract& contract,
+                                                  RepairPolicy repair, int final_attempts,
+                                                  const ToolRequest& request, ToolRun& run,
+                                                  detail::CallEvents& events) {
+  auto judged = detail::judge_text(text, contract.wire().lowering, contract.validator(),
+                                   detail::repair_setup(contract, repair));
+  auto& attempt = run.steps.back().attempt;
+  attempt.issues = judged.issues;
+  attempt.repairs = judged.repairs;
+  if (judged.issues.empty()) {
+    run.final_value = detail::tree_of_reply(std::move(judged.value));
+    return Extraction<ToolRun>{run, run.trace()};
+  }
+  events.issues_found(run.steps.size(), judged.issues, judged.repairs);
+  if (final_attempts > request.final_corrections) {
+    return detail::invalid_after(static_cast<std::size_t>(final_attempts), judged.issues,
+                                 run.trace());
+  }
+  return std::nullopt;
+}
+
+// The calls beside a valid final answer are not run: the run ends, and no turn is left to hear
+// their results.
+void skip_calls_beside(const Reply& reply, const ToolCall& final_call, ToolRun& run) {
+  for (const auto& call : reply.tool_calls) {
+    if (&call == &final_call) continue;
+    run.steps.back().calls.push_back(run.calls.size());
+    run.calls.push_back(
+        {.step = run.steps.size() - 1, .call = call, .verdict = CallVerdict::skipped});
+  }
+}
+
 Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
                                const Toolset& toolset, detail::CallEvents& events) {
   const auto specs = toolset.specs(client.provider());
   CallSpec call{.tools = specs};
   std::shared_ptr<const Contract> final_contract;
+  std::string final_tool_note;  // set when the final schema goes as a tool
   if (request.final_schema) {
     final_contract = client.contract(*request.final_schema, kFinalName);
-    call.output_name = kFinalName;
-    call.output = &final_contract->wire();
-    call.output_text = &final_contract->wire_text();
+    final_tool_note = final_as_tool(client, toolset);
+    if (final_tool_note.empty()) {
+      call.output_name = kFinalName;
+      call.output = &final_contract->wire();
+      call.output_text = &final_contract->wire_text();
+    } else {
+      call.tools.push_back({kFinalName, detail::kOutputToolDescription, final_contract->wire()});
+      call.tool_required = true;
+    }
   }
   if (!request.system.empty())
     call.turns.push_back(Turn{.role = Turn::Role::system, .text = request.system});
@@ -336,14 +414,30 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     const Reply& reply = exchanged.reply;
     run.usage += exchanged.attempt.usage;
     run.steps.push_back(ToolStep{exchanged.attempt, {}});
+    if (step == 0) run.steps.back().attempt.note = final_tool_note;
 
     if (reply.status == ReplyStatus::tool_calls) {
+      std::optional<ToolResult> final_result;
+      if (const ToolCall* final_call = final_tool_note.empty() ? nullptr : final_call_of(reply)) {
+        if (auto end = judge_final_answer(final_call->arguments_text, *final_contract, repair,
+                                          ++final_attempts, request, run, events)) {
+          if (!end->ok()) return *std::move(end);
+          skip_calls_beside(reply, *final_call, run);
+          return Extraction<ToolRun>{run, run.trace()};
+        }
+        final_result =
+            ToolResult{final_call->id, kFinalName,
+                       "That final answer failed validation:\n" +
+                           detail::echoed_issues(run.steps.back().attempt.issues) +
+                           fmt::format("\nCall {} again with the corrected answer.", kFinalName),
+                       true};
+      }
       auto error = answer_calls(reply, step + 1 >= request.max_steps, request, toolset, judge, run,
-                                call.turns);
+                                call.turns, final_result);
       const auto& answered = run.steps.back().attempt;
-      events.issues_found(number, answered.issues, answered.repairs);
+      if (!final_result) events.issues_found(number, answered.issues, answered.repairs);
       if (error) return *std::move(error);
-      role = role_after_calls(run);
+      role = final_result ? AttemptRole::whole_correction : role_after_calls(run);
       continue;
     }
 
@@ -353,22 +447,12 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     }
     run.final_text = reply.text;
     if (!final_contract) return Extraction<ToolRun>{run, run.trace()};
-    ++final_attempts;
-    auto judged =
-        detail::judge_text(reply.text, final_contract->wire().lowering, final_contract->validator(),
-                           detail::repair_setup(*final_contract, repair));
-    run.steps.back().attempt.issues = judged.issues;
-    run.steps.back().attempt.repairs = judged.repairs;
-    if (judged.issues.empty()) {
-      run.final_value = detail::tree_of_reply(std::move(judged.value));
-      return Extraction<ToolRun>{run, run.trace()};
+    if (auto end = judge_final_answer(reply.text, *final_contract, repair, ++final_attempts,
+                                      request, run, events)) {
+      return *std::move(end);
     }
-    events.issues_found(number, judged.issues, judged.repairs);
-    if (final_attempts > request.final_corrections) {
-      return detail::invalid_after(static_cast<std::size_t>(final_attempts), judged.issues,
-                                   run.trace());
-    }
-    detail::append_correction(call.turns, reply, judged.issues, call.mode, kFinalName);
+    detail::append_correction(call.turns, reply, run.steps.back().attempt.issues, call.mode,
+                              kFinalName);
     role = AttemptRole::whole_correction;
   }
   // Reached only when the last allowed turn was a corrected final answer, or max_steps < 1.

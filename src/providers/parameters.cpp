@@ -69,7 +69,8 @@ std::vector<std::string> parameters_taken(std::string_view provider_name) {
   // parameter alone, on a one-turn call.
   std::vector<std::string> taken;
   for (const auto& name : parameter_names()) {
-    CallSpec call{.base_url = "http://127.0.0.1:1", .model = "model"};
+    // max_tokens above the thinking budget below, which Claude requires.
+    CallSpec call{.base_url = "http://127.0.0.1:1", .model = "model", .max_tokens = 4096};
     call.turns.push_back(Turn{.role = Turn::Role::user, .text = "text"});
     auto& p = call.parameters;
     const std::array<std::pair<const char*, std::function<void()>>, 10> setters{{

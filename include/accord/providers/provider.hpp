@@ -98,6 +98,10 @@ struct CallSpec {
   // ClientOptions::parameters); a parameter the provider does not take makes encode() throw
   // std::invalid_argument.
   RequestParameters parameters;
+  // The model must call one of `tools` rather than answer in text (a tool run whose final answer
+  // goes as a tool beside the others): Anthropic `tool_choice: any`, Bedrock `toolChoice: any`,
+  // OpenAI `tool_choice: required`. With thinking on, Claude refuses a forced choice: auto there.
+  bool tool_required = false;
 };
 
 class Provider {

@@ -17,8 +17,8 @@ namespace accord::detail {
 [[nodiscard]] const SchemaCapabilities& anthropic_schema_capabilities();
 [[nodiscard]] std::unique_ptr<BatchProtocol> make_anthropic_batches(const BatchSetup& setup);
 // Throws std::invalid_argument, naming `provider`, for what Claude refuses beside extended
-// thinking (a prefill, a temperature other than 1, a top_p below 0.95), before anything is sent.
-void check_beside_thinking(const RequestParameters& parameters, bool prefill,
-                           std::string_view provider);
+// thinking (a prefill, a temperature other than 1, a top_p below 0.95, max_tokens not above the
+// thinking budget), before anything is sent.
+void check_beside_thinking(const CallSpec& call, std::string_view provider);
 
 }  // namespace accord::detail

@@ -188,7 +188,7 @@ class Anthropic final : public Provider {
     const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
     // With extended thinking on, a forced tool becomes tool_choice auto below.
     const bool thinking = call.parameters.thinking_budget.has_value();
-    if (thinking) check_beside_thinking(call.parameters, prefill, name());
+    if (thinking) check_beside_thinking(call, name());
     if (call.output && !forced && !prefill) {
       body["output_config"] = {
           {"format", {{"type", "json_schema"}, {"schema", output_schema(call)}}}};
@@ -200,10 +200,12 @@ class Anthropic final : public Provider {
     }
     if (!tools.empty()) {
       body["tools"] = std::move(tools);
-      if (forced && thinking) {
+      if ((forced || call.tool_required) && thinking) {
         body["tool_choice"] = {{"type", "auto"}};
       } else if (forced) {
         body["tool_choice"] = {{"type", "tool"}, {"name", output_name(call)}};
+      } else if (call.tool_required) {
+        body["tool_choice"] = {{"type", "any"}};
       }
     }
     if (call.parameters.prompt_cache.value_or(false)) mark_anthropic_cache_points(body);
@@ -285,17 +287,27 @@ class Anthropic final : public Provider {
 }  // namespace
 
 // What Anthropic refuses beside extended thinking (its extended-thinking page, "feature
-// compatibility"), refused before sending: an assistant prefill, a temperature other than 1, a
-// top_p below 0.95 (Claude on Bedrock alike). A forced tool is refused too; the codecs offer the
-// tool with auto instead.
-void check_beside_thinking(const RequestParameters& parameters, bool prefill,
-                           std::string_view provider) {
+// compatibility", and max_tokens above budget_tokens), refused before sending: an assistant
+// prefill, a temperature other than 1, a top_p below 0.95, an output cap not above the thinking
+// budget (Claude on Bedrock alike). A forced tool is refused too; the codecs offer the tool with
+// auto instead.
+void check_beside_thinking(const CallSpec& call, std::string_view provider) {
+  const auto& parameters = call.parameters;
+  const std::int64_t budget = parameters.thinking_budget.value_or(0);
+  if (call.max_tokens <= budget) {
+    throw std::invalid_argument(fmt::format(
+        "{}: max_tokens {} is not above thinking_budget {}: Claude needs max_tokens greater than "
+        "the thinking budget (the thinking counts towards it); raise max_tokens or lower "
+        "thinking_budget",
+        provider, call.max_tokens, budget));
+  }
   const auto refuse = [&](const std::string& what) {
     throw std::invalid_argument(fmt::format(
         "{}: {} cannot be sent with thinking_budget set: Claude refuses it while extended "
         "thinking is on",
         provider, what));
   };
+  const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
   if (prefill) refuse("a conversation ending in an assistant turn (a prefill)");
   if (parameters.temperature && *parameters.temperature != 1.0)
     refuse(fmt::format("temperature {} (only 1)", *parameters.temperature));

@@ -350,10 +350,7 @@ class Bedrock final : public Provider {
     const bool forced = call.output && mode == OutputMode::forced_tool;
     // Claude's extended thinking refuses a forced tool: the output tool is offered with auto.
     const bool thinking = call.parameters.thinking_budget.has_value();
-    if (thinking) {
-      const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
-      check_beside_thinking(call.parameters, prefill, name());
-    }
+    if (thinking) check_beside_thinking(call, name());
     if (call.output && !forced) {
       // The schema travels as a JSON string (JsonSchemaDefinition.schema is a String).
       const std::string schema =
@@ -372,10 +369,12 @@ class Bedrock final : public Provider {
     }
     if (!tools.empty()) {
       body["toolConfig"] = {{"tools", std::move(tools)}};
-      if (forced && thinking) {
+      if ((forced || call.tool_required) && thinking) {
         body["toolConfig"]["toolChoice"] = {{"auto", ojson::object()}};
       } else if (forced) {
         body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
+      } else if (call.tool_required) {
+        body["toolConfig"]["toolChoice"] = {{"any", ojson::object()}};
       }
     }
     if (call.parameters.prompt_cache.value_or(false))

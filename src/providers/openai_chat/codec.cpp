@@ -113,6 +113,8 @@ HttpRequest ChatCompletions::encode(const CallSpec& call) const {
     body["tools"] = std::move(tools);
     if (forced) {
       body["tool_choice"] = {{"type", "function"}, {"function", {{"name", output_name(call)}}}};
+    } else if (call.tool_required) {
+      body["tool_choice"] = "required";
     }
     // Strict tools lose their guarantee when the model makes several calls at once.
     body["parallel_tool_calls"] = false;

@@ -195,7 +195,11 @@ HttpRequest responses_request(const CallSpec& call, Headers headers, const Param
   }
   if (!tools.empty()) {
     body["tools"] = std::move(tools);
-    if (forced) body["tool_choice"] = {{"type", "function"}, {"name", output_name(call)}};
+    if (forced) {
+      body["tool_choice"] = {{"type", "function"}, {"name", output_name(call)}};
+    } else if (call.tool_required) {
+      body["tool_choice"] = "required";
+    }
     body["parallel_tool_calls"] = false;
   }
   body["max_output_tokens"] = call.max_tokens;
