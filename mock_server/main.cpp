@@ -30,6 +30,7 @@
 #include "azure_shape.hpp"
 #include "batches.hpp"
 #include "bedrock_shape.hpp"
+#include "converse_output.hpp"
 #include "gemini_batches.hpp"
 #include "gemini_shape.hpp"
 #include "growing_pool.hpp"
@@ -480,6 +481,12 @@ class MockServer {
     }
     if (const auto refused = refused_request(endpoint, request)) {
       // As for a body that does not parse, the scripted reply waits for the next request.
+      send(render_error(endpoint, 400, {{"message", *refused}}, serial), res);
+      return;
+    }
+    if (const auto refused = endpoint == Endpoint::converse
+                                 ? refused_tool_choice(req.target, request)
+                                 : std::nullopt) {
       send(render_error(endpoint, 400, {{"message", *refused}}, serial), res);
       return;
     }

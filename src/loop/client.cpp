@@ -162,6 +162,9 @@ struct Client::Impl {
   std::shared_ptr<Transport> transport;
   std::string base_url;
   std::string api_key;
+  // The values of the client's own extra headers named like credentials: kept out of every text
+  // the client gives back, as its key is.
+  std::vector<std::string> header_secrets;
   std::string model;
 
   std::atomic<std::uint64_t> callback_exceptions{0};
@@ -393,6 +396,7 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
   impl_->transport = options.custom_transport ? options.custom_transport
                                               : std::make_shared<CurlTransport>(options.transport);
   impl_->fallbacks = make_fallbacks(options, options.fallbacks, impl_->transport);
+  impl_->header_secrets = header_secrets(options.parameters.extra_headers);
   impl_->options = std::move(options);
 }
 
@@ -457,7 +461,8 @@ std::uint64_t Client::hook_exceptions() const {
 }
 
 std::string Client::redacted(std::string text) const {
-  return detail::redact_secret(std::move(text), impl_->api_key);
+  return without_secrets(detail::redact_secret(std::move(text), impl_->api_key),
+                         impl_->header_secrets);
 }
 
 Extraction<nlohmann::json> Client::extract_or_throw(const ExtractRequest& request) const {

@@ -122,17 +122,18 @@ bool is_error(CallVerdict verdict) {
 // Judges every call of one tool-call reply, runs the handlers of the valid ones, and appends the
 // reply and all its results (in order, one turn) to the conversation. Returns the error that
 // ends the run instead: the last allowed turn, or a tool whose corrections ran out.
-// `final_result`, when set, answers the call of the final-answer tool (judged by the caller),
-// which is no tool of the toolset: it goes back after the others' results.
+// `final_result`, when set, answers `final_call`, the call of the final-answer tool (judged by the
+// caller), which is no tool of the toolset: it goes back after the others' results. The call is
+// known by its place in the reply, not its id: a server may give every call the same empty id.
 std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const ToolRequest& request,
                                   const Toolset& toolset, CallJudge& judge, ToolRun& run,
-                                  std::vector<Turn>& turns,
+                                  std::vector<Turn>& turns, const ToolCall* final_call,
                                   const std::optional<ToolResult>& final_result) {
   const std::size_t step = run.steps.size() - 1;
   auto& attempt = run.steps.back().attempt;
   std::vector<ToolCallRecord> records;
   for (const auto& tool_call : reply.tool_calls) {
-    if (final_result && tool_call.id == final_result->call_id) continue;
+    if (final_result && &tool_call == final_call) continue;
     if (last_turn) {
       // No turn is left to hear the results, so nothing runs for a result nobody reads.
       records.push_back({.step = step, .call = tool_call, .verdict = CallVerdict::skipped});
@@ -340,11 +341,10 @@ const ToolCall* final_call_of(const Reply& reply) {
 
 // A reply's final answer (its text, or the final tool's input) judged against the final schema
 // into the step's attempt: the run's end when it is valid or no correction is left, else nullopt
-// (the issues are in the attempt, for the correction).
+// (the issues are in the attempt, for the correction and for the caller's issues hook).
 std::optional<Result<ToolRun>> judge_final_answer(std::string_view text, const Contract& contract,
                                                   RepairPolicy repair, int final_attempts,
-                                                  const ToolRequest& request, ToolRun& run,
-                                                  detail::CallEvents& events) {
+                                                  const ToolRequest& request, ToolRun& run) {
   auto judged = detail::judge_text(text, contract.wire().lowering, contract.validator(),
                                    detail::repair_setup(contract, repair));
   auto& attempt = run.steps.back().attempt;
@@ -354,7 +354,6 @@ std::optional<Result<ToolRun>> judge_final_answer(std::string_view text, const C
     run.final_value = detail::tree_of_reply(std::move(judged.value));
     return Extraction<ToolRun>{run, run.trace()};
   }
-  events.issues_found(run.steps.size(), judged.issues, judged.repairs);
   if (final_attempts > request.final_corrections) {
     return detail::invalid_after(static_cast<std::size_t>(final_attempts), judged.issues,
                                  run.trace());
@@ -418,10 +417,15 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
 
     if (reply.status == ReplyStatus::tool_calls) {
       std::optional<ToolResult> final_result;
-      if (const ToolCall* final_call = final_tool_note.empty() ? nullptr : final_call_of(reply)) {
+      const ToolCall* final_call = final_tool_note.empty() ? nullptr : final_call_of(reply);
+      if (final_call != nullptr) {
         if (auto end = judge_final_answer(final_call->arguments_text, *final_contract, repair,
-                                          ++final_attempts, request, run, events)) {
-          if (!end->ok()) return *std::move(end);
+                                          ++final_attempts, request, run)) {
+          if (!end->ok()) {
+            const auto& judged = run.steps.back().attempt;
+            events.issues_found(number, judged.issues, judged.repairs);
+            return *std::move(end);
+          }
           skip_calls_beside(reply, *final_call, run);
           return Extraction<ToolRun>{run, run.trace()};
         }
@@ -433,9 +437,10 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
                        true};
       }
       auto error = answer_calls(reply, step + 1 >= request.max_steps, request, toolset, judge, run,
-                                call.turns, final_result);
+                                call.turns, final_call, final_result);
+      // Once for the reply: the final answer's issues and those of the calls beside it.
       const auto& answered = run.steps.back().attempt;
-      if (!final_result) events.issues_found(number, answered.issues, answered.repairs);
+      events.issues_found(number, answered.issues, answered.repairs);
       if (error) return *std::move(error);
       role = final_result ? AttemptRole::whole_correction : role_after_calls(run);
       continue;
@@ -447,10 +452,11 @@ Result<ToolRun> run_unredacted(const Client& client, const ToolRequest& request,
     }
     run.final_text = reply.text;
     if (!final_contract) return Extraction<ToolRun>{run, run.trace()};
-    if (auto end = judge_final_answer(reply.text, *final_contract, repair, ++final_attempts,
-                                      request, run, events)) {
-      return *std::move(end);
-    }
+    auto end =
+        judge_final_answer(reply.text, *final_contract, repair, ++final_attempts, request, run);
+    const auto& judged = run.steps.back().attempt;
+    events.issues_found(number, judged.issues, judged.repairs);
+    if (end) return *std::move(end);
     detail::append_correction(call.turns, reply, run.steps.back().attempt.issues, call.mode,
                               kFinalName);
     role = AttemptRole::whole_correction;

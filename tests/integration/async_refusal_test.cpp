@@ -52,6 +52,24 @@ class FirstTryOnlyTransport final : public Transport {
   std::atomic<int> tries_{0};
 };
 
+// As FirstTryOnlyTransport, its refusal quoting the request's headers.
+class HeaderQuotingTransport final : public Transport {
+ public:
+  TransportResult post(const HttpRequest& request) override { return curl_.post(request); }
+  void post_async(AsyncPost post) override {
+    if (++tries_ > 1) {
+      std::string headers;
+      for (const auto& [name, value] : post.request.headers) headers += name + ": " + value + "; ";
+      throw std::runtime_error("cannot send " + headers);
+    }
+    curl_.post_async(std::move(post));
+  }
+
+ private:
+  CurlTransport curl_;
+  std::atomic<int> tries_{0};
+};
+
 class AsyncRefusal : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -114,6 +132,18 @@ TEST_F(AsyncRefusal, ThrowOnTheTransportThreadEndsTheCallThroughItsCallback) {
 TEST_F(AsyncRefusal, ThrowOnTheTransportThreadEndsTheCallThroughItsFuture) {
   const Client client = anthropic(std::make_shared<FirstTryOnlyTransport>());
   expect_ended_on_the_transport_thread(client.extract_async(refund_request()).get());
+}
+
+TEST_F(AsyncRefusal, AThrowQuotingAnExtraHeadersSecretEndsTheCallWithoutIt) {
+  auto options = testing_support::mock_client_options("anthropic", mock_->base_url());
+  options.custom_transport = std::make_shared<HeaderQuotingTransport>();
+  options.parameters.extra_headers = {{"x-gateway-token", "gw-SECRET-42"}};
+  const auto result = Client(options).extract_async(refund_request()).get();
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("x-gateway-token: [redacted]"), std::string::npos)
+      << result.error().message;
+  EXPECT_EQ(result.error().message.find("gw-SECRET-42"), std::string::npos)
+      << result.error().message;
 }
 
 }  // namespace

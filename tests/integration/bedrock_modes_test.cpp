@@ -22,10 +22,13 @@ struct ModelCase {
   const char* label;
   const char* model;
   bool native;
+  bool tool_choice;  // the output tool is forced (the model takes a toolChoice)
 };
 
-const ModelCase kNative{"native", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", true};
-const ModelCase kForced{"forced", "meta.llama3-3-70b-instruct-v1:0", false};
+const ModelCase kNative{"native", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", true, false};
+const ModelCase kForced{"forced", "anthropic.claude-3-5-haiku-20241022-v1:0", false, true};
+// Llama takes no toolChoice (AWS's ToolChoice reference): the tool is offered, its text read too.
+const ModelCase kOffered{"offered", "meta.llama3-3-70b-instruct-v1:0", false, false};
 
 ExtractRequest refund_request() {
   return {.schema = examples::refund_schema(),
@@ -34,12 +37,17 @@ ExtractRequest refund_request() {
           .name = "refund"};
 }
 
-// Whether a Converse body asks for native structured output (and not the forced tool).
-bool asks_natively(const json& body) {
+// Whether a Converse body asks for native structured output (and not the output tool), with the
+// tool forced only where the model takes a toolChoice.
+bool asks_natively(const json& body, bool tool_choice = true) {
   const bool native = body.contains("outputConfig");
-  const bool forced = body.contains("toolConfig") && body["toolConfig"].contains("toolChoice");
-  EXPECT_NE(native, forced) << body.dump();
-  if (forced) {
+  const bool tool = body.contains("toolConfig");
+  EXPECT_NE(native, tool) << body.dump();
+  if (tool) {
+    EXPECT_EQ(body["toolConfig"]["tools"].back()["toolSpec"]["name"], "refund");
+    EXPECT_EQ(body["toolConfig"].contains("toolChoice"), tool_choice) << body.dump();
+  }
+  if (tool && tool_choice) {
     EXPECT_EQ(body["toolConfig"]["toolChoice"]["tool"]["name"], "refund");
   }
   return native;
@@ -64,7 +72,7 @@ TEST_P(BedrockModes, TheFirstRequestAsksInTheModelsModeAndTheTraceSaysWhy) {
   auto result = extract({{{"json", kValidRefund}}});
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value(), kValidRefund);
-  EXPECT_EQ(asks_natively(body(0)), GetParam().native);
+  EXPECT_EQ(asks_natively(body(0), GetParam().tool_choice), GetParam().native);
   const std::string& note = result.trace().attempts.at(0).note;
   EXPECT_NE(note.find(GetParam().native ? "takes native structured output" : "is not listed"),
             std::string::npos)
@@ -77,7 +85,7 @@ TEST_P(BedrockModes, InvalidReplyIsCorrectedInTheSameMode) {
   ASSERT_TRUE(result.ok()) << result.error().message;
   ASSERT_EQ(result.trace().attempts.size(), 2u);
   EXPECT_EQ(result.trace().attempts[0].issues.at(0).message, "refundDate is before orderDate");
-  EXPECT_EQ(asks_natively(body(1)), GetParam().native);
+  EXPECT_EQ(asks_natively(body(1), GetParam().tool_choice), GetParam().native);
   EXPECT_NE(body(1).dump().find("refundDate is before orderDate"), std::string::npos);
   // The reason is said once, on the provider's first attempt.
   EXPECT_TRUE(result.trace().attempts[1].note.empty()) << result.trace().attempts[1].note;
@@ -97,7 +105,7 @@ TEST_P(BedrockModes, TruncatedOutputIsSentAgainWithARaisedCap) {
   EXPECT_EQ(result.trace().attempts[0].status, ReplyStatus::truncated);
   EXPECT_GT(body(1)["inferenceConfig"]["maxTokens"].get<int>(),
             body(0)["inferenceConfig"]["maxTokens"].get<int>());
-  EXPECT_EQ(asks_natively(body(1)), GetParam().native);
+  EXPECT_EQ(asks_natively(body(1), GetParam().tool_choice), GetParam().native);
 }
 
 TEST_P(BedrockModes, StreamedReplyGivesTheSameValue) {
@@ -109,7 +117,7 @@ TEST_P(BedrockModes, StreamedReplyGivesTheSameValue) {
   EXPECT_TRUE(result.trace().attempts.at(0).stream.streamed);
   EXPECT_GT(result.trace().attempts.at(0).stream.events, 5u);
   EXPECT_TRUE(mock_->requests().at(0)["path"].get<std::string>().ends_with("/converse-stream"));
-  EXPECT_EQ(asks_natively(body(0)), GetParam().native);
+  EXPECT_EQ(asks_natively(body(0), GetParam().tool_choice), GetParam().native);
 }
 
 TEST_P(BedrockModes, AsyncCallIsAnsweredInTheModelsMode) {
@@ -120,10 +128,10 @@ TEST_P(BedrockModes, AsyncCallIsAnsweredInTheModelsMode) {
   auto result = client.extract_async(refund_request()).get();
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value(), kValidRefund);
-  EXPECT_EQ(asks_natively(body(0)), GetParam().native);
+  EXPECT_EQ(asks_natively(body(0), GetParam().tool_choice), GetParam().native);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, BedrockModes, ::testing::Values(kNative, kForced),
+INSTANTIATE_TEST_SUITE_P(Models, BedrockModes, ::testing::Values(kNative, kForced, kOffered),
                          [](const auto& info) { return std::string(info.param.label); });
 
 // One extraction with `model` and the modes given; whether it asked natively.
@@ -210,6 +218,33 @@ TEST(BedrockMockOutputConfig, SchemaThatIsNotAJsonStringIsAValidationException) 
   const auto good = send({{"schema", schema.dump()}, {"name", "refund"}});
   ASSERT_TRUE(good);
   EXPECT_EQ(good->status, 200) << good->body;
+}
+
+// accord-mock refuses a toolChoice the model does not take, as Bedrock does.
+TEST(BedrockMockToolChoice, LlamaRefusesAForcedChoiceAndTakesAuto) {
+  MockProcess mock(scenario({{{"json", kValidRefund}}}));
+  httplib::Client http("127.0.0.1", mock.port());
+  const auto send = [&](const std::string& model, const json& choice) {
+    const json body = {
+        {"messages", {{{"role", "user"}, {"content", {{{"text", "hi"}}}}}}},
+        {"toolConfig",
+         {{"tools",
+           {{{"toolSpec", {{"name", "refund"}, {"inputSchema", {{"json", json::object()}}}}}}}},
+          {"toolChoice", choice}}}};
+    return http.Post("/model/" + model + "/converse", body.dump(), "application/json");
+  };
+  const std::string llama = "us.meta.llama3-3-70b-instruct-v1%3A0";
+  for (const json& forced : {json{{"any", json::object()}}, json{{"tool", {{"name", "refund"}}}}}) {
+    const auto refused = send(llama, forced);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400) << forced.dump();
+    EXPECT_NE(refused->body.find("is not supported by us.meta.llama3-3-70b-instruct-v1:0"),
+              std::string::npos)
+        << refused->body;
+  }
+  const auto offered = send(llama, {{"auto", json::object()}});
+  ASSERT_TRUE(offered);
+  EXPECT_EQ(offered->status, 200) << offered->body;
 }
 
 // Claude on Bedrock refuses a forced tool beside extended thinking, as on Anthropic's API: a

@@ -22,7 +22,7 @@ constexpr const char* kItemOrder = R"({
 })";
 
 constexpr const char* kListed = "us.anthropic.claude-haiku-4-5-20251001-v1:0";
-constexpr const char* kUnlisted = "meta.llama3-3-70b-instruct-v1:0";
+constexpr const char* kUnlisted = "anthropic.claude-3-5-haiku-20241022-v1:0";
 // Keys of the machine's own would be signed with and refused by accord-mock's check.
 const std::vector<std::string> kNoAwsKeys = {
     "AWS_BEARER_TOKEN_BEDROCK=", "AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY="};

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "accord/hooks.hpp"
 #include "accord/tools.hpp"
 #include "fixtures/mock_process.hpp"
 #include "fixtures/provider_params.hpp"
@@ -49,6 +50,7 @@ class FinalAnswerTool : public ::testing::Test {
     options.mode = changes.mode;
     options.max_tokens = changes.max_tokens;
     options.parameters = changes.parameters;
+    options.hooks = changes.hooks;
     return run_tools(Client(options), refund_run(), transfer_tools(handler_runs_));
   }
   [[nodiscard]] json body(std::size_t n) const { return mock_->requests().at(n)["body"]; }
@@ -66,7 +68,8 @@ TEST_F(FinalAnswerTool, BedrockModelWithoutNativeOutputEndsWithTheValidatedFinal
   EXPECT_EQ(handler_runs_, 1);
   const json first = body(0);
   EXPECT_FALSE(first.contains("outputConfig")) << first.dump();
-  EXPECT_EQ(first["toolConfig"]["toolChoice"], json({{"any", json::object()}}));
+  // Llama takes no toolChoice (AWS's ToolChoice reference): final_answer is offered, not forced.
+  EXPECT_FALSE(first["toolConfig"].contains("toolChoice")) << first.dump();
   const auto& tools = first["toolConfig"]["tools"];
   ASSERT_EQ(tools.size(), 2u);
   EXPECT_EQ(tools[0]["toolSpec"]["name"], "transfer");
@@ -144,6 +147,36 @@ TEST_F(FinalAnswerTool, WithThinkingTheToolChoiceIsAuto) {
       run("anthropic", {calls({call("toolu_1", kValidRefund, "final_answer")})}, thinking);
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(body(0)["tool_choice"], json({{"type", "auto"}}));
+}
+
+// A server may give every call the same empty id: the final answer is known by its place.
+TEST_F(FinalAnswerTool, ACallBesideTheFinalAnswerWithTheSameEmptyIdStillRuns) {
+  REQUIRE_MOCK();
+  const auto result =
+      run("bedrock", {calls({call("", swapped_dates(), "final_answer"), call("", kValid)}),
+                      calls({call("tu_2", kValidRefund, "final_answer")})});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(handler_runs_, 1);
+  ASSERT_FALSE(result.value().calls.empty());
+  EXPECT_EQ(result.value().calls.front().call.name, "transfer");
+}
+
+TEST_F(FinalAnswerTool, TheIssuesHookHearsTheFinalAnswerAndTheCallsBesideItOnce) {
+  REQUIRE_MOCK();
+  std::vector<Issues> heard;
+  ClientOptions hooked;
+  hooked.hooks.on_issues_found = [&](const IssuesFound& found) { heard.push_back(found.issues); };
+  const auto result =
+      run("bedrock",
+          {calls({call("tu_1", swapped_dates(), "final_answer"), call("tu_2", over_cap())}),
+           calls({call("tu_3", kValidRefund, "final_answer")})},
+          hooked);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(heard.size(), 1u);
+  const Issues& issues = heard.front();
+  ASSERT_GE(issues.size(), 2u);
+  EXPECT_EQ(issues.front().message, "refundDate is before orderDate");
+  EXPECT_EQ(issues, result.value().steps.front().attempt.issues);
 }
 
 }  // namespace

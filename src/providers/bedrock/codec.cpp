@@ -333,7 +333,7 @@ class Bedrock final : public Provider {
   }
 
   // Native structured output only for the models AWS lists it for: another model refuses
-  // outputConfig, while Converse's forced tool works wherever tools do.
+  // outputConfig, while the output tool works wherever tools do (forced where a model takes it).
   [[nodiscard]] ModelOutputMode output_mode_for(std::string_view model) const override {
     return bedrock_output_mode(model);
   }
@@ -369,11 +369,14 @@ class Bedrock final : public Provider {
     }
     if (!tools.empty()) {
       body["toolConfig"] = {{"tools", std::move(tools)}};
+      // A model that takes no toolChoice is asked in words (the tool's description) and its
+      // reply is read whether it calls the tool or answers in text.
+      const auto choices = bedrock_tool_choices(call.model);
       if ((forced || call.tool_required) && thinking) {
         body["toolConfig"]["toolChoice"] = {{"auto", ojson::object()}};
-      } else if (forced) {
+      } else if (forced && choices.tool) {
         body["toolConfig"]["toolChoice"] = {{"tool", {{"name", output_name(call)}}}};
-      } else if (call.tool_required) {
+      } else if ((forced || call.tool_required) && choices.any) {
         body["toolConfig"]["toolChoice"] = {{"any", ojson::object()}};
       }
     }

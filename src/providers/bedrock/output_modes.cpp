@@ -63,8 +63,24 @@ ModelOutputMode bedrock_output_mode(std::string_view model_id) {
               "bedrock: " + std::string(model_id) + " takes native structured output"};
     }
   }
-  return {OutputMode::forced_tool, "bedrock: forced tool: " + std::string(model_id) +
+  const auto choices = bedrock_tool_choices(model_id);
+  const std::string how =
+      choices.any || choices.tool
+          ? "forced tool: "
+          : "output tool, offered without a toolChoice (the model takes none): ";
+  return {OutputMode::forced_tool, "bedrock: " + how + std::string(model_id) +
                                        " is not listed for native structured output"};
+}
+
+BedrockToolChoices bedrock_tool_choices(std::string_view model_id) {
+  const std::string_view model = bedrock_foundation_model(model_id);
+  // An id that names no foundation model ("provider.model"), such as an application inference
+  // profile, may stand for Claude: it keeps both, as a forced tool is what it most likely takes.
+  if (model.find('.') == std::string_view::npos) return {.any = true, .tool = true};
+  if (model.starts_with("anthropic.claude-")) return {.any = true, .tool = true};
+  if (model.starts_with("mistral.mistral-large")) return {.any = true, .tool = false};
+  if (model.starts_with("amazon.nova-")) return {.any = false, .tool = true};
+  return {};
 }
 
 }  // namespace accord::detail

@@ -17,4 +17,14 @@ namespace accord::detail {
 // for every other one, with the reason in words.
 [[nodiscard]] ModelOutputMode bedrock_output_mode(std::string_view model_id);
 
+// The toolConfig.toolChoice members a model takes. AWS's ToolChoice reference: `tool` by Claude 3
+// and later and Amazon Nova, `any` by Claude 3 and later and Mistral Large; other models refuse
+// the field (a ValidationException) and get none, which is `auto`. An id naming no foundation
+// model keeps both.
+struct BedrockToolChoices {
+  bool any = false;
+  bool tool = false;
+};
+[[nodiscard]] BedrockToolChoices bedrock_tool_choices(std::string_view model_id);
+
 }  // namespace accord::detail

@@ -72,9 +72,12 @@ TEST(BedrockOutputModes, TheReasonNamesTheModelAndTheMode) {
   const auto provider = make_provider("bedrock");
   EXPECT_EQ(provider->output_mode_for("us.anthropic.claude-opus-4-6-v1").why,
             "bedrock: us.anthropic.claude-opus-4-6-v1 takes native structured output");
+  EXPECT_EQ(provider->output_mode_for("anthropic.claude-3-5-haiku-20241022-v1:0").why,
+            "bedrock: forced tool: anthropic.claude-3-5-haiku-20241022-v1:0 is not listed for "
+            "native structured output");
   EXPECT_EQ(provider->output_mode_for("meta.llama3-3-70b-instruct-v1:0").why,
-            "bedrock: forced tool: meta.llama3-3-70b-instruct-v1:0 is not listed for native "
-            "structured output");
+            "bedrock: output tool, offered without a toolChoice (the model takes none): "
+            "meta.llama3-3-70b-instruct-v1:0 is not listed for native structured output");
 }
 
 TEST(BedrockOutputModes, EveryOtherProviderLeavesTheResponseFormat) {
@@ -107,9 +110,35 @@ TEST(BedrockOutputModes, EncodeChoosesByModelWhenTheCallLeavesItToTheProvider) {
   EXPECT_TRUE(native.contains("outputConfig"));
   EXPECT_FALSE(native.contains("toolConfig"));
 
-  const ojson forced = PerModelCall("meta.llama3-3-70b-instruct-v1:0").body();
+  const ojson forced = PerModelCall("us.anthropic.claude-3-5-haiku-20241022-v1:0").body();
   EXPECT_FALSE(forced.contains("outputConfig"));
   EXPECT_EQ(forced["toolConfig"]["toolChoice"]["tool"]["name"], "order");
+}
+
+// AWS's ToolChoice reference: Llama and most other models refuse any toolChoice.
+TEST(BedrockToolChoice, AModelThatTakesNoToolChoiceIsOfferedTheOutputToolWithoutOne) {
+  const ojson body = PerModelCall("meta.llama3-3-70b-instruct-v1:0").body();
+  EXPECT_FALSE(body.contains("outputConfig"));
+  ASSERT_EQ(body["toolConfig"]["tools"].size(), 1u);
+  EXPECT_EQ(body["toolConfig"]["tools"][0]["toolSpec"]["name"], "order");
+  EXPECT_FALSE(body["toolConfig"].contains("toolChoice")) << body.dump();
+}
+
+TEST(BedrockToolChoice, MistralLargeIsForcedThroughAny) {
+  const ojson body = PerModelCall("mistral.mistral-large-2407-v1:0").body();
+  EXPECT_EQ(body["toolConfig"]["toolChoice"], ojson::parse(R"({"any": {}})"));
+}
+
+TEST(BedrockToolChoice, NovaIsForcedToTheOutputToolByName) {
+  const ojson body = PerModelCall("us.amazon.nova-pro-v1:0").body();
+  EXPECT_EQ(body["toolConfig"]["toolChoice"]["tool"]["name"], "order");
+}
+
+TEST(BedrockToolChoice, AnIdNamingNoFoundationModelKeepsTheForcedTool) {
+  const ojson body =
+      PerModelCall("arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3")
+          .body();
+  EXPECT_EQ(body["toolConfig"]["toolChoice"]["tool"]["name"], "order");
 }
 
 TEST(BedrockCachePoint, FollowsEveryBlockOfTheFirstUserTurn) {
