@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
           "copy of the line's parsed nlohmann::json built and freed (the tree's own cost, "
           "without reading text); typed: TypedValidator, text to the validated struct; reuse: "
           "parse_document into one JsonDocument kept from line to line")
-      ->check(
-          CLI::IsMember({"full", "verdict", "tape", "reuse", "parse", "nlohmann", "worded", "tree", "typed"}));
+      ->check(CLI::IsMember(
+          {"full", "verdict", "tape", "reuse", "parse", "nlohmann", "worded", "tree", "typed"}));
   validate_cmd->add_option("--seconds", validate.seconds, "how long to repeat (default 2)");
   validate_cmd->add_option("--lines", validate.lines, "only the first N lines (default all)");
 
