@@ -24,18 +24,48 @@ namespace {
 thread_local bool allocations_armed = false;
 thread_local long long allocations_made = 0;
 
+void* counted_malloc(std::size_t size) noexcept {
+  if (allocations_armed) ++allocations_made;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* counted_or_throw(std::size_t size) {
+  if (void* p = counted_malloc(size)) return p;
+  throw std::bad_alloc();
+}
+
 }  // namespace
 
-// Out of line: inlined into a delete-expression, g++ would see free() given what new returned.
+// Every replaceable form at once, each on malloc/free: a form left to the library (or to a
+// sanitizer's interceptor) would free what another form allocated. Out of line: inlined into a
+// delete-expression, g++ would see free() given what new returned.
 [[gnu::noinline]] void* operator new(std::size_t size) {
-  if (allocations_armed) ++allocations_made;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
+  return counted_or_throw(size);
+}
+[[gnu::noinline]] void* operator new[](std::size_t size) {
+  return counted_or_throw(size);
+}
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_malloc(size);
+}
+[[gnu::noinline]] void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_malloc(size);
 }
 [[gnu::noinline]] void operator delete(void* p) noexcept {
   std::free(p);
 }
+[[gnu::noinline]] void operator delete[](void* p) noexcept {
+  std::free(p);
+}
 [[gnu::noinline]] void operator delete(void* p, std::size_t /*size*/) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete[](void* p, std::size_t /*size*/) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
 
