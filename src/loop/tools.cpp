@@ -133,7 +133,7 @@ std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const Tool
   auto& attempt = run.steps.back().attempt;
   std::vector<ToolCallRecord> records;
   for (const auto& tool_call : reply.tool_calls) {
-    if (final_result && &tool_call == final_call) continue;
+    if (&tool_call == final_call) continue;
     if (last_turn) {
       // No turn is left to hear the results, so nothing runs for a result nobody reads.
       records.push_back({.step = step, .call = tool_call, .verdict = CallVerdict::skipped});

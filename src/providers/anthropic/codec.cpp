@@ -185,7 +185,7 @@ class Anthropic final : public Provider {
     // A conversation ending in an assistant turn is a prefill the model continues, which
     // structured output refuses (providers.md §4.1): a continuation goes without the format, and
     // what it joins is validated as always.
-    const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
+    const bool prefill = ends_in_prefill(call);
     // With extended thinking on, a forced tool becomes tool_choice auto below.
     const bool thinking = call.parameters.thinking_budget.has_value();
     if (thinking) check_beside_thinking(call, name());
@@ -307,8 +307,7 @@ void check_beside_thinking(const CallSpec& call, std::string_view provider) {
         "thinking is on",
         provider, what));
   };
-  const bool prefill = !call.turns.empty() && call.turns.back().role == Turn::Role::assistant;
-  if (prefill) refuse("a conversation ending in an assistant turn (a prefill)");
+  if (ends_in_prefill(call)) refuse("a conversation ending in an assistant turn (a prefill)");
   if (parameters.temperature && *parameters.temperature != 1.0)
     refuse(fmt::format("temperature {} (only 1)", *parameters.temperature));
   if (parameters.top_p && *parameters.top_p < 0.95)
