@@ -19,18 +19,26 @@ std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
   return filled;
 }
 
+// Whether the node asks only for a type and the value has it (most nodes, most values), decided
+// here without a call; anything else goes to value_kind_ok, which decides and words the issue.
+bool kind_plainly_ok(const Node& n, const JsonView* v) {
+  if (n.enum_source != nullptr || n.const_source != nullptr) return false;
+  return n.types == 0 || (v != nullptr && type_matches(n.types, *v));
+}
+
 }  // namespace
 
 Path to_path(const Link* at) {
-  std::vector<const Link*> chain;
-  for (; at != nullptr; at = at->up) chain.push_back(at);
-  std::vector<PathSegment> segments;
-  segments.reserve(chain.size());
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    if ((*it)->named) {
-      segments.emplace_back(std::string((*it)->key));
+  std::size_t depth = 0;
+  for (const Link* link = at; link != nullptr; link = link->up) ++depth;
+  // Filled from the leaf up: one allocation for the segments, none for a chain.
+  std::vector<PathSegment> segments(depth);
+  for (; at != nullptr; at = at->up) {
+    --depth;
+    if (at->named) {
+      segments[depth].emplace<std::string>(at->key);
     } else {
-      segments.emplace_back((*it)->index);
+      segments[depth] = at->index;
     }
   }
   return Path(std::move(segments));
@@ -78,13 +86,10 @@ bool Run::node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* d
   return ok;
 }
 
-// A required property that is absent. Asked for by a condition (a `then`, an `else`, a
-// dependentRequired), the message names it and the condition; asked for plainly, it is Zod's.
-void Run::record(IssueCode code, const Link* at, bool aborting, std::string message,
-                 const Path* tail) {
+void Run::record(IssueCode code, const Link* at, std::string message, const Path* tail) {
   Path path = to_path(at);
-  if (tail != nullptr) path = path + *tail;
-  sink_->found.push_back(FoundIssue{Issue{code, std::move(path), std::move(message)}, aborting});
+  if (tail != nullptr && !tail->empty()) path = path + *tail;
+  sink_->found.push_back(Issue{code, std::move(path), std::move(message)});
 }
 
 bool Run::missing(const Link* at) {
@@ -166,8 +171,9 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     }
     dsl = nullptr;
   }
-  Seen local;
-  Seen* track = n.tracks ? &local : seen;
+  // Only a node with unevaluated* keeps its own record of what was evaluated (two vectors).
+  std::optional<Seen> local;
+  Seen* track = n.tracks ? &local.emplace() : seen;
   if (n.ref != kNone) {
     const SchemaNode* target =
         dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
@@ -179,10 +185,7 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (!ok && sink_ == nullptr) return false;
   }
 
-  if ((n.enum_source != nullptr || n.const_source != nullptr || n.types != 0) &&
-      !value_kind_ok(n, v, at)) {
-    return false;
-  }
+  if (!kind_plainly_ok(n, v) && !value_kind_ok(n, v, at)) return false;
   if (v == nullptr) {
     // Absent (a required property): the unions may word it, else it is "nonoptional".
     (void)unions(n, v, at, dsl, nullptr);
@@ -202,9 +205,9 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (!ok && sink_ == nullptr) return false;
   }
   if (n.tracks) {
-    ok = unevaluated(n, *v, at, local) && ok;
+    ok = unevaluated(n, *v, at, *local) && ok;
     if (!ok && sink_ == nullptr) return false;
-    if (seen != nullptr) seen->merge(local);
+    if (seen != nullptr) seen->merge(*local);
   }
   if (!n.rules.empty() && v->is_object() && aborts() == start) {
     ok = accord_rules(n, *v, at) && ok;

@@ -126,7 +126,12 @@ struct Node {
   // come in): one pass over both finds every declared property's value.
   std::vector<std::uint32_t> properties_by_name;
   std::vector<std::string> required;
-  std::vector<bool> property_required;           // per entry of `properties`
+  std::vector<bool> property_required;  // per entry of `properties`
+  // The DSL node a value usually reaches this node with, and the DSL node of each entry of
+  // `properties` under it (field_node of it), found once when the engine is built: a walk that
+  // comes with that DSL node takes its fields' from here instead of looking them up by name.
+  const SchemaNode* usual_dsl = nullptr;
+  std::vector<const SchemaNode*> property_dsl;
   std::vector<std::string> required_undeclared;  // required names `properties` leaves out
   std::vector<std::pair<Regex, NodeId>> pattern_properties;
   NodeId additional = kNone;
