@@ -138,53 +138,12 @@ bool Run::quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen) {
 
 bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                Seen* seen) {
-  if (n.boolean) {
-    if (v == nullptr) return missing(at);
-    if (n.allows) return true;
-    return fail(IssueCode::invalid_type, at, true,
-                [&] { return "Invalid input: expected never, received " + received(v); });
-  }
-  if (n.ref_only) {
-    // draft-07 ignores a $ref's siblings; a ref's own refinements (its use) still run.
-    if (dsl == nullptr || dsl->kind != Kind::ref) {
-      return n.ref == kNone || node(n.ref, v, at, dsl, seen);
-    }
-    const std::size_t before = aborts();
-    bool ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
-    if (!ok && sink_ == nullptr) return false;
-    if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
-        aborts() == before) {
-      ok = refine(*dsl, *v, at) && ok;
-    }
-    return ok;
-  }
-
   bool ok = true;
   const std::size_t start = aborts();
   const std::size_t entry = issued();
-  if (n.nullable_inner != kNone) {
-    // emit()'s nullable wrapper: null passes, anything else is the inner schema's, with the
-    // same DSL node (whose refinements run there).
-    if (v == nullptr || !v->is_null()) {
-      ok = node(n.nullable_inner, v, at, dsl, seen);
-      if (!ok && sink_ == nullptr) return false;
-    }
-    dsl = nullptr;
-  }
-  // Only a node with unevaluated* keeps its own record of what was evaluated (two vectors).
-  std::optional<Seen> local;
-  Seen* track = n.tracks ? &local.emplace() : seen;
-  if (n.ref != kNone) {
-    const SchemaNode* target =
-        dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
-    ok = node(n.ref, v, at, target, track) && ok;
-    if (!ok && sink_ == nullptr) return false;
-  }
-  if (n.dynamic_ref != kNone) {
-    ok = node(dynamic_target(n), v, at, nullptr, track) && ok;
-    if (!ok && sink_ == nullptr) return false;
-  }
-
+  std::optional<Seen> local;  // only a node with unevaluated* keeps its own record (two vectors)
+  Seen* track = seen;
+  if (n.wrapped && !wrapper_steps(n, v, at, dsl, seen, ok, track, local)) return ok;
   if (!kind_plainly_ok(n, v) && !value_kind_ok(n, v, at)) return false;
   if (v == nullptr) {
     // Absent (a required property): the unions may word it, else it is "nonoptional".
@@ -192,11 +151,13 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (issued() == entry) missing(at);
     return false;
   }
-  if (!n.any_of.empty() || !n.one_of.empty()) {
-    ok = unions(n, v, at, dsl, track) && ok;
-    if (!ok && sink_ == nullptr) return false;
+  if (n.wrapped) {
+    if (!n.any_of.empty() || !n.one_of.empty()) {
+      ok = unions(n, v, at, dsl, track) && ok;
+      if (!ok && sink_ == nullptr) return false;
+    }
+    if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
   }
-  if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
 
   const bool format_failed =
       v->is_string() && n.format_check != nullptr && !n.format_check(v->get_string());
@@ -218,6 +179,58 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     ok = refine(*dsl, *v, at) && ok;
   }
   return ok;
+}
+
+// A boolean schema and a ref-only node are judged here whole (false: `ok` is the verdict); a
+// nullable wrapper, a $ref and a $dynamicRef go first, the node's own steps after them (true).
+bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const SchemaNode*& dsl,
+                        Seen* seen, bool& ok, Seen*& track, std::optional<Seen>& local) {
+  if (n.boolean) {
+    if (v == nullptr) {
+      ok = missing(at);
+    } else {
+      ok = n.allows || fail(IssueCode::invalid_type, at, true, [&] {
+             return "Invalid input: expected never, received " + received(v);
+           });
+    }
+    return false;
+  }
+  if (n.ref_only) {
+    // draft-07 ignores a $ref's siblings; a ref's own refinements (its use) still run.
+    if (dsl == nullptr || dsl->kind != Kind::ref) {
+      ok = n.ref == kNone || node(n.ref, v, at, dsl, seen);
+      return false;
+    }
+    const std::size_t before = aborts();
+    ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
+    if (!ok && sink_ == nullptr) return false;
+    if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
+        aborts() == before) {
+      ok = refine(*dsl, *v, at) && ok;
+    }
+    return false;
+  }
+  if (n.nullable_inner != kNone) {
+    // emit()'s nullable wrapper: null passes, anything else is the inner schema's, with the
+    // same DSL node (whose refinements run there).
+    if (v == nullptr || !v->is_null()) {
+      ok = node(n.nullable_inner, v, at, dsl, seen);
+      if (!ok && sink_ == nullptr) return false;
+    }
+    dsl = nullptr;
+  }
+  if (n.tracks) track = &local.emplace();
+  if (n.ref != kNone) {
+    const SchemaNode* target =
+        dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
+    ok = node(n.ref, v, at, target, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  if (n.dynamic_ref != kNone) {
+    ok = node(dynamic_target(n), v, at, nullptr, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  return true;
 }
 
 bool Run::run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,

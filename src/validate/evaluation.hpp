@@ -139,6 +139,10 @@ class Run {
   // Evaluates without recording issues (for not, if, contains, propertyNames).
   bool quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen);
   bool body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  // The steps of a wrapped node (Node::wrapped) before its kind check: false when they judged
+  // the value whole (`ok` is then the verdict).
+  bool wrapper_steps(const Node& n, const JsonView* v, const Link* at, const SchemaNode*& dsl,
+                     Seen* seen, bool& ok, Seen*& track, std::optional<Seen>& local);
   bool run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                 Seen* seen, bool format_failed);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.

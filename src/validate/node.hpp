@@ -73,6 +73,10 @@ struct Node {
   bool allows = true;
   bool ref_only = false;  // before 2019-09: keywords beside `$ref` are ignored
   bool tracks = false;    // has unevaluated*: its in-place applicators say what they evaluated
+  // Any step beyond the kind check, the units and the refinements: boolean, ref_only, nullable,
+  // $ref, $dynamicRef, unevaluated*, anyOf/oneOf, a tuple. Set once everything is compiled
+  // (Compiler::finish), so a plain node (most of them) skips those steps on one test.
+  bool wrapped = false;
 
   std::vector<Unit> units;
   const ojson* enum_source = nullptr;
@@ -81,6 +85,9 @@ struct Node {
   std::optional<std::vector<std::string>> enum_strings;
   const ojson* const_source = nullptr;
   json const_value;
+  // The issues of a failed enum and const, worded when compiled: they do not depend on the value.
+  std::string enum_message;
+  std::string const_message;
   unsigned types = 0;
   std::vector<std::string> type_names;
 

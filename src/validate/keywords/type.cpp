@@ -19,6 +19,16 @@ std::string stringify_primitive(const ojson& value) {
   return value.dump();
 }
 
+// Zod's words for a value outside the enum `options`.
+std::string enum_message(const ojson& options) {
+  if (options.size() == 1) return "Invalid input: expected " + stringify_primitive(options[0]);
+  std::string message = "Invalid option: expected one of ";
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    message += (i == 0 ? "" : "|") + stringify_primitive(options[i]);
+  }
+  return message;
+}
+
 std::string type_message(const Node& n, const JsonView* v) {
   std::string expected = n.type_names.front();
   for (const auto& name : n.type_names) {
@@ -66,6 +76,7 @@ void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
     return;
   }
   k.node().enum_source = &value;
+  k.node().enum_message = enum_message(value);
   for (const auto& option : value) k.node().enum_values.push_back(json::parse(option.dump()));
   if (std::all_of(value.begin(), value.end(), [](const ojson& v) { return v.is_string(); })) {
     auto& strings = k.node().enum_strings.emplace();
@@ -76,6 +87,7 @@ void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
 void compile_const(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                    const Path& /*at*/) {
   k.node().const_source = &value;
+  k.node().const_message = "Invalid input: expected " + stringify_primitive(value);
   k.node().const_value = json::parse(value.dump());
 }
 
@@ -90,21 +102,11 @@ bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
                           [&](const json& e) { return json_equal(*v, e); });
     }
     if (!found) {
-      return fail(IssueCode::invalid_value, at, true, [&] {
-        const ojson& options = *n.enum_source;
-        if (options.size() == 1)
-          return "Invalid input: expected " + stringify_primitive(options[0]);
-        std::string message = "Invalid option: expected one of ";
-        for (std::size_t i = 0; i < options.size(); ++i) {
-          message += (i == 0 ? "" : "|") + stringify_primitive(options[i]);
-        }
-        return message;
-      });
+      return fail(IssueCode::invalid_value, at, true, [&] { return n.enum_message; });
     }
   }
   if (n.const_source != nullptr && (v == nullptr || !json_equal(*v, n.const_value))) {
-    return fail(IssueCode::invalid_value, at, true,
-                [&] { return "Invalid input: expected " + stringify_primitive(*n.const_source); });
+    return fail(IssueCode::invalid_value, at, true, [&] { return n.const_message; });
   }
   if (n.types != 0 && (v == nullptr || !type_matches(n.types, *v))) {
     return fail(IssueCode::invalid_type, at, true, [&] { return type_message(n, v); });
