@@ -119,19 +119,17 @@ bool web_scheme(std::string_view scheme) {
 
 bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  // The eight digits' places are fixed: read without a bounds check or a loop.
-  const auto digit = [&](std::size_t i) { return static_cast<unsigned>(text[i] - '0'); };
-  const unsigned digits[] = {digit(0), digit(1), digit(2), digit(3),
-                             digit(5), digit(6), digit(8), digit(9)};
-  for (const unsigned d : digits) {
-    if (d > 9) return false;
-  }
-  const int year =
-      static_cast<int>(digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]);
-  const int month = static_cast<int>(digits[4] * 10 + digits[5]);
-  const int day = static_cast<int>(digits[6] * 10 + digits[7]);
+  // The eight digits' places are fixed: read without a loop or a bounds check.
+  const auto digit = [&](std::size_t i) {
+    return static_cast<unsigned>(static_cast<unsigned char>(text[i])) - '0';
+  };
+  const unsigned y0 = digit(0), y1 = digit(1), y2 = digit(2), y3 = digit(3);
+  const unsigned m0 = digit(5), m1 = digit(6), d0 = digit(8), d1 = digit(9);
+  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 9 || m1 > 9 || d0 > 9 || d1 > 9) return false;
+  const int month = static_cast<int>(m0 * 10 + m1);
+  const int day = static_cast<int>(d0 * 10 + d1);
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= days_in_month(year, month);
+  return day <= days_in_month(static_cast<int>(y0 * 1000 + y1 * 100 + y2 * 10 + y3), month);
 }
 
 bool is_iso_time(std::string_view text) {
