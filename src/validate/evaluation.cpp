@@ -89,6 +89,8 @@ bool Run::node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* d
 void Run::record(IssueCode code, const Link* at, std::string message, const Path* tail) {
   Path path = to_path(at);
   if (tail != nullptr && !tail->empty()) path = path + *tail;
+  // An invalid document usually has a few issues: room for them in one allocation.
+  if (sink_->found.empty()) sink_->found.reserve(4);
   sink_->found.push_back(Issue{code, std::move(path), std::move(message)});
 }
 

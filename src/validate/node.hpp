@@ -90,6 +90,7 @@ struct Node {
   std::string const_message;
   unsigned types = 0;
   std::vector<std::string> type_names;
+  std::string type_expected;  // the name a type issue says was expected (the first not "null")
 
   NodeId ref = kNone;
   NodeId dynamic_ref = kNone;
@@ -105,6 +106,7 @@ struct Node {
   std::optional<std::uint64_t> max_length;
   Regex pattern;
   std::string pattern_source;
+  std::string pattern_issue;  // the words of a failed `pattern`, made when compiled
   std::string format;
   FormatCheck format_check = nullptr;  // null for a format accord does not check
   // emit()'s date pattern beside an asserted `date` format: a date the format check passed

@@ -105,7 +105,10 @@ void compile_length(KeywordCompiler& k, const std::string& key, const ojson& val
 void compile_pattern(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                      const Path& at) {
   k.node().pattern = k.regex(value, at);
-  if (value.is_string()) k.node().pattern_source = value.get<std::string>();
+  if (value.is_string()) {
+    k.node().pattern_source = value.get<std::string>();
+    k.node().pattern_issue = pattern_message(k.node().pattern_source);
+  }
   k.add_unit(Unit::pattern);
 }
 
@@ -150,8 +153,7 @@ bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Lin
       }
       // The date check already said it; the issue is not repeated (the verdict stands).
       if (format_failed && n.pattern_source == kDatePattern) return false;
-      return fail(IssueCode::invalid_format, at, false,
-                  [&] { return pattern_message(n.pattern_source); });
+      return fail(IssueCode::invalid_format, at, false, [&] { return n.pattern_issue; });
     default:
       return true;
   }

@@ -29,17 +29,24 @@ std::string enum_message(const ojson& options) {
   return message;
 }
 
-std::string type_message(const Node& n, const JsonView* v) {
-  std::string expected = n.type_names.front();
-  for (const auto& name : n.type_names) {
-    if (name != "null") {
-      expected = name;
-      break;
-    }
+// The first type that is not "null" (a nullable type names what it wants besides null).
+std::string expected_type(const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (name != "null") return name;
   }
+  return names.front();
+}
+
+std::string type_message(const Node& n, const JsonView* v) {
   // Zod's name for what was expected; a fraction given to an integer is "int" (z.int()).
+  std::string_view expected = n.type_expected;
   if (expected == "integer") expected = v != nullptr && v->is_number() ? "int" : "number";
-  return "Invalid input: expected " + expected + ", received " + received(v);
+  std::string message = "Invalid input: expected ";
+  message.reserve(message.size() + expected.size() + 20);
+  message += expected;
+  message += ", received ";
+  message += v == nullptr ? "undefined" : v->type_name();
+  return message;
 }
 
 }  // namespace
@@ -61,6 +68,7 @@ void compile_type(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
   } else if (value.is_string()) {
     add(value);
   }
+  if (!k.node().type_names.empty()) k.node().type_expected = expected_type(k.node().type_names);
   if (!ok) {
     k.problem(at,
               "type must be one of string, number, integer, boolean, null, array, object (or "

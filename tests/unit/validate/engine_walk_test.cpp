@@ -110,6 +110,27 @@ TEST(EngineWalk, IssuesOfOneValueComeInTheOrderPropertiesAreDeclared) {
   EXPECT_EQ(issues[2].path, (Path{"mid"}));
 }
 
+// The words of a type and a pattern issue are put together when compiled: the first type that
+// is not null, "int" for a number given to an integer, the pattern as Zod shows it.
+TEST(EngineWalk, TypeAndPatternIssuesAreWordedAsZodWordsThem) {
+  const Validator validator = Validator::from_json_schema(nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {
+      "count": {"type": ["null", "integer"]},
+      "path": {"type": "string", "pattern": "^a/b$"},
+      "code": {"type": "string", "pattern": "^ORD-"}
+    }
+  })"));
+  const Issues issues =
+      validator.parse_and_validate(R"({"count":1.5,"path":"a","code":"x"})").issues;
+  ASSERT_EQ(issues.size(), 3U) << prettify(issues);
+  EXPECT_EQ(issues[0].message, "Invalid input: expected int, received number");
+  EXPECT_EQ(issues[1].message, "Invalid string: must match pattern /^a\\/b$/");
+  EXPECT_EQ(issues[2].message, "Invalid string: must start with \"ORD-\"");
+  EXPECT_EQ(validator.parse_and_validate(R"({"count":"x"})").issues.at(0).message,
+            "Invalid input: expected number, received string");
+}
+
 // Lengths are decided from the byte count where it settles them (1 to 4 bytes a code point) and
 // counted otherwise: multi-byte text at both bounds.
 TEST(EngineWalk, LengthsCountCodePointsWhateverTheBytes) {
