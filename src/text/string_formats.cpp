@@ -119,11 +119,17 @@ bool web_scheme(std::string_view scheme) {
 
 bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  const int year = number_at(text, 0, 4);
-  const int month = number_at(text, 5, 2);
-  const int day = number_at(text, 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1) return false;
-  return day <= days_in_month(year, month);
+  // The eight digits' places are fixed: read without a loop or a bounds check.
+  const auto digit = [&](std::size_t i) {
+    return static_cast<unsigned>(static_cast<unsigned char>(text[i])) - '0';
+  };
+  const unsigned y0 = digit(0), y1 = digit(1), y2 = digit(2), y3 = digit(3);
+  const unsigned m0 = digit(5), m1 = digit(6), d0 = digit(8), d1 = digit(9);
+  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 9 || m1 > 9 || d0 > 9 || d1 > 9) return false;
+  const int month = static_cast<int>(m0 * 10 + m1);
+  const int day = static_cast<int>(d0 * 10 + d1);
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= days_in_month(static_cast<int>(y0 * 1000 + y1 * 100 + y2 * 10 + y3), month);
 }
 
 bool is_iso_time(std::string_view text) {
@@ -140,37 +146,41 @@ bool is_iso_date_time(std::string_view text) {
   return length > 0 && offset(time.substr(length));
 }
 
+// One pass over each part: a local part of letters, digits and _'+-. (no leading, trailing or
+// doubled dot, no trailing '), then labels of letters, digits and hyphens (each starting with a
+// letter or digit, none empty) before a top-level domain of two or more letters.
 bool is_email(std::string_view text) {
   const auto at = text.find('@');
   if (at == std::string_view::npos || at == 0) return false;
-  if (text.find("..") != std::string_view::npos) return false;
   const std::string_view local = text.substr(0, at);
-  const std::string_view domain = text.substr(at + 1);
-  if (local.front() == '.') return false;
-  for (char c : local) {
+  if (local.front() == '.' || local.back() == '.' || local.back() == '\'') return false;
+  char before = 0;
+  for (const char c : local) {
     if (!ascii_alnum(c) && c != '_' && c != '\'' && c != '+' && c != '-' && c != '.') return false;
+    if (c == '.' && before == '.') return false;
+    before = c;
   }
-  const char last = local.back();
-  if (last == '.' || last == '\'') return false;
-  // One or more labels each ending in '.', then a top-level domain of two or more letters.
+  const std::string_view domain = text.substr(at + 1);
   const auto tld_dot = domain.rfind('.');
-  if (tld_dot == std::string_view::npos) return false;
-  const std::string_view tld = domain.substr(tld_dot + 1);
-  if (tld.size() < 2) return false;
-  for (char c : tld) {
+  if (tld_dot == std::string_view::npos || tld_dot == 0 || domain.size() - tld_dot < 3) {
+    return false;
+  }
+  for (const char c : domain.substr(tld_dot + 1)) {
     if (!ascii_alpha(c)) return false;
   }
-  std::size_t start = 0;
-  while (start < tld_dot) {
-    const auto end = domain.find('.', start);
-    const std::string_view label = domain.substr(start, end - start);
-    if (label.empty() || !ascii_alnum(label.front())) return false;
-    for (char c : label) {
-      if (!ascii_alnum(c) && c != '-') return false;
+  bool label_start = true;
+  for (const char c : domain.substr(0, tld_dot)) {
+    if (c == '.') {
+      if (label_start) return false;  // an empty label
+      label_start = true;
+    } else if (label_start) {
+      if (!ascii_alnum(c)) return false;
+      label_start = false;
+    } else if (!ascii_alnum(c) && c != '-') {
+      return false;
     }
-    start = end + 1;
   }
-  return tld_dot > 0;
+  return !label_start;
 }
 
 bool is_uri(std::string_view text) {

@@ -339,6 +339,9 @@ void Compiler::finish() {
       node.property_required.push_back(
           std::find(node.required.begin(), node.required.end(), name) != node.required.end());
     }
+    node.wrapped = node.boolean || node.ref_only || node.tracks || node.tuple ||
+                   node.nullable_inner != kNone || node.ref != kNone || node.dynamic_ref != kNone ||
+                   !node.any_of.empty() || !node.one_of.empty();
     node.pattern_follows_format = node.pattern_source == kDatePattern && node.format == "date" &&
                                   node.format_check != nullptr;
     node.properties_by_name.resize(node.properties.size());

@@ -11,13 +11,11 @@ namespace {
 
 // The issues a run found, with one more saying how many past the cap were left out.
 Issues collected(Sink sink, const Path& where) {
-  Issues out;
-  if (sink.count == 0) return out;  // a valid value allocates nothing
-  out.reserve(sink.found.size() + 1);
-  for (auto& entry : sink.found) out.push_back(std::move(entry.issue));
-  if (sink.count > sink.found.size()) {
-    out.push_back(Issue{IssueCode::custom, where,
-                        "and " + std::to_string(sink.count - sink.found.size()) + " more issues"});
+  const std::size_t left_out = sink.count - sink.found.size();
+  Issues out = std::move(sink.found);
+  if (left_out > 0) {
+    out.push_back(
+        Issue{IssueCode::custom, where, "and " + std::to_string(left_out) + " more issues"});
   }
   return out;
 }
@@ -77,6 +75,39 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
   return std::make_pair(id, dsl);
 }
 
+// Records the DSL node each node is first reached with (Node::usual_dsl) and its properties'
+// under it, following the DSL down as Run does: through nullable wrappers, $refs, properties,
+// records' and lists' values and union options. A node reached again keeps its first binding.
+void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t depth) {
+  if (dsl == nullptr || id == kNone || depth >= kMaxEvalDepth) return;
+  Node& n = d.nodes[id];
+  if (n.usual_dsl != nullptr) return;
+  n.usual_dsl = dsl;
+  const SchemaNode* target = dsl->kind == Kind::ref ? d.definitions.resolve(dsl) : nullptr;
+  if (n.ref_only) {
+    bind_dsl(d, n.ref, target != nullptr ? target : dsl, depth + 1);
+    return;
+  }
+  if (n.nullable_inner != kNone) {
+    bind_dsl(d, n.nullable_inner, dsl, depth + 1);
+    return;  // the wrapper's own keywords see no DSL node
+  }
+  bind_dsl(d, n.ref, target, depth + 1);
+  n.property_dsl.reserve(n.properties.size());
+  for (std::size_t i = 0; i < n.properties.size(); ++i) {
+    n.property_dsl.push_back(field_node(dsl, n.properties[i].first, i));
+    bind_dsl(d, n.properties[i].second, n.property_dsl.back(), depth + 1);
+  }
+  bind_dsl(d, n.additional, element_node(dsl, Kind::object, 0), depth + 1);
+  if (!n.tuple) bind_dsl(d, n.rest, element_node(dsl, Kind::array, 0), depth + 1);
+  for (std::size_t i = 0; i < n.any_of.size(); ++i) {
+    bind_dsl(d, n.any_of[i], element_node(dsl, Kind::union_, i), depth + 1);
+  }
+  for (std::size_t i = 0; i < n.one_of.size(); ++i) {
+    bind_dsl(d, n.one_of[i], element_node(dsl, Kind::union_, i), depth + 1);
+  }
+}
+
 }  // namespace
 
 Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& options)
@@ -94,6 +125,7 @@ Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& 
   }
   data_->documents.push_back(std::make_unique<ojson>(schema));
   Compiler(*data_, options).run(*data_->documents.front());
+  bind_dsl(*data_, data_->root, dsl, 0);
 }
 
 Engine::~Engine() = default;

@@ -19,18 +19,26 @@ std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
   return filled;
 }
 
+// Whether the node asks only for a type and the value has it (most nodes, most values), decided
+// here without a call; anything else goes to value_kind_ok, which decides and words the issue.
+bool kind_plainly_ok(const Node& n, const JsonView* v) {
+  if (n.enum_source != nullptr || n.const_source != nullptr) return false;
+  return n.types == 0 || (v != nullptr && type_matches(n.types, *v));
+}
+
 }  // namespace
 
 Path to_path(const Link* at) {
-  std::vector<const Link*> chain;
-  for (; at != nullptr; at = at->up) chain.push_back(at);
-  std::vector<PathSegment> segments;
-  segments.reserve(chain.size());
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    if ((*it)->named) {
-      segments.emplace_back(std::string((*it)->key));
+  std::size_t depth = 0;
+  for (const Link* link = at; link != nullptr; link = link->up) ++depth;
+  // Filled from the leaf up: one allocation for the segments, none for a chain.
+  std::vector<PathSegment> segments(depth);
+  for (; at != nullptr; at = at->up) {
+    --depth;
+    if (at->named) {
+      segments[depth].emplace<std::string>(at->key);
     } else {
-      segments.emplace_back((*it)->index);
+      segments[depth] = at->index;
     }
   }
   return Path(std::move(segments));
@@ -78,13 +86,12 @@ bool Run::node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* d
   return ok;
 }
 
-// A required property that is absent. Asked for by a condition (a `then`, an `else`, a
-// dependentRequired), the message names it and the condition; asked for plainly, it is Zod's.
-void Run::record(IssueCode code, const Link* at, bool aborting, std::string message,
-                 const Path* tail) {
+void Run::record(IssueCode code, const Link* at, std::string message, const Path* tail) {
   Path path = to_path(at);
-  if (tail != nullptr) path = path + *tail;
-  sink_->found.push_back(FoundIssue{Issue{code, std::move(path), std::move(message)}, aborting});
+  if (tail != nullptr && !tail->empty()) path = path + *tail;
+  // An invalid document usually has a few issues: room for them in one allocation.
+  if (sink_->found.empty()) sink_->found.reserve(4);
+  sink_->found.push_back(Issue{code, std::move(path), std::move(message)});
 }
 
 bool Run::missing(const Link* at) {
@@ -133,67 +140,26 @@ bool Run::quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen) {
 
 bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                Seen* seen) {
-  if (n.boolean) {
-    if (v == nullptr) return missing(at);
-    if (n.allows) return true;
-    return fail(IssueCode::invalid_type, at, true,
-                [&] { return "Invalid input: expected never, received " + received(v); });
-  }
-  if (n.ref_only) {
-    // draft-07 ignores a $ref's siblings; a ref's own refinements (its use) still run.
-    if (dsl == nullptr || dsl->kind != Kind::ref) {
-      return n.ref == kNone || node(n.ref, v, at, dsl, seen);
-    }
-    const std::size_t before = aborts();
-    bool ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
-    if (!ok && sink_ == nullptr) return false;
-    if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
-        aborts() == before) {
-      ok = refine(*dsl, *v, at) && ok;
-    }
-    return ok;
-  }
-
   bool ok = true;
   const std::size_t start = aborts();
   const std::size_t entry = issued();
-  if (n.nullable_inner != kNone) {
-    // emit()'s nullable wrapper: null passes, anything else is the inner schema's, with the
-    // same DSL node (whose refinements run there).
-    if (v == nullptr || !v->is_null()) {
-      ok = node(n.nullable_inner, v, at, dsl, seen);
-      if (!ok && sink_ == nullptr) return false;
-    }
-    dsl = nullptr;
-  }
-  Seen local;
-  Seen* track = n.tracks ? &local : seen;
-  if (n.ref != kNone) {
-    const SchemaNode* target =
-        dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
-    ok = node(n.ref, v, at, target, track) && ok;
-    if (!ok && sink_ == nullptr) return false;
-  }
-  if (n.dynamic_ref != kNone) {
-    ok = node(dynamic_target(n), v, at, nullptr, track) && ok;
-    if (!ok && sink_ == nullptr) return false;
-  }
-
-  if ((n.enum_source != nullptr || n.const_source != nullptr || n.types != 0) &&
-      !value_kind_ok(n, v, at)) {
-    return false;
-  }
+  std::optional<Seen> local;  // only a node with unevaluated* keeps its own record (two vectors)
+  Seen* track = seen;
+  if (n.wrapped && !wrapper_steps(n, v, at, dsl, seen, ok, track, local)) return ok;
+  if (!kind_plainly_ok(n, v) && !value_kind_ok(n, v, at)) return false;
   if (v == nullptr) {
     // Absent (a required property): the unions may word it, else it is "nonoptional".
     (void)unions(n, v, at, dsl, nullptr);
     if (issued() == entry) missing(at);
     return false;
   }
-  if (!n.any_of.empty() || !n.one_of.empty()) {
-    ok = unions(n, v, at, dsl, track) && ok;
-    if (!ok && sink_ == nullptr) return false;
+  if (n.wrapped) {
+    if (!n.any_of.empty() || !n.one_of.empty()) {
+      ok = unions(n, v, at, dsl, track) && ok;
+      if (!ok && sink_ == nullptr) return false;
+    }
+    if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
   }
-  if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
 
   const bool format_failed =
       v->is_string() && n.format_check != nullptr && !n.format_check(v->get_string());
@@ -202,9 +168,9 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (!ok && sink_ == nullptr) return false;
   }
   if (n.tracks) {
-    ok = unevaluated(n, *v, at, local) && ok;
+    ok = unevaluated(n, *v, at, *local) && ok;
     if (!ok && sink_ == nullptr) return false;
-    if (seen != nullptr) seen->merge(local);
+    if (seen != nullptr) seen->merge(*local);
   }
   if (!n.rules.empty() && v->is_object() && aborts() == start) {
     ok = accord_rules(n, *v, at) && ok;
@@ -215,6 +181,58 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     ok = refine(*dsl, *v, at) && ok;
   }
   return ok;
+}
+
+// A boolean schema and a ref-only node are judged here whole (false: `ok` is the verdict); a
+// nullable wrapper, a $ref and a $dynamicRef go first, the node's own steps after them (true).
+bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const SchemaNode*& dsl,
+                        Seen* seen, bool& ok, Seen*& track, std::optional<Seen>& local) {
+  if (n.boolean) {
+    if (v == nullptr) {
+      ok = missing(at);
+    } else {
+      ok = n.allows || fail(IssueCode::invalid_type, at, true, [&] {
+             return "Invalid input: expected never, received " + received(v);
+           });
+    }
+    return false;
+  }
+  if (n.ref_only) {
+    // draft-07 ignores a $ref's siblings; a ref's own refinements (its use) still run.
+    if (dsl == nullptr || dsl->kind != Kind::ref) {
+      ok = n.ref == kNone || node(n.ref, v, at, dsl, seen);
+      return false;
+    }
+    const std::size_t before = aborts();
+    ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
+    if (!ok && sink_ == nullptr) return false;
+    if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
+        aborts() == before) {
+      ok = refine(*dsl, *v, at) && ok;
+    }
+    return false;
+  }
+  if (n.nullable_inner != kNone) {
+    // emit()'s nullable wrapper: null passes, anything else is the inner schema's, with the
+    // same DSL node (whose refinements run there).
+    if (v == nullptr || !v->is_null()) {
+      ok = node(n.nullable_inner, v, at, dsl, seen);
+      if (!ok && sink_ == nullptr) return false;
+    }
+    dsl = nullptr;
+  }
+  if (n.tracks) track = &local.emplace();
+  if (n.ref != kNone) {
+    const SchemaNode* target =
+        dsl != nullptr && dsl->kind == Kind::ref ? d_.definitions.resolve(dsl) : nullptr;
+    ok = node(n.ref, v, at, target, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  if (n.dynamic_ref != kNone) {
+    ok = node(dynamic_target(n), v, at, nullptr, track) && ok;
+    if (!ok && sink_ == nullptr) return false;
+  }
+  return true;
 }
 
 bool Run::run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,

@@ -39,21 +39,19 @@ struct Link {
 
 [[nodiscard]] Path to_path(const Link* at);
 
-struct FoundIssue {
-  Issue issue;
-  bool aborting = false;  // Zod's `continue: false`: stops the refinements of enclosing nodes
-};
-
+// The issues of one evaluation, in the order found: kept as the Issues the caller gets, so a
+// valid value allocates nothing and an invalid one's issues are moved out whole.
 struct Sink {
-  std::vector<FoundIssue> found;
+  Issues found;              // at most kMaxIssues
   std::size_t count = 0;     // every issue, the ones past the cap included
-  std::size_t aborting = 0;  // aborting issues among them
+  std::size_t aborting = 0;  // aborting issues among them (Zod's `continue: false`: they stop
+                             // the refinements of enclosing nodes)
 
   void absorb(Sink&& other) {
     count += other.count;
     aborting += other.aborting;
-    for (auto& entry : other.found) {
-      if (found.size() < kMaxIssues) found.push_back(std::move(entry));
+    for (auto& issue : other.found) {
+      if (found.size() < kMaxIssues) found.push_back(std::move(issue));
     }
   }
 };
@@ -110,11 +108,18 @@ class Run {
     if (sink_ == nullptr) return false;
     ++sink_->count;
     if (aborting) ++sink_->aborting;
-    if (sink_->found.size() < kMaxIssues) record(code, at, aborting, words(), tail);
+    if (sink_->found.size() < kMaxIssues) record_worded(code, at, words, tail);
     return false;
   }
+  // The words are built out of line: a keyword's check stays a few instructions with no
+  // std::string in its frame, as most values pass it.
+  template <class Words>
+  [[gnu::noinline, gnu::cold]] void record_worded(IssueCode code, const Link* at, Words& words,
+                                                  const Path* tail) {
+    record(code, at, words(), tail);
+  }
   // Keeps one issue in the sink (out of line: only a failing value with a sink gets here).
-  void record(IssueCode code, const Link* at, bool aborting, std::string message, const Path* tail);
+  void record(IssueCode code, const Link* at, std::string message, const Path* tail);
 
   // A required property that is absent. Asked for by a condition (a `then`, an `else`, a
   // dependentRequired), the message names it and the condition; asked for plainly, it is Zod's.
@@ -134,6 +139,10 @@ class Run {
   // Evaluates without recording issues (for not, if, contains, propertyNames).
   bool quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen);
   bool body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  // The steps of a wrapped node (Node::wrapped) before its kind check: false when they judged
+  // the value whole (`ok` is then the verdict).
+  bool wrapper_steps(const Node& n, const JsonView* v, const Link* at, const SchemaNode*& dsl,
+                     Seen* seen, bool& ok, Seen*& track, std::optional<Seen>& local);
   bool run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                 Seen* seen, bool format_failed);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.

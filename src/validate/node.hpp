@@ -73,6 +73,10 @@ struct Node {
   bool allows = true;
   bool ref_only = false;  // before 2019-09: keywords beside `$ref` are ignored
   bool tracks = false;    // has unevaluated*: its in-place applicators say what they evaluated
+  // Any step beyond the kind check, the units and the refinements: boolean, ref_only, nullable,
+  // $ref, $dynamicRef, unevaluated*, anyOf/oneOf, a tuple. Set once everything is compiled
+  // (Compiler::finish), so a plain node (most of them) skips those steps on one test.
+  bool wrapped = false;
 
   std::vector<Unit> units;
   const ojson* enum_source = nullptr;
@@ -81,8 +85,12 @@ struct Node {
   std::optional<std::vector<std::string>> enum_strings;
   const ojson* const_source = nullptr;
   json const_value;
+  // The issues of a failed enum and const, worded when compiled: they do not depend on the value.
+  std::string enum_message;
+  std::string const_message;
   unsigned types = 0;
   std::vector<std::string> type_names;
+  std::string type_expected;  // the name a type issue says was expected (the first not "null")
 
   NodeId ref = kNone;
   NodeId dynamic_ref = kNone;
@@ -98,6 +106,7 @@ struct Node {
   std::optional<std::uint64_t> max_length;
   Regex pattern;
   std::string pattern_source;
+  std::string pattern_issue;  // the words of a failed `pattern`, made when compiled
   std::string format;
   FormatCheck format_check = nullptr;  // null for a format accord does not check
   // emit()'s date pattern beside an asserted `date` format: a date the format check passed
@@ -126,7 +135,12 @@ struct Node {
   // come in): one pass over both finds every declared property's value.
   std::vector<std::uint32_t> properties_by_name;
   std::vector<std::string> required;
-  std::vector<bool> property_required;           // per entry of `properties`
+  std::vector<bool> property_required;  // per entry of `properties`
+  // The DSL node a value usually reaches this node with, and the DSL node of each entry of
+  // `properties` under it (field_node of it), found once when the engine is built: a walk that
+  // comes with that DSL node takes its fields' from here instead of looking them up by name.
+  const SchemaNode* usual_dsl = nullptr;
+  std::vector<const SchemaNode*> property_dsl;
   std::vector<std::string> required_undeclared;  // required names `properties` leaves out
   std::vector<std::pair<Regex, NodeId>> pattern_properties;
   NodeId additional = kNone;

@@ -27,6 +27,16 @@ bool declared(const Node& n, std::string_view name) {
 constexpr std::size_t kMatchedOnStack = 16;
 using MatchedValues = std::array<std::optional<JsonView>, kMatchedOnStack>;
 
+// How member `key` orders against property `name`, as string_view::compare's sign: the first
+// bytes decide most pairs without a call to memcmp.
+int key_order(std::string_view key, std::string_view name) {
+  if (!key.empty() && !name.empty() && key.front() != name.front()) {
+    return static_cast<unsigned char>(key.front()) < static_cast<unsigned char>(name.front()) ? -1
+                                                                                              : 1;
+  }
+  return key.compare(name);
+}
+
 // Each declared property's value (by its place in `properties`), found in one pass: the members
 // and properties_by_name are both in key order. Returns how many were present.
 std::size_t match_properties(const Node& n, JsonView object, MatchedValues& found) {
@@ -38,7 +48,7 @@ std::size_t match_properties(const Node& n, JsonView object, MatchedValues& foun
     const std::string_view name = n.properties[p].first;
     int order = 1;
     for (; member != end; ++member) {
-      order = (*member).key.compare(name);
+      order = key_order((*member).key, name);
       if (order >= 0) break;
     }
     if (member == end) break;
@@ -49,6 +59,14 @@ std::size_t match_properties(const Node& n, JsonView object, MatchedValues& foun
     }
   }
   return present;
+}
+
+// The DSL node of property `i` of `n` reached with `dsl`: bound once when the engine was built
+// for the usual `dsl`, looked up by name for another.
+const SchemaNode* property_dsl(const Node& n, std::size_t i, const SchemaNode* dsl) {
+  if (dsl == nullptr) return nullptr;
+  if (dsl == n.usual_dsl) return n.property_dsl[i];
+  return field_node(dsl, n.properties[i].first, i);
 }
 
 }  // namespace
@@ -214,10 +232,10 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
     const auto value = on_stack ? matched[i] : object.find(name);
     if (value) {
       if (!on_stack) ++present;
-      ok = node(id, &*value, &field, field_node(dsl, name, i), nullptr) && ok;
+      ok = node(id, &*value, &field, property_dsl(n, i, dsl), nullptr) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (n.property_required[i]) {
-      ok = node(id, nullptr, &field, field_node(dsl, name, i), nullptr) && ok;
+      ok = node(id, nullptr, &field, property_dsl(n, i, dsl), nullptr) && ok;
     }
     if (!ok && sink_ == nullptr) return false;
   }

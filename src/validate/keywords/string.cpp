@@ -81,6 +81,18 @@ std::size_t code_points(std::string_view text) {
   return count;
 }
 
+// A code point takes 1 to 4 bytes, so the byte count decides most length checks without
+// counting: at least `min` code points when a quarter of the bytes reach it, never when the bytes
+// do not.
+bool at_least(std::string_view text, std::uint64_t min) {
+  if (text.size() < min) return false;
+  return (text.size() + 3) / 4 >= min || code_points(text) >= min;
+}
+bool at_most(std::string_view text, std::uint64_t max) {
+  if (text.size() <= max) return true;
+  return (text.size() + 3) / 4 <= max && code_points(text) <= max;
+}
+
 }  // namespace
 
 void compile_length(KeywordCompiler& k, const std::string& key, const ojson& value,
@@ -93,7 +105,10 @@ void compile_length(KeywordCompiler& k, const std::string& key, const ojson& val
 void compile_pattern(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                      const Path& at) {
   k.node().pattern = k.regex(value, at);
-  if (value.is_string()) k.node().pattern_source = value.get<std::string>();
+  if (value.is_string()) {
+    k.node().pattern_source = value.get<std::string>();
+    k.node().pattern_issue = pattern_message(k.node().pattern_source);
+  }
   k.add_unit(Unit::pattern);
 }
 
@@ -114,13 +129,13 @@ bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Lin
                       bool format_failed) {
   switch (unit) {
     case Unit::min_length:
-      if (!n.min_length || code_points(text) >= *n.min_length) return true;
+      if (!n.min_length || at_least(text, *n.min_length)) return true;
       return fail(IssueCode::too_small, at, false, [&] {
         return "Too small: expected string to have >=" + std::to_string(*n.min_length) +
                " characters";
       });
     case Unit::max_length:
-      if (!n.max_length || code_points(text) <= *n.max_length) return true;
+      if (!n.max_length || at_most(text, *n.max_length)) return true;
       return fail(IssueCode::too_big, at, false, [&] {
         return "Too big: expected string to have <=" + std::to_string(*n.max_length) +
                " characters";
@@ -138,8 +153,7 @@ bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Lin
       }
       // The date check already said it; the issue is not repeated (the verdict stands).
       if (format_failed && n.pattern_source == kDatePattern) return false;
-      return fail(IssueCode::invalid_format, at, false,
-                  [&] { return pattern_message(n.pattern_source); });
+      return fail(IssueCode::invalid_format, at, false, [&] { return n.pattern_issue; });
     default:
       return true;
   }

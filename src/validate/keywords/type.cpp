@@ -19,17 +19,34 @@ std::string stringify_primitive(const ojson& value) {
   return value.dump();
 }
 
-std::string type_message(const Node& n, const JsonView* v) {
-  std::string expected = n.type_names.front();
-  for (const auto& name : n.type_names) {
-    if (name != "null") {
-      expected = name;
-      break;
-    }
+// Zod's words for a value outside the enum `options`.
+std::string enum_message(const ojson& options) {
+  if (options.size() == 1) return "Invalid input: expected " + stringify_primitive(options[0]);
+  std::string message = "Invalid option: expected one of ";
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    message += (i == 0 ? "" : "|") + stringify_primitive(options[i]);
   }
+  return message;
+}
+
+// The first type that is not "null" (a nullable type names what it wants besides null).
+std::string expected_type(const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (name != "null") return name;
+  }
+  return names.front();
+}
+
+std::string type_message(const Node& n, const JsonView* v) {
   // Zod's name for what was expected; a fraction given to an integer is "int" (z.int()).
+  std::string_view expected = n.type_expected;
   if (expected == "integer") expected = v != nullptr && v->is_number() ? "int" : "number";
-  return "Invalid input: expected " + expected + ", received " + received(v);
+  std::string message = "Invalid input: expected ";
+  message.reserve(message.size() + expected.size() + 20);
+  message += expected;
+  message += ", received ";
+  message += v == nullptr ? "undefined" : v->type_name();
+  return message;
 }
 
 }  // namespace
@@ -51,6 +68,7 @@ void compile_type(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
   } else if (value.is_string()) {
     add(value);
   }
+  if (!k.node().type_names.empty()) k.node().type_expected = expected_type(k.node().type_names);
   if (!ok) {
     k.problem(at,
               "type must be one of string, number, integer, boolean, null, array, object (or "
@@ -66,6 +84,7 @@ void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
     return;
   }
   k.node().enum_source = &value;
+  k.node().enum_message = enum_message(value);
   for (const auto& option : value) k.node().enum_values.push_back(json::parse(option.dump()));
   if (std::all_of(value.begin(), value.end(), [](const ojson& v) { return v.is_string(); })) {
     auto& strings = k.node().enum_strings.emplace();
@@ -76,6 +95,7 @@ void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
 void compile_const(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                    const Path& /*at*/) {
   k.node().const_source = &value;
+  k.node().const_message = "Invalid input: expected " + stringify_primitive(value);
   k.node().const_value = json::parse(value.dump());
 }
 
@@ -90,21 +110,11 @@ bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
                           [&](const json& e) { return json_equal(*v, e); });
     }
     if (!found) {
-      return fail(IssueCode::invalid_value, at, true, [&] {
-        const ojson& options = *n.enum_source;
-        if (options.size() == 1)
-          return "Invalid input: expected " + stringify_primitive(options[0]);
-        std::string message = "Invalid option: expected one of ";
-        for (std::size_t i = 0; i < options.size(); ++i) {
-          message += (i == 0 ? "" : "|") + stringify_primitive(options[i]);
-        }
-        return message;
-      });
+      return fail(IssueCode::invalid_value, at, true, [&] { return n.enum_message; });
     }
   }
   if (n.const_source != nullptr && (v == nullptr || !json_equal(*v, n.const_value))) {
-    return fail(IssueCode::invalid_value, at, true,
-                [&] { return "Invalid input: expected " + stringify_primitive(*n.const_source); });
+    return fail(IssueCode::invalid_value, at, true, [&] { return n.const_message; });
   }
   if (n.types != 0 && (v == nullptr || !type_matches(n.types, *v))) {
     return fail(IssueCode::invalid_type, at, true, [&] { return type_message(n, v); });

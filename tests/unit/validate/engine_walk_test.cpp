@@ -1,0 +1,152 @@
+// The engine's walk made cheaper (#26) must read exactly as before: refinements found through
+// the DSL nodes bound to each property once when the engine is built, issue paths made from the
+// chain of links only when an issue is kept, the enum and const words made when compiled, and
+// the wrapper steps (nullable, $ref, unions) skipped by plain nodes only.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "accord/schema.hpp"
+#include "accord/validate.hpp"
+
+namespace accord {
+namespace {
+
+using nlohmann::json;
+
+bool walk_is_short(const json& text) {
+  return text.get<std::string>().size() < 4;
+}
+
+// One refined string reached through every kind of container the binding follows.
+Schema walk_schema() {
+  const Schema code = string().refine(walk_is_short, "code is too long");
+  return object({
+      {"plain", code},
+      {"inner", object({{"code", code}})},
+      {"maybe", object({{"code", code}}).nullable()},
+      {"list", array(object({{"code", code}}))},
+      {"byName", record(object({{"code", code}}))},
+      {"either", union_({object({{"code", code}}), number()})},
+  });
+}
+
+Issues walk_issues(const std::string& text) {
+  return Validator(walk_schema()).parse_and_validate(text).issues;
+}
+
+TEST(EngineWalk, FieldRefinementsRunAtEveryDepthAndWrapper) {
+  const Issues issues =
+      walk_issues(R"({"plain":"long","inner":{"code":"long"},"maybe":{"code":"long"},)"
+                  R"("list":[{"code":"ok"},{"code":"long"}],"byName":{"k":{"code":"long"}},)"
+                  R"("either":{"code":"long"}})");
+  ASSERT_EQ(issues.size(), 6U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"plain"}));
+  EXPECT_EQ(issues[1].path, (Path{"inner", "code"}));
+  EXPECT_EQ(issues[2].path, (Path{"maybe", "code"}));
+  EXPECT_EQ(issues[3].path, (Path{"list", std::size_t{1}, "code"}));
+  EXPECT_EQ(issues[4].path, (Path{"byName", "k", "code"}));
+  EXPECT_EQ(issues[5].path, (Path{"either", "code"}));
+  for (const auto& issue : issues) EXPECT_EQ(issue.message, "code is too long");
+}
+
+TEST(EngineWalk, NullWrapperPassesWithoutItsFieldsRefinements) {
+  EXPECT_TRUE(walk_issues(R"({"plain":"ok","inner":{"code":"ok"},"maybe":null,)"
+                          R"("list":[],"byName":{},"either":1})")
+                  .empty());
+}
+
+TEST(EngineWalk, IssuePathJoinsTheLinksAndTheRulesOwnPath) {
+  const Schema schema = object({
+      {"orders", array(object({
+                                  {"from", string()},
+                                  {"to", string()},
+                              })
+                           .refine([](const json& o) { return o.at("to") >= o.at("from"); },
+                                   "to is before from", {.path = {"to"}}))},
+  });
+  const Issues issues = Validator(schema)
+                            .parse_and_validate(R"({"orders":[{"from":"a","to":"b"},)"
+                                                R"({"from":"b","to":"a"}]})")
+                            .issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"orders", std::size_t{1}, "to"}));
+  EXPECT_EQ(issues[0].path.to_string(), "orders[1].to");
+}
+
+TEST(EngineWalk, EnumAndConstIssuesAreWordedAsZodWordsThem) {
+  const Validator validator = Validator::from_json_schema(nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {
+      "one": {"enum": ["a"]},
+      "many": {"enum": ["a", 1.5, null, true]},
+      "fixed": {"const": 2.50},
+      "shape": {"const": {"k": [1]}}
+    }
+  })"));
+  const Issues issues =
+      validator.parse_and_validate(R"({"one":"b","many":"b","fixed":3,"shape":{}})").issues;
+  ASSERT_EQ(issues.size(), 4U) << prettify(issues);
+  EXPECT_EQ(issues[0].message, "Invalid input: expected \"a\"");
+  EXPECT_EQ(issues[1].message, "Invalid option: expected one of \"a\"|1.5|null|true");
+  EXPECT_EQ(issues[2].message, "Invalid input: expected 2.5");
+  EXPECT_EQ(issues[3].message, "Invalid input: expected {\"k\":[1]}");
+  for (const auto& issue : issues) EXPECT_EQ(issue.code, IssueCode::invalid_value);
+}
+
+TEST(EngineWalk, IssuesOfOneValueComeInTheOrderPropertiesAreDeclared) {
+  // Declared out of key order: the walk finds the members in key order, reports in this one.
+  const Schema schema = object({
+      {"zeta", number()},
+      {"alpha", number()},
+      {"mid", number()},
+  });
+  const Issues issues =
+      Validator(schema).parse_and_validate(R"({"alpha":"x","mid":"y","zeta":"z"})").issues;
+  ASSERT_EQ(issues.size(), 3U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"zeta"}));
+  EXPECT_EQ(issues[1].path, (Path{"alpha"}));
+  EXPECT_EQ(issues[2].path, (Path{"mid"}));
+}
+
+// The words of a type and a pattern issue are put together when compiled: the first type that
+// is not null, "int" for a number given to an integer, the pattern as Zod shows it.
+TEST(EngineWalk, TypeAndPatternIssuesAreWordedAsZodWordsThem) {
+  const Validator validator = Validator::from_json_schema(nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {
+      "count": {"type": ["null", "integer"]},
+      "path": {"type": "string", "pattern": "^a/b$"},
+      "code": {"type": "string", "pattern": "^ORD-"}
+    }
+  })"));
+  const Issues issues =
+      validator.parse_and_validate(R"({"count":1.5,"path":"a","code":"x"})").issues;
+  ASSERT_EQ(issues.size(), 3U) << prettify(issues);
+  EXPECT_EQ(issues[0].message, "Invalid input: expected int, received number");
+  EXPECT_EQ(issues[1].message, "Invalid string: must match pattern /^a\\/b$/");
+  EXPECT_EQ(issues[2].message, "Invalid string: must start with \"ORD-\"");
+  EXPECT_EQ(validator.parse_and_validate(R"({"count":"x"})").issues.at(0).message,
+            "Invalid input: expected number, received string");
+}
+
+// Lengths are decided from the byte count where it settles them (1 to 4 bytes a code point) and
+// counted otherwise: multi-byte text at both bounds.
+TEST(EngineWalk, LengthsCountCodePointsWhateverTheBytes) {
+  const Validator validator(object({{"s", string().min(3).max(4)}}));
+  const auto valid = [&](const std::string& text) {
+    return validator.parse_and_validate(R"({"s":")" + text + R"("})").issues.empty();
+  };
+  EXPECT_FALSE(valid("日本"));   // 6 bytes, 2 code points
+  EXPECT_TRUE(valid("日本語"));  // 9 bytes, 3
+  EXPECT_TRUE(valid("😀😀😀😀"));    // 16 bytes, 4
+  EXPECT_FALSE(valid("😀😀😀😀😀"));  // 20 bytes, 5
+  EXPECT_FALSE(valid("ab"));     // 2 bytes
+  EXPECT_TRUE(valid("abcd"));    // 4 bytes
+  EXPECT_FALSE(valid("abcde"));  // 5 bytes
+  EXPECT_TRUE(valid("a😀é"));     // 7 bytes, 3
+}
+
+}  // namespace
+}  // namespace accord
