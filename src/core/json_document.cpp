@@ -42,12 +42,12 @@ class JsonDocument::Writer {
   }
   // The document's string bytes: the reader's padded copy of the text, or what string() appends.
   std::string& strings() { return doc_.strings_; }
-  // A string whose bytes are at `offset` in strings().
+  // A string whose bytes are at `offset` in strings(), from a text shorter than 4 GiB.
   [[gnu::always_inline]] void string_in_text(Kind kind, std::size_t offset, std::size_t length) {
-    if (length > std::numeric_limits<std::uint32_t>::max()) too_large();
     push(kind, static_cast<std::uint32_t>(length), offset);
   }
   void string(Kind kind, std::string_view text) {
+    if (text.size() > std::numeric_limits<std::uint32_t>::max()) too_large();
     const std::size_t offset = doc_.strings_.size();
     doc_.strings_.append(text);
     string_in_text(kind, offset, text.size());
@@ -106,7 +106,7 @@ class JsonDocument::Writer {
     return order_small_object(at, keys, key_at);
   }
   [[nodiscard]] std::uint32_t next_index() const {
-    return static_cast<std::uint32_t>(doc_.tape_.size() + pending_size_);
+    return static_cast<std::uint32_t>(flushed_ + pending_size_);
   }
 
  private:
@@ -119,6 +119,7 @@ class JsonDocument::Writer {
     auto& tape = doc_.tape_;
     if (kMaxEntries - tape.size() < pending_size_) too_large();
     tape.insert(tape.end(), pending_.begin(), pending_.begin() + pending_size_);
+    flushed_ = tape.size();
     pending_size_ = 0;
   }
   static constexpr std::size_t kMaxEntries = std::numeric_limits<std::uint32_t>::max();
@@ -210,6 +211,7 @@ class JsonDocument::Writer {
   JsonDocument& doc_;
   std::array<JsonDocument::Entry, kPending> pending_;  // the entries after the tape's last
   std::size_t pending_size_ = 0;
+  std::size_t flushed_ = 0;  // the tape's size
 };
 
 namespace detail {
@@ -580,7 +582,8 @@ ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
 }
 
 Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {
-  if (text.size() <= limits.max_bytes) {
+  // Lengths and offsets of strings in the text then fit the tape's 32 bits.
+  if (text.size() <= limits.max_bytes && text.size() < std::numeric_limits<std::uint32_t>::max()) {
     detail::TapeWriter out(reuse);
     // The reader reads this copy and leaves the strings in it. The tape gets one entry for a
     // value every 8 bytes, which JSON from a model rarely exceeds.
