@@ -89,24 +89,40 @@ inline const char* plain_ascii_words_end(const char* p, const char* end) {
   return p;
 }
 
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at `p` is '"', '\\', a control byte or from 0x80.
+inline unsigned special_bytes(const char* p) {
+  const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // Signed: the bytes from 0x80 are negative, so one comparison flags them and the controls.
+  const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
+                                       _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+#endif
+
 // The same, sixteen bytes at a time with SSE2 (baseline on x86-64), chosen at compile time.
 inline const char* plain_ascii_end(const char* p, const char* end) {
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
   while (end - p >= 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // Signed: the bytes from 0x80 are negative, so one comparison flags them and the controls.
-    const __m128i special =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
-                     _mm_cmplt_epi8(block, space));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special));
-    if (mask != 0) return p + std::countr_zero(mask);
+    if (const unsigned mask = special_bytes(p); mask != 0) return p + std::countr_zero(mask);
     p += 16;
   }
 #endif
   return plain_ascii_words_end(p, end);
+}
+
+// plain_ascii_end for a padded text (`end`: the end of its padding, whose zero bytes stop the
+// scan): with SSE2, blocks are loaded without comparing with the end.
+inline const char* padded_plain_ascii_end(const char* p, [[maybe_unused]] const char* end) {
+#if defined(__SSE2__)
+  while (true) {
+    if (const unsigned mask = special_bytes(p); mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#else
+  return plain_ascii_words_end(p, end);
+#endif
 }
 
 template <class Out>
@@ -196,7 +212,11 @@ class BasicJsonScanner {
   // false at the end of the text or on a malformed sequence.
   [[gnu::always_inline]] bool skip_plain() {
     while (true) {
-      p_ = scan::plain_ascii_end(p_, kPadded ? end_ + kTextPadding : end_);
+      if constexpr (kPadded) {
+        p_ = scan::padded_plain_ascii_end(p_, end_ + kTextPadding);
+      } else {
+        p_ = scan::plain_ascii_end(p_, end_);
+      }
       if (!more()) return false;
       if (static_cast<unsigned char>(*p_) < 0x80) return true;
       const auto length = scan::utf8_sequence(reinterpret_cast<const unsigned char*>(p_),

@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "accord/json_text.hpp"
 #include "accord/json_view.hpp"
+#include "core/json_scanner.hpp"
 #include "fixtures/reads_as_nlohmann.hpp"
 
 namespace accord {
@@ -44,6 +46,28 @@ TEST(JsonTapeReader, AZeroByteAtEveryOffsetReadsAsNlohmann) {
       std::string text = document;
       text.insert(at, 1, '\0');
       testing_documents::expect_document_reads_as_nlohmann(text);
+    }
+  }
+}
+
+// The padded scan, on a heap buffer of exactly the text and its padding (a read past it is a
+// sanitizer error): it stops at the first special byte, or at the padding's first zero.
+TEST(JsonTapeReader, PaddedPlainAsciiEndStopsAtTheFirstSpecialByteOrThePadding) {
+  for (std::size_t size = 0; size <= 40; ++size) {
+    for (std::size_t at = 0; at <= size; ++at) {
+      for (const char special : {'"', '\\', '\x1f', '\x80', '\xff'}) {
+        const std::size_t padded = size + detail::kTextPadding;
+        const auto buffer = std::make_unique<char[]>(padded);
+        std::fill(buffer.get(), buffer.get() + size, 'a');
+        std::fill(buffer.get() + size, buffer.get() + padded, '\0');
+        if (at < size) buffer[at] = special;
+        for (std::size_t from = 0; from <= at; ++from) {
+          EXPECT_EQ(
+              detail::scan::padded_plain_ascii_end(buffer.get() + from, buffer.get() + padded) -
+                  buffer.get(),
+              static_cast<std::ptrdiff_t>(at));
+        }
+      }
     }
   }
 }
