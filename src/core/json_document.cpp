@@ -13,7 +13,10 @@
 
 namespace accord {
 
-// Appends values to a document's tape in text order; a container is opened, filled and closed.
+// Appends values to a document's tape in text order; a container is opened, filled and closed,
+// and finish() ends the document. Values wait in a small buffer and reach the tape a run at a time
+// (when a container closes, or kPending are waiting): a value costs a store into the buffer, not
+// a call into std::vector's push_back, which g++ does not inline into the reader.
 class JsonDocument::Writer {
  public:
   using Kind = JsonDocument::Kind;
@@ -28,7 +31,7 @@ class JsonDocument::Writer {
   static JsonDocument empty_document() { return JsonDocument(JsonDocument::Empty{}); }
 
   void scalar(Kind kind, std::uint64_t bits = 0) { push(kind, 0, bits); }
-  void number(const detail::ScannedNumber& number) {
+  [[gnu::always_inline]] void number(const detail::ScannedNumber& number) {
     if (number.kind == detail::ScannedNumber::floating) {
       push(Kind::number_float, 0, std::bit_cast<std::uint64_t>(number.real));
     } else {
@@ -37,93 +40,126 @@ class JsonDocument::Writer {
            0, number.bits);
     }
   }
-  // Strings are appended to this buffer; string_since() then records the one that starts at
-  // `offset`.
+  // The document's string bytes: the reader's padded copy of the text, or what string() appends.
   std::string& strings() { return doc_.strings_; }
-  void string_since(Kind kind, std::size_t offset) {
-    const std::size_t length = doc_.strings_.size() - offset;
-    if (length > std::numeric_limits<std::uint32_t>::max()) too_large();
-    push(kind, static_cast<std::uint32_t>(length), offset);
-  }
-  // A string the text gave without escapes: its bytes are where the copy of the text has them.
-  void string_in_text(Kind kind, std::size_t offset, std::size_t length) {
-    if (length > std::numeric_limits<std::uint32_t>::max()) too_large();
+  // A string whose bytes are at `offset` in strings(), from a text shorter than 4 GiB.
+  [[gnu::always_inline]] void string_in_text(Kind kind, std::size_t offset, std::size_t length) {
     push(kind, static_cast<std::uint32_t>(length), offset);
   }
   void string(Kind kind, std::string_view text) {
+    if (text.size() > std::numeric_limits<std::uint32_t>::max()) too_large();
     const std::size_t offset = doc_.strings_.size();
     doc_.strings_.append(text);
-    string_since(kind, offset);
+    string_in_text(kind, offset, text.size());
   }
   void reserve(std::size_t entries) { doc_.tape_.reserve(std::min(entries, kMaxEntries)); }
+  void finish() { flush(); }
   std::uint32_t open(Kind kind) {
     push(kind, 0, 0);
-    return static_cast<std::uint32_t>(doc_.tape_.size() - 1);
+    return next_index() - 1;
   }
   // False when an object repeats a key: nlohmann keeps the last value, which a tape in text order
   // cannot say cheaply, so the caller leaves such text to nlohmann.
   bool close(std::uint32_t at, std::uint32_t count) {
-    auto& entry = doc_.tape_[at];
-    entry.a = static_cast<std::uint32_t>(doc_.tape_.size() - at);
-    entry.b = count;
-    if (entry.kind == Kind::array || count < 2) return true;
-    return order_members(at);
+    flush();
+    end_container(at, count);
+    if (doc_.tape_[at].kind == Kind::array || count < 2) return true;
+    if (count > kSmallObject) return order_by_text(at);
+    // Keys found on the tape, for the objects no reader kept them for.
+    std::array<std::uint64_t, kSmallObject> keys;
+    std::array<std::uint32_t, kSmallObject> key_at;
+    std::uint32_t i = 0;
+    for (std::uint32_t key = at + 1; i < count; key += 1 + doc_.span(key + 1), ++i) {
+      const std::string_view text = doc_.text(key);
+      key_at[i] = key;
+      keys[i] = sort_key(text, i, doc_.strings_.data() + doc_.strings_.size() - text.data() >= 8);
+    }
+    return order_small_object(at, keys.data(), key_at.data());
+  }
+
+  static constexpr std::size_t kSmallObject = 16;
+  // A small object's key as an integer that sorts as the key does, decided by its first seven
+  // bytes (the most significant first, zeros after a shorter key); the low byte holds the key's
+  // position in the object (`i`), so the integers of one object always differ. `loadable`: eight
+  // bytes can be read from the key's first (true of any key read from text: it lies in the
+  // padded copy).
+  static std::uint64_t sort_key(std::string_view key, std::uint32_t i, bool loadable) {
+    const std::size_t length = std::min<std::size_t>(key.size(), 8);
+    std::uint64_t prefix = 0;
+    if (loadable) {
+      std::memcpy(&prefix, key.data(), 8);
+      if constexpr (std::endian::native == std::endian::little) prefix = byte_swap(prefix);
+      if (length < 8) prefix &= ~(~std::uint64_t{0} >> (8 * length));
+    } else {
+      for (std::size_t b = 0; b < length; ++b) {
+        prefix |= std::uint64_t{static_cast<unsigned char>(key[b])} << (56 - 8 * b);
+      }
+    }
+    return (prefix & ~std::uint64_t{0xFF}) | i;
+  }
+  // close() for an object of 2 to kSmallObject members whose keys the reader kept as it read
+  // them: sort_key(key i, i) and the key's tape index, for each member i.
+  bool close_object(std::uint32_t at, std::uint32_t count, std::uint64_t* keys,
+                    const std::uint32_t* key_at) {
+    flush();
+    end_container(at, count);
+    return order_small_object(at, keys, key_at);
+  }
+  [[nodiscard]] std::uint32_t next_index() const {
+    return static_cast<std::uint32_t>(flushed_ + pending_size_);
   }
 
  private:
-  // The capacity never passes kMaxEntries, so the limit needs checking only when it is full.
   [[gnu::always_inline]] void push(Kind kind, std::uint32_t a, std::uint64_t b) {
-    auto& tape = doc_.tape_;
-    if (tape.size() == tape.capacity()) [[unlikely]]
-      grow();
-    tape.push_back(JsonDocument::Entry{kind, a, b});
+    if (pending_size_ == kPending) [[unlikely]]
+      flush();
+    pending_[pending_size_++] = JsonDocument::Entry{kind, a, b};
   }
-  void grow() {
+  void flush() {
     auto& tape = doc_.tape_;
-    if (tape.size() >= kMaxEntries) too_large();
-    tape.reserve(std::min(kMaxEntries, tape.size() * 2 + 16));
+    if (kMaxEntries - tape.size() < pending_size_) too_large();
+    tape.insert(tape.end(), pending_.begin(), pending_.begin() + pending_size_);
+    flushed_ = tape.size();
+    pending_size_ = 0;
   }
   static constexpr std::size_t kMaxEntries = std::numeric_limits<std::uint32_t>::max();
   [[noreturn]] static void too_large() {
     throw std::length_error("a JSON value of 4 GiB or more entries or string bytes");
   }
 
+  void end_container(std::uint32_t at, std::uint32_t count) {
+    auto& entry = doc_.tape_[at];
+    entry.a = next_index() - at;
+    entry.b = count;
+  }
+
   // Members are iterated in key order, as nlohmann's std::map does. Text usually gives a small
   // object's keys in some other order, so the order is kept beside the tape rather than moving
-  // subtrees.
-  bool order_members(std::uint32_t at) {
-    const std::uint32_t end = at + doc_.tape_[at].a;
+  // subtrees, and only when it differs from the text's.
+  bool order_small_object(std::uint32_t at, std::uint64_t* keys, const std::uint32_t* key_at) {
     const auto count = static_cast<std::size_t>(doc_.tape_[at].b);
-    if (count > kSmallObject) return order_large_object(at, end, count);
-    // A small object's keys are compared by their first eight bytes as one integer, in a list on
-    // the stack, and written to order_ only when they were out of order.
-    std::array<SortKey, kSmallObject> keys;
+    // Insertion sort: a small object is nearly always at most a dozen members.
     bool in_order = true;
-    std::size_t filled = 0;
-    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) {
-      keys[filled] = sort_key(key);
-      if (filled > 0 && in_order) in_order = before(keys[filled - 1], keys[filled]);
-      ++filled;
+    for (std::size_t i = 1; i < count; ++i) {
+      const std::uint64_t moving = keys[i];
+      std::size_t hole = i;
+      for (; hole > 0 && moving < keys[hole - 1]; --hole) keys[hole] = keys[hole - 1];
+      keys[hole] = moving;
+      in_order = in_order && hole == i;
+    }
+    // Keys alike in their first seven bytes (or repeated) are ordered by their whole text.
+    for (std::size_t i = 1; i < count; ++i) {
+      if ((keys[i - 1] ^ keys[i]) >> 8 == 0) return order_by_text(at);
     }
     if (in_order) return true;
-    for (std::size_t i = 1; i < count; ++i) {
-      const SortKey moving = keys[i];
-      std::size_t hole = i;
-      for (; hole > 0 && before(moving, keys[hole - 1]); --hole) keys[hole] = keys[hole - 1];
-      keys[hole] = moving;
-    }
-    for (std::size_t i = 1; i < count; ++i) {
-      if (keys[i - 1].prefix == keys[i].prefix &&
-          doc_.text(keys[i - 1].at) == doc_.text(keys[i].at))
-        return false;
-    }
-    const std::size_t first = reserve_order(count);
-    for (std::size_t i = 0; i < count; ++i) doc_.order_.push_back(keys[i].at);
-    doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
+    std::array<std::uint32_t, kSmallObject> order;
+    for (std::size_t i = 0; i < count; ++i) order[i] = key_at[keys[i] & 0xFF];
+    append_order(at, order.data(), count);
     return true;
   }
 
-  bool order_large_object(std::uint32_t at, std::uint32_t end, std::size_t count) {
+  bool order_by_text(std::uint32_t at) {
+    const std::uint32_t end = at + doc_.tape_[at].a;
     const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
       return doc_.text(x) < doc_.text(y);
     };
@@ -136,54 +172,28 @@ class JsonDocument::Writer {
       previous = key;
     }
     if (in_order) return true;
-    const std::size_t first = reserve_order(count);
     auto& order = doc_.order_;
-    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) {
-      order.push_back(key);
-    }
-    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(first);
-    std::sort(begin, order.end(), by_key);
-    for (auto it = begin + 1; it < order.end(); ++it) {
-      if (doc_.text(*(it - 1)) == doc_.text(*it)) return false;
+    const std::size_t first = order.size();
+    for (std::uint32_t key = at + 1; key < end; key += 1 + doc_.span(key + 1)) order.push_back(key);
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(first), order.end(), by_key);
+    for (std::size_t i = first + 1; i < order.size(); ++i) {
+      if (doc_.text(order[i - 1]) == doc_.text(order[i])) return false;
     }
     doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
     return true;
   }
 
-  // Room in order_ for `count` more keys; the first growth takes room for a key every other tape
-  // entry, so one document's objects need one allocation. Returns where the keys will start.
-  std::size_t reserve_order(std::size_t count) {
+  // Records `keys`, the tape indices of the object at `at`'s keys in key order, as its order. The
+  // first growth of order_ takes room for a key every other tape entry, so one document's objects
+  // need one allocation.
+  void append_order(std::uint32_t at, const std::uint32_t* keys, std::size_t count) {
     auto& order = doc_.order_;
-    if (order.capacity() - order.size() < count) {
-      order.reserve(std::max(order.size() + count, doc_.tape_.capacity() / 2));
+    const std::size_t first = order.size();
+    if (order.capacity() - first < count) {
+      order.reserve(std::max(first + count, doc_.tape_.capacity() / 2));
     }
-    return order.size();
-  }
-
-  static constexpr std::size_t kSmallObject = 16;
-
-  struct SortKey {
-    std::uint64_t prefix;  // the first eight bytes, the first the most significant; zeros after
-    std::uint32_t at;      // the key's tape index
-  };
-
-  SortKey sort_key(std::uint32_t at) const {
-    const std::string_view key = doc_.text(at);
-    const std::size_t length = std::min<std::size_t>(key.size(), 8);
-    std::uint64_t prefix = 0;
-    const std::string& strings = doc_.strings_;
-    if (strings.data() + strings.size() - key.data() >= 8) {
-      // A key read from the text has its closing quote, a colon, a value and a brace or comma
-      // after it: eight bytes can almost always be loaded at once.
-      std::memcpy(&prefix, key.data(), 8);
-      if constexpr (std::endian::native == std::endian::little) prefix = byte_swap(prefix);
-      if (length < 8) prefix &= ~(~std::uint64_t{0} >> (8 * length));
-    } else {
-      for (std::size_t i = 0; i < length; ++i) {
-        prefix |= std::uint64_t{static_cast<unsigned char>(key[i])} << (56 - 8 * i);
-      }
-    }
-    return SortKey{prefix, at};
+    order.insert(order.end(), keys, keys + count);
+    doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
   }
 
   static std::uint64_t byte_swap(std::uint64_t x) {
@@ -196,15 +206,12 @@ class JsonDocument::Writer {
 #endif
   }
 
-  // std::string's order (bytes as unsigned char). Different prefixes decide it: a shorter key's
-  // missing bytes count as zeros, below any byte of a longer one but its own zeros, so equal
-  // prefixes compare the whole keys.
-  bool before(const SortKey& x, const SortKey& y) const {
-    if (x.prefix != y.prefix) return x.prefix < y.prefix;
-    return doc_.text(x.at) < doc_.text(y.at);
-  }
+  static constexpr std::size_t kPending = 32;
 
   JsonDocument& doc_;
+  std::array<JsonDocument::Entry, kPending> pending_;  // the entries after the tape's last
+  std::size_t pending_size_ = 0;
+  std::size_t flushed_ = 0;  // the tape's size
 };
 
 namespace detail {
@@ -214,15 +221,21 @@ using TapeWriter = JsonDocument::Writer;
 using Kind = TapeWriter::Kind;
 
 // The quick reader's rules (core/fast_json.hpp) writing a tape instead of a tree: it gives up
-// on exactly what that reader gives up on.
-class TapeReader : JsonScanner {
+// on exactly what that reader gives up on. It reads the document's own copy of the text, padded
+// (core/json_scanner.hpp), where strings stay: a string without escapes is recorded where it
+// lies, and one with escapes is decoded over its own text (never longer than what it decodes).
+class TapeReader : BasicJsonScanner<true> {
  public:
-  TapeReader(std::string_view text, std::size_t max_depth, TapeWriter& out)
-      : JsonScanner(text), text_(text.data()), max_depth_(max_depth), out_(out) {}
+  // `copy`: the text, then kTextPadding zero bytes.
+  TapeReader(char* copy, std::size_t size, std::size_t max_depth, TapeWriter& out)
+      : BasicJsonScanner(std::string_view(copy, size)),
+        copy_(copy),
+        max_depth_(max_depth),
+        out_(out) {}
 
   bool document() {
     skip_space();
-    if (p_ == end_ || !value(0)) return false;
+    if (!value(0)) return false;
     skip_space();
     return p_ == end_;
   }
@@ -231,9 +244,9 @@ class TapeReader : JsonScanner {
   bool value(std::size_t depth) {
     switch (*p_) {
       case '{':
-        return container(Kind::object, depth + 1);
+        return object(depth + 1);
       case '[':
-        return container(Kind::array, depth + 1);
+        return array(depth + 1);
       case '"':
         return string(Kind::string);
       case 't':
@@ -247,67 +260,117 @@ class TapeReader : JsonScanner {
         return literal("null");
       default: {
         ScannedNumber number;
-        if (!JsonScanner::number(number)) return false;
+        if (!BasicJsonScanner::number(number)) return false;
         out_.number(number);
         return true;
       }
     }
   }
 
-  // The document's strings begin with a copy of the text, so a string without escapes is
-  // recorded where it lies; one with escapes is decoded after that copy.
-  bool string(Kind kind) {
+  // Decodes a string over its own escaped text.
+  struct InPlace {
+    char* end;
+    void append(const char* first, const char* last) {
+      std::memmove(end, first, static_cast<std::size_t>(last - first));
+      end += last - first;
+    }
+    void operator+=(char c) { *end++ = c; }
+  };
+
+  // Records the string at the opening quote; `read_` is then its bytes.
+  [[gnu::always_inline]] bool string(Kind kind) {
     ++p_;
-    const char* start = p_;
+    char* start = copy_ + (p_ - copy_);
     if (!skip_plain()) return false;
     if (*p_ == '"') {
-      out_.string_in_text(kind, static_cast<std::size_t>(start - text_),
-                          static_cast<std::size_t>(p_ - start));
+      read_ = std::string_view(start, static_cast<std::size_t>(p_ - start));
       ++p_;
-      return true;
+    } else {
+      InPlace decoded{start};
+      if (!string_from(start, decoded)) return false;
+      read_ = std::string_view(start, static_cast<std::size_t>(decoded.end - start));
     }
-    const std::size_t offset = out_.strings().size();
-    if (!string_from(start, out_.strings())) return false;
-    out_.string_since(kind, offset);
+    out_.string_in_text(kind, static_cast<std::size_t>(start - copy_), read_.size());
     return true;
   }
 
-  bool container(Kind kind, std::size_t depth) {
+  bool enter(std::size_t depth) {
     if (depth > max_depth_ || depth > kMaxQuickRecursion) return false;
-    const char close = kind == Kind::object ? '}' : ']';
     ++p_;
-    const std::uint32_t at = out_.open(kind);
-    std::uint32_t count = 0;
     skip_space();
-    if (p_ != end_ && *p_ == close) {
-      ++p_;
-      return out_.close(at, 0);
-    }
-    while (true) {
-      if (kind == Kind::object) {
-        if (p_ == end_ || *p_ != '"' || !string(Kind::key)) return false;
-        skip_space();
-        if (p_ == end_ || *p_ != ':') return false;
-        ++p_;
-        skip_space();
-      }
-      if (p_ == end_ || !value(depth)) return false;
-      ++count;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == close) {
-        ++p_;
-        return out_.close(at, count);
-      }
-      if (*p_ != ',') return false;
-      ++p_;
-      skip_space();
-    }
+    return true;
   }
 
-  const char* text_;
+  // Past `close` when a container has nothing in it.
+  bool empty(char close) {
+    if (*p_ != close) return false;
+    ++p_;
+    return true;
+  }
+
+  // At ',' or the closing byte after an item or member: true when more follow.
+  bool next(char close, bool& more_follow) {
+    skip_space();
+    if (*p_ == ',') {
+      ++p_;
+      skip_space();
+      more_follow = true;
+      return true;
+    }
+    more_follow = false;
+    return empty(close);
+  }
+
+  bool array(std::size_t depth) {
+    const std::uint32_t at = out_.open(Kind::array);
+    if (!enter(depth)) return false;
+    if (empty(']')) return out_.close(at, 0);
+    std::uint32_t count = 0;
+    for (bool more_items = true; more_items; ++count) {
+      if (!value(depth) || !next(']', more_items)) return false;
+    }
+    return out_.close(at, count);
+  }
+
+  // The keys of a small object are put in order from the sort keys kept here as they are read
+  // (a stack: a nested object's are above its parent's until it closes); a larger object, or one
+  // read when the stack is full, is put in order from the tape.
+  bool object(std::size_t depth) {
+    const std::uint32_t at = out_.open(Kind::object);
+    if (!enter(depth)) return false;
+    if (empty('}')) return out_.close(at, 0);
+    std::uint32_t count = 0;
+    const std::size_t first = kept_;
+    for (bool more_members = true; more_members; ++count) {
+      const std::uint32_t key = out_.next_index();
+      if (*p_ != '"' || !string(Kind::key)) return false;
+      if (count < TapeWriter::kSmallObject && kept_ < kKeptKeys) {
+        keys_[kept_] = TapeWriter::sort_key(read_, count, true);
+        key_at_[kept_] = key;
+        ++kept_;
+      }
+      skip_space();
+      if (*p_ != ':') return false;
+      ++p_;
+      skip_space();
+      if (!value(depth) || !next('}', more_members)) return false;
+    }
+    const bool kept_all = kept_ - first == count && count >= 2;
+    kept_ = first;
+    return kept_all ? out_.close_object(at, count, &keys_[first], &key_at_[first])
+                    : out_.close(at, count);
+  }
+
+  static constexpr std::size_t kKeptKeys = 64;
+
+  char* copy_;
   std::size_t max_depth_;
   TapeWriter& out_;
+  std::string_view read_;  // the last string read
+  // The sort keys (TapeWriter::sort_key) and tape indices of the keys of the objects open.
+  std::array<std::uint64_t, kKeptKeys> keys_;
+  std::array<std::uint32_t, kKeptKeys> key_at_;
+  std::size_t kept_ = 0;
 };
 
 // Writes `value` to the tape without recursion (a tree handed in may nest arbitrarily deep).
@@ -501,6 +564,7 @@ JsonDocument JsonDocument::from_json(const nlohmann::json& value) {
   JsonDocument document = detail::TapeWriter::empty_document();
   detail::TapeWriter out(document);
   detail::write_tree(value, out);
+  out.finish();
   return document;
 }
 
@@ -518,22 +582,30 @@ ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
 }
 
 Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {
-  if (text.size() <= limits.max_bytes) {
+  // Lengths and offsets of strings in the text then fit the tape's 32 bits.
+  if (text.size() <= limits.max_bytes && text.size() < std::numeric_limits<std::uint32_t>::max()) {
     detail::TapeWriter out(reuse);
-    // Strings without escapes are read in place in this copy; escaped ones are decoded after it.
-    // The tape gets one entry for a value every 8 bytes, which JSON from a model rarely exceeds.
-    out.strings().assign(text);
+    // The reader reads this copy and leaves the strings in it. The tape gets one entry for a
+    // value every 8 bytes, which JSON from a model rarely exceeds.
+    std::string& copy = out.strings();
+    copy.reserve(text.size() + detail::kTextPadding);
+    copy.append(text).append(detail::kTextPadding, '\0');
     out.reserve(text.size() / 8 + 8);
-    if (detail::TapeReader(text, limits.max_depth, out).document()) return {};
+    if (detail::TapeReader(copy.data(), text.size(), limits.max_depth, out).document()) {
+      out.finish();
+      return {};
+    }
   }
   // The quick reader gave up: nlohmann reads the text, for its value or its error message.
   ParsedJson tree = parse_json(text, limits);
   detail::TapeWriter out(reuse);
   if (!tree.value) {
     out.scalar(detail::Kind::null);
+    out.finish();
     return std::move(tree.issues);
   }
   detail::write_tree(*tree.value, out);
+  out.finish();
   return {};
 }
 

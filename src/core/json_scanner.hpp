@@ -89,27 +89,44 @@ inline const char* plain_ascii_words_end(const char* p, const char* end) {
   return p;
 }
 
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at `p` is '"', '\\', a control byte or from 0x80.
+inline unsigned special_bytes(const char* p) {
+  const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // Signed: the bytes from 0x80 are negative, so one comparison flags them and the controls.
+  const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
+                                       _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+#endif
+
 // The same, sixteen bytes at a time with SSE2 (baseline on x86-64), chosen at compile time.
 inline const char* plain_ascii_end(const char* p, const char* end) {
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
   while (end - p >= 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // Signed: the bytes from 0x80 are negative, so one comparison flags them and the controls.
-    const __m128i special =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
-                     _mm_cmplt_epi8(block, space));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special));
-    if (mask != 0) return p + std::countr_zero(mask);
+    if (const unsigned mask = special_bytes(p); mask != 0) return p + std::countr_zero(mask);
     p += 16;
   }
 #endif
   return plain_ascii_words_end(p, end);
 }
 
-inline void append_utf8(std::string& out, std::uint32_t code_point) {
+// plain_ascii_end for a padded text (`end`: the end of its padding, whose zero bytes stop the
+// scan): with SSE2, blocks are loaded without comparing with the end.
+inline const char* padded_plain_ascii_end(const char* p, [[maybe_unused]] const char* end) {
+#if defined(__SSE2__)
+  while (true) {
+    if (const unsigned mask = special_bytes(p); mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#else
+  return plain_ascii_words_end(p, end);
+#endif
+}
+
+template <class Out>
+void append_utf8(Out& out, std::uint32_t code_point) {
   if (code_point < 0x80) {
     out += static_cast<char>(code_point);
   } else if (code_point < 0x800) {
@@ -137,19 +154,28 @@ struct ScannedNumber {
   double real = 0;
 };
 
-// A cursor over JSON text. Each reader sits at the first byte of what it reads.
-class JsonScanner {
+// Zero bytes a padded text carries after its end (BasicJsonScanner<true>): a whole 16-byte block
+// can be loaded at any position up to the end, and a zero byte, which no JSON token takes, ends
+// every token there.
+inline constexpr std::size_t kTextPadding = 16;
+
+// A cursor over JSON text. Each reader sits at the first byte of what it reads. A padded scanner
+// reads text followed by kTextPadding zero bytes: its readers stop at the first zero instead of
+// comparing with the end, which only the caller's last check (the end of the text) needs.
+template <bool kPadded>
+class BasicJsonScanner {
  public:
-  explicit JsonScanner(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+  explicit BasicJsonScanner(std::string_view text)
+      : p_(text.data()), end_(text.data() + text.size()) {}
 
   void skip_space() {
     // Text from a model is mostly compact: one test passes a token that follows at once.
-    if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    if (more() && static_cast<unsigned char>(*p_) > ' ') return;
+    while (more() && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
 
   bool literal(std::string_view word) {
-    if (static_cast<std::size_t>(end_ - p_) < word.size() ||
+    if ((!kPadded && static_cast<std::size_t>(end_ - p_) < word.size()) ||
         std::string_view(p_, word.size()) != word) {
       return false;
     }
@@ -165,8 +191,10 @@ class JsonScanner {
   }
 
   // Inside a string, at or after `run`, its first byte not yet copied to `out`: reads to the end
-  // of the string (past the closing quote).
-  bool string_from(const char* run, std::string& out) {
+  // of the string (past the closing quote). `out` is a std::string or anything with the same
+  // append(first, last) and += of a char.
+  template <class Out>
+  bool string_from(const char* run, Out& out) {
     while (true) {
       if (!skip_plain()) return false;
       const auto c = static_cast<unsigned char>(*p_);
@@ -184,8 +212,12 @@ class JsonScanner {
   // false at the end of the text or on a malformed sequence.
   [[gnu::always_inline]] bool skip_plain() {
     while (true) {
-      p_ = scan::plain_ascii_end(p_, end_);
-      if (p_ == end_) return false;
+      if constexpr (kPadded) {
+        p_ = scan::padded_plain_ascii_end(p_, end_ + kTextPadding);
+      } else {
+        p_ = scan::plain_ascii_end(p_, end_);
+      }
+      if (!more()) return false;
       if (static_cast<unsigned char>(*p_) < 0x80) return true;
       const auto length = scan::utf8_sequence(reinterpret_cast<const unsigned char*>(p_),
                                               reinterpret_cast<const unsigned char*>(end_));
@@ -197,8 +229,9 @@ class JsonScanner {
   [[nodiscard]] const char* run_start() const { return p_; }
 
   // At the backslash.
-  bool escape(std::string& out) {
-    if (end_ - p_ < 2) return false;
+  template <class Out>
+  bool escape(Out& out) {
+    if (!kPadded && end_ - p_ < 2) return false;
     const char kind = p_[1];
     p_ += 2;
     switch (kind) {
@@ -232,7 +265,7 @@ class JsonScanner {
     if (code_point >= 0xDC00 && code_point <= 0xDFFF) return false;  // a lone low surrogate
     if (code_point >= 0xD800 && code_point <= 0xDBFF) {
       std::uint32_t low = 0;
-      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+      if ((!kPadded && end_ - p_ < 2) || p_[0] != '\\' || p_[1] != 'u') return false;
       p_ += 2;
       if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
       code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
@@ -242,7 +275,7 @@ class JsonScanner {
   }
 
   bool hex4(std::uint32_t& out) {
-    if (end_ - p_ < 4) return false;
+    if (!kPadded && end_ - p_ < 4) return false;
     for (int i = 0; i < 4; ++i) {
       const int digit = hex_value(p_[i]);
       if (digit < 0) return false;
@@ -255,7 +288,7 @@ class JsonScanner {
   // Past a run of digits, accumulating them into `value` (which wraps past 19 digits: callers
   // count the digits before trusting it).
   void read_digits(std::uint64_t& value) {
-    while (p_ != end_ && scan::is_digit(*p_)) {
+    while (more() && scan::is_digit(*p_)) {
       value = value * 10 + static_cast<std::uint64_t>(*p_ - '0');
       ++p_;
     }
@@ -265,7 +298,7 @@ class JsonScanner {
     const char* start = p_;
     const bool negative = *p_ == '-';
     if (negative) ++p_;
-    if (p_ == end_) return false;
+    if (!more()) return false;
     // The digits before and after the point, as one integer (exact while 19 digits or fewer).
     std::uint64_t mantissa = 0;
     const char* digits = p_;
@@ -279,9 +312,9 @@ class JsonScanner {
     const auto integer_digits = p_ - digits;
     std::ptrdiff_t fraction_digits = 0;
     bool fractional = false;
-    if (p_ != end_ && *p_ == '.') {
+    if (more() && *p_ == '.') {
       ++p_;
-      if (p_ == end_ || !scan::is_digit(*p_)) return false;
+      if (!more() || !scan::is_digit(*p_)) return false;
       const char* fraction = p_;
       read_digits(mantissa);
       fraction_digits = p_ - fraction;
@@ -289,11 +322,11 @@ class JsonScanner {
     }
     std::int64_t exponent = 0;
     std::ptrdiff_t exponent_digits = 0;
-    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+    if (more() && (*p_ == 'e' || *p_ == 'E')) {
       ++p_;
-      const bool exponent_negative = p_ != end_ && *p_ == '-';
-      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ == end_ || !scan::is_digit(*p_)) return false;
+      const bool exponent_negative = more() && *p_ == '-';
+      if (more() && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (!more() || !scan::is_digit(*p_)) return false;
       const char* first = p_;
       std::uint64_t magnitude = 0;
       read_digits(magnitude);
@@ -340,8 +373,13 @@ class JsonScanner {
   }
 
  protected:
+  // Whether `*p_` may be read: always for a padded text (its zeros stop every reader).
+  [[nodiscard]] bool more() const { return kPadded || p_ != end_; }
+
   const char* p_;
   const char* end_;
 };
+
+using JsonScanner = BasicJsonScanner<false>;
 
 }  // namespace accord::detail

@@ -16,6 +16,7 @@
 #include "accord/json_text.hpp"
 #include "accord/json_view.hpp"
 #include "core/json_scanner.hpp"
+#include "fixtures/reads_as_nlohmann.hpp"
 
 namespace accord {
 namespace {
@@ -24,27 +25,13 @@ namespace {
 // block, holds each case once.
 constexpr std::size_t kSpeedStringLength = 40;
 
-void expect_reads_as_nlohmann(const std::string& text) {
-  SCOPED_TRACE(text);
-  const auto tree = parse_json(text);
-  const auto parsed = parse_document(text);
-  ASSERT_EQ(parsed.document.has_value(), tree.value.has_value());
-  if (!tree.value) {
-    ASSERT_EQ(parsed.issues.size(), 1U);
-    EXPECT_EQ(parsed.issues[0].message, tree.issues.at(0).message);
-    return;
-  }
-  EXPECT_EQ(nlohmann::json::to_cbor(parsed.document->root().to_json()),
-            nlohmann::json::to_cbor(*tree.value));
-}
-
 // `inner` as a string value, and as a key, at each distance from the start of the text (so the
 // string starts at every offset of a block).
 void expect_string_reads_as_nlohmann(const std::string& inner) {
   for (std::size_t lead = 0; lead < 17; ++lead) {
     const std::string space(lead, ' ');
-    expect_reads_as_nlohmann(space + "\"" + inner + "\"");
-    expect_reads_as_nlohmann(space + "{\"" + inner + "\":1}");
+    testing_documents::expect_document_reads_as_nlohmann(space + "\"" + inner + "\"");
+    testing_documents::expect_document_reads_as_nlohmann(space + "{\"" + inner + "\":1}");
   }
 }
 
@@ -179,7 +166,7 @@ TEST(JsonDocumentSpeed, ShortDecimalsAreBitIdenticalToACorrectlyRoundedRead) {
     ASSERT_TRUE(parsed.document->root().is_number_float());
     EXPECT_EQ(std::bit_cast<std::uint64_t>(parsed.document->root().get_double()),
               std::bit_cast<std::uint64_t>(expected));
-    expect_reads_as_nlohmann(text);
+    testing_documents::expect_document_reads_as_nlohmann(text);
   }
 }
 
