@@ -86,6 +86,18 @@ AllocationsPerDocument allocations_per_document(const Validator& validator,
   return out;
 }
 
+// operator-new calls per document of a judge (`--mode typed`: the struct returned included),
+// measured after the first pass has warmed up what it reuses.
+double judge_allocations_per_document(const std::function<bool(const std::string&)>& judge,
+                                      const std::vector<std::string>& lines) {
+  count_heap(true);
+  const auto before = heap_allocations();
+  for (const auto& line : lines) (void)judge(line);
+  const auto made = heap_allocations() - before;
+  count_heap(false);
+  return static_cast<double>(made) / static_cast<double>(lines.size());
+}
+
 // JsonDocument::bytes() (tape + strings) averaged over the documents that parse.
 long long document_bytes_per_document(const std::vector<std::string>& lines) {
   long long bytes = 0;
@@ -182,6 +194,9 @@ int run_validate(const ValidateOptions& options) {
     const auto allocations = allocations_per_document(validator, *engine, lines);
     std::cout << "allocs_per_doc: " << allocations.full
               << "\nengine_allocs_per_valid_doc: " << allocations.engine_valid << "\n";
+  }
+  if (options.mode == "typed") {
+    std::cout << "allocs_per_doc: " << judge_allocations_per_document(judge, lines) << "\n";
   }
   if (options.mode == "full" || options.mode == "tape") {
     std::cout << "bytes_per_doc: " << document_bytes_per_document(lines) << "\n";

@@ -166,6 +166,10 @@ class JsonView {
   [[nodiscard]] std::string dump() const;
   // Tape position: identity of a value within its document.
   [[nodiscard]] std::uint32_t index() const { return index_; }
+  // Whether `other` is this very value (the same place in the same document), not an equal one.
+  [[nodiscard]] bool is_same(JsonView other) const {
+    return doc_ == other.doc_ && index_ == other.index_;
+  }
 
   // JSON equality as nlohmann's == on trees (1 == 1.0; objects compare member by member).
   friend bool operator==(JsonView a, JsonView b);

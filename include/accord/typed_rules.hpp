@@ -29,6 +29,7 @@
 #include "accord/json_view.hpp"
 #include "accord/rules.hpp"
 #include "accord/schema.hpp"
+#include "accord/typed_reading.hpp"
 #include "accord/typed_schema.hpp"
 #include "accord/typed_value.hpp"
 
@@ -51,6 +52,33 @@ MemberRule bind_rule(Args... args) {
   return {[=](const Schema& schema) { return (schema.*Method)(args...); }};
 }
 
+// Calls `predicate` with the value read as M on a view of the parsed document, into this thread's
+// reused M (typed_reading.hpp): once warm, no allocation. The root struct a TypedValidator reads
+// is read into the struct it hands back, once for every refinement of the root.
+template <class M, class F>
+bool call_on_view(const F& predicate, const Schema& schema, JsonView value) {
+  if constexpr (std::is_same_v<M, std::string>) {
+    if (!value.is_string()) return true;
+    if constexpr (std::is_invocable_r_v<bool, const F&, std::string_view>) {
+      return predicate(value.get_string());
+    } else {
+      const ScratchLease<std::string> text;
+      text->assign(value.get_string());
+      return predicate(std::as_const(*text));
+    }
+  } else {
+    if constexpr (!holds_variant<M> && !is_recursive_type<M>) {
+      if (RootReading<M>* root = RootReading<M>::current();
+          root != nullptr && root->covers(schema, value)) {
+        const M* read = root->read();
+        return read == nullptr || predicate(*read);
+      }
+    }
+    const ScratchLease<M> scratch;
+    return read_into(&schema, value, *scratch).has_value() || predicate(std::as_const(*scratch));
+  }
+}
+
 // Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
 // its unions' choices), or with the value inside a std::optional when the predicate takes that; a
 // value that does not convert passes (its type check reports it). `value` is a tree or a view of
@@ -62,14 +90,8 @@ bool call_typed(const F& predicate, const Schema& schema, const V& value) {
   } else {
     static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                   "accord: a typed refinement takes the C++ type of what it refines");
-    // A string is read in place where it can be: refinements run on every validation.
-    if constexpr (std::is_same_v<M, std::string> && std::is_same_v<V, JsonView>) {
-      if (!value.is_string()) return true;
-      if constexpr (std::is_invocable_r_v<bool, const F&, std::string_view>) {
-        return predicate(value.get_string());
-      } else {
-        return predicate(std::string(value.get_string()));
-      }
+    if constexpr (std::is_same_v<V, JsonView>) {
+      return call_on_view<M>(predicate, schema, value);
     } else if constexpr (std::is_same_v<M, std::string>) {
       return !value.is_string() || predicate(value.template get_ref<const std::string&>());
     } else {

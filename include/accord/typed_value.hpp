@@ -451,9 +451,10 @@ Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading)
     if (j.is_null()) {
       out.reset();
     } else {
-      typename T::value_type inner{};
-      if (auto failure = read(j, inner, node, reading)) return failure;
-      out = std::move(inner);
+      // Into the value it holds, whose capacity a reused T keeps; on failure `out` is unspecified
+      // (the caller drops it).
+      if (!out) out.emplace();
+      return read(j, *out, node, reading);
     }
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
     if (!j.is_array()) return fail("expected an array, got " + std::string(j.type_name()));
@@ -547,11 +548,13 @@ template <class T>
 
 namespace typed_detail {
 
-// `value` as a T: absent members with defaults read as them when `schema` is given, a variant in
-// it read as the alternative `schema` (or, without one, schema_of<T>()) takes its value for.
+// `value` read into `out`: absent members with defaults read as them when `schema` is given, a
+// variant in it read as the alternative `schema` (or, without one, schema_of<T>()) takes its value
+// for. Every part of `out` is overwritten, and a string or vector in it keeps its capacity: a T
+// read again and again allocates only for a longer string or a longer array. On failure `out`
+// holds part of the value.
 template <class T, class V>
-Converted<T> read_value(const Schema* schema, const V& value) {
-  T out{};
+Failure read_into(const Schema* schema, const V& value, T& out) {
   std::optional<SchemaDefaults> defaults;
   if (schema != nullptr) defaults.emplace(schema->node());
   const SchemaNode* root = defaults ? defaults->root() : nullptr;
@@ -566,7 +569,14 @@ Converted<T> read_value(const Schema* schema, const V& value) {
   } else {
     failure = read(value, out, root, reading);
   }
-  if (failure) return std::move(*failure);
+  return failure;
+}
+
+// `value` as a new T, as read_into reads it.
+template <class T, class V>
+Converted<T> read_value(const Schema* schema, const V& value) {
+  T out{};
+  if (auto failure = read_into(schema, value, out)) return std::move(*failure);
   return out;
 }
 

@@ -6,8 +6,8 @@
 namespace accord_cli {
 namespace {
 
-std::string folded(const accord::Path& path) {
-  std::string out;
+void fold(const accord::Path& path, std::string& out) {
+  out.clear();
   for (const auto& segment : path.segments()) {
     if (std::holds_alternative<std::size_t>(segment)) {
       out += "[]";
@@ -16,21 +16,41 @@ std::string folded(const accord::Path& path) {
       out += std::get<std::string>(segment);
     }
   }
-  return out;
 }
 
 }  // namespace
 
-void IssueTally::add(const accord::Issues& issues) {
+void IssueRows::add(const accord::Issues& issues) {
   for (const auto& issue : issues) {
-    Row row{std::string(accord::to_string(issue.code)), folded(issue.path)};
-    if (auto found = rows_.find(row); found != rows_.end()) {
-      ++found->second;
-    } else if (rows_.size() < kMaxRows) {
-      rows_.emplace(std::move(row), 1);
-    } else {
-      ++others_;
+    key_.first = issue.code;
+    fold(issue.path, key_.second);
+    auto found = numbers_.find(key_);
+    if (found == numbers_.end()) {
+      found = numbers_.emplace(key_, static_cast<std::uint32_t>(rows_.size())).first;
+      rows_.push_back(key_);
     }
+    ids_.push_back(found->second);
+  }
+}
+
+void IssueTally::add(const IssueRows& rows, std::size_t issues) {
+  // Each of the batch's rows is looked up once, when it first comes: its count is a kept row's,
+  // or others_ past the kept rows, as adding one issue at a time decides.
+  std::vector<std::size_t*> counts(rows.rows().size(), nullptr);
+  for (std::size_t i = 0; i < issues; ++i) {
+    std::size_t*& count = counts[rows.ids()[i]];
+    if (count == nullptr) {
+      const auto& [code, path] = rows.rows()[rows.ids()[i]];
+      Row row{std::string(accord::to_string(code)), path};
+      if (auto found = rows_.find(row); found != rows_.end()) {
+        count = &found->second;
+      } else if (rows_.size() < kMaxRows) {
+        count = &rows_.emplace(std::move(row), 0).first->second;
+      } else {
+        count = &others_;
+      }
+    }
+    ++*count;
   }
 }
 

@@ -229,6 +229,27 @@ struct Judge {
   }
 };
 
+// The verdicts of a run of documents as the judging thread leaves them for the one that prints:
+// their printed text end to end, their issues folded into tally rows, and where each document's
+// part of both ends. A document's issues are freed by the thread that made them.
+struct JudgedBatch {
+  struct Document {
+    bool invalid = false;
+    bool repaired = false;
+    std::size_t text_end = 0;    // in text
+    std::size_t issues_end = 0;  // in rows
+  };
+  std::string text;
+  IssueRows rows;
+  std::vector<Document> documents;
+
+  void add(const Verdict& verdict) {
+    text += verdict.text;
+    rows.add(verdict.issues);
+    documents.push_back({!verdict.issues.empty(), verdict.repaired, text.size(), rows.issues()});
+  }
+};
+
 // The counts and the summary, kept by the thread that prints.
 struct Totals {
   std::size_t documents = 0;
@@ -237,15 +258,21 @@ struct Totals {
   bool stopped = false;  // --max-errors reached
   IssueTally tally;
 
-  // Counts and prints one verdict (none once stopped: it was judged past the last one wanted).
-  void take(const Verdict& verdict, std::size_t max_errors) {
-    if (stopped) return;
-    ++documents;
-    if (verdict.repaired) ++repaired;
-    if (!verdict.issues.empty()) ++invalid;
-    tally.add(verdict.issues);
-    std::cout << verdict.text;
-    stopped = max_errors > 0 && invalid >= max_errors;
+  // Counts and prints a batch's verdicts in order, up to the one that reaches --max-errors (none
+  // once stopped: they were judged past the last one wanted).
+  void take(const JudgedBatch& batch, std::size_t max_errors) {
+    std::size_t taken = 0;
+    for (; taken < batch.documents.size() && !stopped; ++taken) {
+      const auto& document = batch.documents[taken];
+      ++documents;
+      if (document.repaired) ++repaired;
+      if (document.invalid) ++invalid;
+      stopped = max_errors > 0 && invalid >= max_errors;
+    }
+    if (taken == 0) return;
+    const auto& last = batch.documents[taken - 1];
+    tally.add(batch.rows, last.issues_end);
+    std::cout << std::string_view(batch.text).substr(0, last.text_end);
   }
 };
 
@@ -263,16 +290,14 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
     std::string text;
     std::vector<Line> lines;
   };
-  using Verdicts = std::vector<Verdict>;
   const std::size_t threads =
       args.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : args.jobs;
   // A batch amortises the hand-over between threads; a few per thread keep them all busy. Its
   // bytes are bounded too, so memory stays a few batches whatever the lines' length.
   constexpr std::size_t kBatchLines = 256;
   constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
-  InOrderPool<Verdicts> pool(threads, 4 * threads, [&](Verdicts&& verdicts) {
-    for (const auto& verdict : verdicts) totals.take(verdict, args.max_errors);
-  });
+  InOrderPool<JudgedBatch> pool(
+      threads, 4 * threads, [&](JudgedBatch&& judged) { totals.take(judged, args.max_errors); });
   Batch batch;
   std::size_t last_batch_bytes = 0;  // what the next batch's buffer reserves
   auto give = [&] {
@@ -282,20 +307,20 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
       return;
     }
     pool.give([&judge, documents = std::move(batch)] {
-      Verdicts verdicts;
-      verdicts.reserve(documents.lines.size());
+      JudgedBatch judged;
+      judged.documents.reserve(documents.lines.size());
       accord::JsonDocument reuse;
       for (std::size_t i = 0; i < documents.lines.size(); ++i) {
         const auto& line = documents.lines[i];
         const std::size_t end =
             i + 1 < documents.lines.size() ? documents.lines[i + 1].offset : documents.text.size();
-        verdicts.push_back(
+        judged.add(
             line.bytes > Judge::kMaxLineBytes
                 ? judge.overlong(line.number, line.bytes)
                 : judge(std::string_view(documents.text).substr(line.offset, end - line.offset),
                         line.number, reuse));
       }
-      return verdicts;
+      return judged;
     });
     batch = {};
   };
@@ -355,7 +380,9 @@ int run(const ValidateArgs& args) {
     judge_lines(args, judge, totals);
   } else {
     accord::JsonDocument document;
-    totals.take(judge(read_file(args.documents), 0, document), args.max_errors);
+    JudgedBatch judged;
+    judged.add(judge(read_file(args.documents), 0, document));
+    totals.take(judged, args.max_errors);
   }
   print_totals(totals, judge.policy != accord::RepairPolicy::off, args.json);
   return totals.invalid == 0 ? 0 : kInvalid;

@@ -16,6 +16,7 @@
 #include "accord/json_view.hpp"
 #include "accord/typed_value.hpp"
 #include "accord/validate.hpp"
+#include "fixtures/allocation_count.hpp"
 #include "validate/validator_impl.hpp"
 
 namespace {
@@ -67,6 +68,15 @@ void* counted_or_throw(std::size_t size) {
 }
 [[gnu::noinline]] void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
+}
+
+void accord::testing::arm_allocation_count() {
+  allocations_made = 0;
+  allocations_armed = true;
+}
+long long accord::testing::disarm_allocation_count() {
+  allocations_armed = false;
+  return allocations_made;
 }
 
 namespace accord {
