@@ -138,6 +138,18 @@ bool Run::quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen) {
   return ok;
 }
 
+bool Run::run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
+                   Seen* seen, bool format_failed) {
+  if (unit == Unit::all_of || unit == Unit::not_ || unit == Unit::conditional) {
+    return applicator_unit(unit, n, v, at, seen);
+  }
+  if (v.is_string()) return string_unit(unit, n, v.get_string(), at, format_failed);
+  if (v.is_number()) return number_unit(unit, n, v, at);
+  if (v.is_array()) return array_unit(unit, n, v, at, dsl, seen);
+  if (v.is_object()) return object_unit(unit, n, v, at, dsl, seen);
+  return true;
+}
+
 bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                Seen* seen) {
   bool ok = true;
@@ -232,18 +244,6 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
     ok = node(dynamic_target(n), v, at, nullptr, track) && ok;
     if (!ok && sink_ == nullptr) return false;
   }
-  return true;
-}
-
-bool Run::run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                   Seen* seen, bool format_failed) {
-  if (unit == Unit::all_of || unit == Unit::not_ || unit == Unit::conditional) {
-    return applicator_unit(unit, n, v, at, seen);
-  }
-  if (v.is_string()) return string_unit(unit, n, v.get_string(), at, format_failed);
-  if (v.is_number()) return number_unit(unit, n, v, at);
-  if (v.is_array()) return array_unit(unit, n, v, at, dsl, seen);
-  if (v.is_object()) return object_unit(unit, n, v, at, dsl, seen);
   return true;
 }
 
