@@ -89,7 +89,6 @@ struct Node {
   std::string enum_message;
   std::string const_message;
   unsigned types = 0;
-  std::vector<std::string> type_names;
   std::string type_expected;  // the name a type issue says was expected (the first not "null")
 
   NodeId ref = kNone;

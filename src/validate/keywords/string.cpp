@@ -81,16 +81,14 @@ std::size_t code_points(std::string_view text) {
   return count;
 }
 
-// A code point takes 1 to 4 bytes, so the byte count decides most length checks without
-// counting: at least `min` code points when a quarter of the bytes reach it, never when the bytes
-// do not.
+// A code point takes at least one byte, so a string shorter in bytes than `min` is too short and
+// one no longer than `max` fits without counting. (A quarter of the bytes is no lower bound: a
+// tree built in code may hold continuation bytes alone, which count as nothing.)
 bool at_least(std::string_view text, std::uint64_t min) {
-  if (text.size() < min) return false;
-  return (text.size() + 3) / 4 >= min || code_points(text) >= min;
+  return text.size() >= min && code_points(text) >= min;
 }
 bool at_most(std::string_view text, std::uint64_t max) {
-  if (text.size() <= max) return true;
-  return (text.size() + 3) / 4 <= max && code_points(text) <= max;
+  return text.size() <= max || code_points(text) <= max;
 }
 
 }  // namespace

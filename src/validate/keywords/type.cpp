@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "core/json_number.hpp"
 #include "validate/evaluation.hpp"
@@ -54,6 +56,7 @@ std::string type_message(const Node& n, const JsonView* v) {
 void compile_type(KeywordCompiler& k, const std::string& /*key*/, const ojson& value,
                   const Path& at) {
   bool ok = value.is_string() || value.is_array();
+  std::vector<std::string> names;
   auto add = [&](const ojson& name) {
     const unsigned bit = name.is_string() ? type_named(name.get<std::string>()) : 0;
     if (bit == 0) {
@@ -61,14 +64,14 @@ void compile_type(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
       return;
     }
     k.node().types |= bit;
-    k.node().type_names.push_back(name.get<std::string>());
+    names.push_back(name.get<std::string>());
   };
   if (value.is_array()) {
     for (const auto& name : value) add(name);
   } else if (value.is_string()) {
     add(value);
   }
-  if (!k.node().type_names.empty()) k.node().type_expected = expected_type(k.node().type_names);
+  if (!names.empty()) k.node().type_expected = expected_type(names);
   if (!ok) {
     k.problem(at,
               "type must be one of string, number, integer, boolean, null, array, object (or "

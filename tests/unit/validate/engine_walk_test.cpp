@@ -148,5 +148,14 @@ TEST(EngineWalk, LengthsCountCodePointsWhateverTheBytes) {
   EXPECT_TRUE(valid("a😀é"));     // 7 bytes, 3
 }
 
+// A tree built in code may hold bytes no parse would accept; continuation bytes alone count as
+// no code points, as they did before the byte-count shortcuts.
+TEST(EngineWalk, ContinuationBytesAloneCountAsNoCodePoints) {
+  const Validator at_least_one(object({{"s", string().min(1)}}));
+  EXPECT_FALSE(at_least_one.validate({{"s", std::string(4, '\x80')}}).empty());
+  const Validator at_most_one(object({{"s", string().max(1)}}));
+  EXPECT_TRUE(at_most_one.validate({{"s", std::string(8, '\x80')}}).empty());
+}
+
 }  // namespace
 }  // namespace accord
