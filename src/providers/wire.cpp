@@ -220,19 +220,16 @@ std::string serialize(const ojson& body) {
   return body.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
 
-namespace {
-
-// ASCII text is written with nlohmann's escapes (\b \t \n \f \r \" \\, other controls as
-// \u00xx in lower case, DEL as it is); text with other bytes goes through nlohmann's serialiser
-// (UTF-8 checks and replacement), which costs a temporary value and string per call.
-void write_string(std::string_view text, std::string& out) {
-  if (!std::all_of(text.begin(), text.end(),
-                   [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    out += serialize(ojson(text));
+// nlohmann's escapes (\b \t \n \f \r \" \\, other controls as \u00xx in lower case, DEL and
+// UTF-8 as they are); text that is not UTF-8 goes through nlohmann's serialiser for its
+// replacement characters, which costs a temporary value and string.
+void append_json_escaped(std::string_view text, std::string& out) {
+  if (!is_valid_utf8(text)) {
+    const std::string quoted = serialize(ojson(text));
+    out.append(quoted, 1, quoted.size() - 2);
     return;
   }
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
   std::size_t plain_from = 0;  // text[plain_from, i) is waiting to be copied as it is
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -269,6 +266,13 @@ void write_string(std::string_view text, std::string& out) {
     }
   }
   out.append(text, plain_from);
+}
+
+namespace {
+
+void write_string(std::string_view text, std::string& out) {
+  out += '"';
+  append_json_escaped(text, out);
   out += '"';
 }
 
