@@ -17,7 +17,7 @@ std::atomic<std::size_t> whole_encodings{0};
 
 // Stands for turn `n`'s text while the shape is encoded. Nothing in it is escaped in a JSON
 // string (DEL is written as it is), and the body must hold it exactly once to be kept.
-std::string marker(std::size_t n) {
+std::string turn_marker(std::size_t n) {
   return "\x7f"
          "accord-turn-" +
          std::to_string(n) + "\x7f";
@@ -95,7 +95,7 @@ std::shared_ptr<const Skeleton> skeleton_of(const Provider& provider, const Call
   }
   for (std::size_t n = 0; n < kept->shape.turns.size(); ++n) {
     auto& text = kept->shape.turns[n].text;
-    if (!text.empty()) text = marker(n);
+    if (!text.empty()) text = turn_marker(n);
   }
   HttpRequest probe;
   try {
@@ -106,7 +106,7 @@ std::shared_ptr<const Skeleton> skeleton_of(const Provider& provider, const Call
   std::vector<std::pair<std::size_t, std::size_t>> places;  // (offset in the body, turn)
   for (std::size_t n = 0; n < call.turns.size(); ++n) {
     if (call.turns[n].text.empty()) continue;
-    const std::string m = marker(n);
+    const std::string m = turn_marker(n);
     const std::size_t at = probe.body.find(m);
     if (at == std::string::npos || probe.body.find(m, at + 1) != std::string::npos) return nullptr;
     places.emplace_back(at, n);
@@ -116,7 +116,7 @@ std::shared_ptr<const Skeleton> skeleton_of(const Provider& provider, const Call
   for (const auto& [at, n] : places) {
     kept->pieces.push_back(probe.body.substr(from, at - from));
     kept->texts.push_back(n);
-    from = at + marker(n).size();
+    from = at + turn_marker(n).size();
   }
   kept->pieces.push_back(probe.body.substr(from));
   // Kept only when it gives this very call's request back, byte for byte.

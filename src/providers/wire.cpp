@@ -17,29 +17,31 @@ namespace {
 
 std::atomic<std::size_t> trees_built{0};
 
-// The two forms' scalars, read alike by the templates below.
-std::string_view text_of(JsonView value) {
+// The two forms' scalars, read alike by the templates below. Named apart from
+// core/json_access.hpp's text_of: a unity build may see both, and an ordered_json converts to
+// the nlohmann::json that one takes.
+std::string_view text_in(JsonView value) {
   return value.get_string();
 }
-std::string_view text_of(const ojson& value) {
+std::string_view text_in(const ojson& value) {
   return value.get_ref<const std::string&>();
 }
-std::uint64_t unsigned_of(JsonView value) {
+std::uint64_t unsigned_in(JsonView value) {
   return value.get_unsigned();
 }
-std::uint64_t unsigned_of(const ojson& value) {
+std::uint64_t unsigned_in(const ojson& value) {
   return value.get<std::uint64_t>();
 }
-std::int64_t integer_of(JsonView value) {
+std::int64_t integer_in(JsonView value) {
   return value.get_integer();
 }
-std::int64_t integer_of(const ojson& value) {
+std::int64_t integer_in(const ojson& value) {
   return value.get<std::int64_t>();
 }
-double double_of(JsonView value) {
+double double_in(JsonView value) {
   return value.get_double();
 }
-double double_of(const ojson& value) {
+double double_in(const ojson& value) {
   return value.get<double>();
 }
 
@@ -82,12 +84,12 @@ std::optional<Reply> error_envelope(const Json& body) {
   if (!error) return std::nullopt;
   Reply reply;
   if (error->is_string()) {
-    reply.detail = text_of(*error);
+    reply.detail = text_in(*error);
   } else if (error->is_object()) {
     reply.detail = string_or_empty(*error, "message");
     const auto code = member(*error, "code");
-    if (code && code->is_string() && !text_of(*code).empty()) {
-      reply.error_code = text_of(*code);
+    if (code && code->is_string() && !text_in(*code).empty()) {
+      reply.error_code = text_in(*code);
     } else if (code && code->is_number()) {
       reply.error_code = code->dump();
     } else {
@@ -193,10 +195,10 @@ std::int64_t token_count(const Json& object, const char* key) {
   if (!found || !found->is_number()) return 0;
   if (found->is_number_unsigned()) {
     return static_cast<std::int64_t>(
-        std::min<std::uint64_t>(unsigned_of(*found), static_cast<std::uint64_t>(kMax)));
+        std::min<std::uint64_t>(unsigned_in(*found), static_cast<std::uint64_t>(kMax)));
   }
-  if (found->is_number_integer()) return std::clamp<std::int64_t>(integer_of(*found), 0, kMax);
-  const double count = double_of(*found);
+  if (found->is_number_integer()) return std::clamp<std::int64_t>(integer_in(*found), 0, kMax);
+  const double count = double_in(*found);
   if (!(count > 0)) return 0;  // negative, zero or NaN
   return count >= static_cast<double>(kMax) ? kMax : static_cast<std::int64_t>(count);
 }
@@ -206,7 +208,7 @@ template std::int64_t token_count(const JsonView&, const char*);
 template <class Json>
 std::string string_or_empty(const Json& object, const char* key) {
   const auto found = member(object, key);
-  return found && found->is_string() ? std::string(text_of(*found)) : std::string();
+  return found && found->is_string() ? std::string(text_in(*found)) : std::string();
 }
 template std::string string_or_empty(const ojson&, const char*);
 template std::string string_or_empty(const JsonView&, const char*);
