@@ -85,5 +85,18 @@ TEST(EnvelopeTape, ABodyThatIsNotJsonIsStillSaidInTheSameWords) {
   EXPECT_EQ(list.detail, "the body is not a JSON object: [1]");
 }
 
+TEST(EnvelopeTape, AnAzureFilterVerdictThatIsNotABooleanSaysNotFiltered) {
+  const auto azure = make_provider("azure-openai");
+  const Reply reply = azure->decode(
+      {200,
+       {},
+       R"({"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant",)"
+       R"("content":"{}"},"content_filter_results":{"hate":{"filtered":"yes"}}}],)"
+       R"("prompt_filter_results":[{"content_filter_results":{"violence":{"filtered":1}}}]})"},
+      OutputMode::response_format);
+  EXPECT_EQ(reply.status, ReplyStatus::ok);
+  EXPECT_EQ(reply.text, "{}");
+}
+
 }  // namespace
 }  // namespace accord
