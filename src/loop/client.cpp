@@ -16,6 +16,7 @@
 #include "loop/extraction_loop.hpp"
 #include "loop/loop.hpp"
 #include "providers/content_parts.hpp"
+#include "providers/encoded_requests.hpp"
 #include "providers/wire.hpp"
 #include "transport/redaction.hpp"
 
@@ -170,6 +171,9 @@ struct Client::Impl {
   std::atomic<std::uint64_t> callback_exceptions{0};
   std::atomic<std::uint64_t> hook_exceptions{0};
 
+  // Requests encoded once per shape: a call then writes only its turns' texts.
+  detail::EncodedRequests encoded;
+
   // Why no request may be sent (a hosted endpoint and no key), or empty.
   std::string unusable;
   std::shared_ptr<const std::vector<Client>> fallbacks;  // ClientOptions::fallbacks, made
@@ -222,7 +226,7 @@ detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSp
   call.mode = output_mode(client, call.mode, call.model).mode;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   call.parameters = merged(impl.options.parameters, call.parameters);
-  detail::PreparedExchange prepared{impl.provider->encode(call), {}, call.mode};
+  detail::PreparedExchange prepared{impl.encoded.encode(*impl.provider, call), {}, call.mode};
   prepared.attempt.provider = impl.provider->name();
   prepared.attempt.model = call.model;
   prepared.header_secrets = header_secrets(call.parameters.extra_headers);

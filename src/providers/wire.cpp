@@ -1,6 +1,9 @@
 #include "providers/wire.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
+#include <vector>
 
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
@@ -10,12 +13,51 @@
 
 namespace accord::detail {
 
+namespace {
+
+std::atomic<std::size_t> trees_built{0};
+
+// The two forms' scalars, read alike by the templates below. Named apart from
+// core/json_access.hpp's text_of: a unity build may see both, and an ordered_json converts to
+// the nlohmann::json that one takes.
+std::string_view text_in(JsonView value) {
+  return value.get_string();
+}
+std::string_view text_in(const ojson& value) {
+  return value.get_ref<const std::string&>();
+}
+std::uint64_t unsigned_in(JsonView value) {
+  return value.get_unsigned();
+}
+std::uint64_t unsigned_in(const ojson& value) {
+  return value.get<std::uint64_t>();
+}
+std::int64_t integer_in(JsonView value) {
+  return value.get_integer();
+}
+std::int64_t integer_in(const ojson& value) {
+  return value.get<std::int64_t>();
+}
+double double_in(JsonView value) {
+  return value.get_double();
+}
+double double_in(const ojson& value) {
+  return value.get<double>();
+}
+
+}  // namespace
+
+std::size_t envelope_trees_built() {
+  return trees_built.load(std::memory_order_relaxed);
+}
+
 std::optional<ojson> parse_body(std::string_view body, std::string& problem,
                                 std::span<const std::string_view> keep) {
   if (body.empty()) {
     problem = "the body is empty";
     return std::nullopt;
   }
+  trees_built.fetch_add(1, std::memory_order_relaxed);
   // The quick reader takes the usual envelope (it stops at the depth limit itself); what it
   // declines goes to nlohmann's parser, after a depth check.
   if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth, keep)) return quick;
@@ -36,19 +78,19 @@ bool is_success(long status) {
   return status >= 200 && status < 300;
 }
 
-std::optional<Reply> error_envelope(const ojson& body) {
-  if (!body.is_object()) return std::nullopt;
-  const auto error = body.find("error");
-  if (error == body.end()) return std::nullopt;
+template <class Json>
+std::optional<Reply> error_envelope(const Json& body) {
+  const auto error = member(body, "error");
+  if (!error) return std::nullopt;
   Reply reply;
   if (error->is_string()) {
-    reply.detail = error->get<std::string>();
+    reply.detail = text_in(*error);
   } else if (error->is_object()) {
     reply.detail = string_or_empty(*error, "message");
-    const auto code = error->find("code");
-    if (code != error->end() && code->is_string() && !code->get<std::string>().empty()) {
-      reply.error_code = code->get<std::string>();
-    } else if (code != error->end() && code->is_number()) {
+    const auto code = member(*error, "code");
+    if (code && code->is_string() && !text_in(*code).empty()) {
+      reply.error_code = text_in(*code);
+    } else if (code && code->is_number()) {
       reply.error_code = code->dump();
     } else {
       reply.error_code = string_or_empty(*error, "type");
@@ -57,6 +99,8 @@ std::optional<Reply> error_envelope(const ojson& body) {
   if (reply.detail.empty()) return std::nullopt;
   return reply;
 }
+template std::optional<Reply> error_envelope(const ojson&);
+template std::optional<Reply> error_envelope(const JsonView&);
 
 Reply http_error_reply(const HttpResponse& response) {
   std::string problem;
@@ -73,14 +117,17 @@ Reply http_error_reply(const HttpResponse& response) {
   return reply;
 }
 
-std::optional<Reply> error_in_success(const ojson& body, const char* expected) {
-  if (body.contains(expected)) return std::nullopt;
+template <class Json>
+std::optional<Reply> error_in_success(const Json& body, const char* expected) {
+  if (member(body, expected)) return std::nullopt;
   auto envelope = error_envelope(body);
   if (!envelope) return std::nullopt;
   envelope->status = ReplyStatus::bad_reply;
   envelope->detail = "the provider sent an error with a 2xx status: " + envelope->detail;
   return envelope;
 }
+template std::optional<Reply> error_in_success(const ojson&, const char*);
+template std::optional<Reply> error_in_success(const JsonView&, const char*);
 
 Reply bad_reply(std::string detail) {
   Reply reply;
@@ -95,21 +142,33 @@ Reply bad_reply(std::string detail, const Usage& usage) {
   return reply;
 }
 
-std::optional<ojson> reply_object(const HttpResponse& response,
-                                  std::span<const std::string_view> keep, Reply& failure) {
+std::optional<JsonDocument> reply_document(const HttpResponse& response, Reply& failure) {
   if (!is_success(response.status)) {
     failure = http_error_reply(response);
     return std::nullopt;
   }
-  std::string problem;
-  auto body = parse_body(response.body, problem, keep);
-  if (!body) {
-    failure = bad_reply(problem);
-  } else if (!body->is_object()) {
-    failure = bad_reply("the body is not a JSON object: " + snippet(response.body));
-    body.reset();
+  std::optional<JsonDocument> document;
+  if (!response.body.empty()) {
+    document = std::move(
+        parse_document(response.body, {.max_depth = kMaxReplyDepth,
+                                       .max_bytes = std::numeric_limits<std::size_t>::max()})
+            .document);
   }
-  return body;
+  if (!document) {
+    // Rare: the words are parse_body's, and what its reader takes (it is the reference) is read.
+    std::string problem;
+    const auto tree = parse_body(response.body, problem);
+    if (!tree) {
+      failure = bad_reply(problem);
+      return std::nullopt;
+    }
+    document = JsonDocument::from_json(nlohmann::json(*tree));
+  }
+  if (!document->root().is_object()) {
+    failure = bad_reply("the body is not a JSON object: " + snippet(response.body));
+    return std::nullopt;
+  }
+  return document;
 }
 
 std::string snippet(std::string_view body, std::size_t limit) {
@@ -127,28 +186,32 @@ std::string snippet(std::string_view body, std::size_t limit) {
   return printable(out) + (body.size() > limit ? "..." : "");
 }
 
-std::int64_t token_count(const ojson& object, const char* key) {
+template <class Json>
+std::int64_t token_count(const Json& object, const char* key) {
   // Real counts are far below 2^53; clamping there keeps a hostile 1e300 from being UB when
   // converted, and sums of a few counts (input + cache reads, totals over attempts) in range.
   constexpr std::int64_t kMax = std::int64_t{1} << 53;
-  if (!object.is_object()) return 0;
-  const auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return 0;
-  if (it->is_number_unsigned()) {
+  const auto found = member(object, key);
+  if (!found || !found->is_number()) return 0;
+  if (found->is_number_unsigned()) {
     return static_cast<std::int64_t>(
-        std::min<std::uint64_t>(it->get<std::uint64_t>(), static_cast<std::uint64_t>(kMax)));
+        std::min<std::uint64_t>(unsigned_in(*found), static_cast<std::uint64_t>(kMax)));
   }
-  if (it->is_number_integer()) return std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, kMax);
-  const double count = it->get<double>();
+  if (found->is_number_integer()) return std::clamp<std::int64_t>(integer_in(*found), 0, kMax);
+  const double count = double_in(*found);
   if (!(count > 0)) return 0;  // negative, zero or NaN
   return count >= static_cast<double>(kMax) ? kMax : static_cast<std::int64_t>(count);
 }
+template std::int64_t token_count(const ojson&, const char*);
+template std::int64_t token_count(const JsonView&, const char*);
 
-std::string string_or_empty(const ojson& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+template <class Json>
+std::string string_or_empty(const Json& object, const char* key) {
+  const auto found = member(object, key);
+  return found && found->is_string() ? std::string(text_in(*found)) : std::string();
 }
+template std::string string_or_empty(const ojson&, const char*);
+template std::string string_or_empty(const JsonView&, const char*);
 
 std::size_t count_at(const ojson& object, const char* key) {
   const auto found = object.find(key);
@@ -159,19 +222,16 @@ std::string serialize(const ojson& body) {
   return body.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
 
-namespace {
-
-// ASCII text is written with nlohmann's escapes (\b \t \n \f \r \" \\, other controls as
-// \u00xx in lower case, DEL as it is); text with other bytes goes through nlohmann's serialiser
-// (UTF-8 checks and replacement), which costs a temporary value and string per call.
-void write_string(std::string_view text, std::string& out) {
-  if (!std::all_of(text.begin(), text.end(),
-                   [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    out += serialize(ojson(text));
+// nlohmann's escapes (\b \t \n \f \r \" \\, other controls as \u00xx in lower case, DEL and
+// UTF-8 as they are); text that is not UTF-8 goes through nlohmann's serialiser for its
+// replacement characters, which costs a temporary value and string.
+void append_json_escaped(std::string_view text, std::string& out) {
+  if (!is_valid_utf8(text)) {
+    const std::string quoted = serialize(ojson(text));
+    out.append(quoted, 1, quoted.size() - 2);
     return;
   }
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
   std::size_t plain_from = 0;  // text[plain_from, i) is waiting to be copied as it is
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -208,6 +268,13 @@ void write_string(std::string_view text, std::string& out) {
     }
   }
   out.append(text, plain_from);
+}
+
+namespace {
+
+void write_string(std::string_view text, std::string& out) {
+  out += '"';
+  append_json_escaped(text, out);
   out += '"';
 }
 
@@ -239,7 +306,44 @@ void write_spliced(const ojson& value, std::string_view splice, std::string& out
   }
 }
 
+void write_in_text_order(JsonView value, std::string& out) {
+  if (value.is_object()) {
+    // members() gives key order; the tape holds them in the text's, which their places say.
+    std::vector<JsonMember> members(value.members().begin(), value.members().end());
+    std::sort(members.begin(), members.end(), [](const JsonMember& a, const JsonMember& b) {
+      return a.value.index() < b.value.index();
+    });
+    out += '{';
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (i > 0) out += ',';
+      write_string(members[i].key, out);
+      out += ':';
+      write_in_text_order(members[i].value, out);
+    }
+    out += '}';
+  } else if (value.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const JsonView item : value.items()) {
+      if (!first) out += ',';
+      first = false;
+      write_in_text_order(item, out);
+    }
+    out += ']';
+  } else if (value.is_string()) {
+    write_string(value.get_string(), out);
+  } else {
+    out += value.dump();  // a number, a boolean or null, as nlohmann writes it
+  }
+}
+
 }  // namespace
+
+std::string serialize(JsonView value) {
+  std::string out;
+  write_in_text_order(value, out);
+  return out;
+}
 
 ojson output_schema(const CallSpec& call) {
   if (call.output_text != nullptr) return ojson::binary({});

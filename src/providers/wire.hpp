@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "accord/json_view.hpp"
 #include "accord/providers/provider.hpp"
 
 namespace accord::detail {
@@ -33,31 +34,52 @@ constexpr std::size_t kMaxReplyDepth = 512;
 [[nodiscard]] Reply http_error_reply(const HttpResponse& response);
 
 // The provider's message and code when `body` is an error envelope ({"error": "..."} or
-// {"error": {"message", "code"/"type"}}); nullopt when it is not one or says nothing.
-[[nodiscard]] std::optional<Reply> error_envelope(const ojson& body);
+// {"error": {"message", "code"/"type"}}); nullopt when it is not one or says nothing. `Json` is
+// JsonView (a whole reply, read to a tape) or ojson (a stream event, a batch line): one reading
+// for both.
+template <class Json>
+[[nodiscard]] std::optional<Reply> error_envelope(const Json& body);
 
 // A 2xx body without the `expected` field that is an error envelope (some gateways and proxies
 // answer 200 with one): a bad_reply that keeps the provider's message.
-[[nodiscard]] std::optional<Reply> error_in_success(const ojson& body, const char* expected);
+template <class Json>
+[[nodiscard]] std::optional<Reply> error_in_success(const Json& body, const char* expected);
 
 [[nodiscard]] Reply bad_reply(std::string detail);
 // The same, keeping the usage the body reported: the tokens were spent.
 [[nodiscard]] Reply bad_reply(std::string detail, const Usage& usage);
 
-// A 2xx body parsed as a JSON object (see parse_body for `keep`); otherwise nullopt, with
-// `failure` saying why: the HTTP error, or a body that is not JSON or not an object.
-[[nodiscard]] std::optional<ojson> reply_object(const HttpResponse& response,
-                                                std::span<const std::string_view> keep,
-                                                Reply& failure);
+// A whole reply's 2xx body read to a tape (accord/json_view.hpp), no tree built, when it is a
+// JSON object; otherwise nullopt, with `failure` saying why, in parse_body's words: the HTTP
+// error, or a body that is empty, too deep, not JSON or not an object.
+[[nodiscard]] std::optional<JsonDocument> reply_document(const HttpResponse& response,
+                                                         Reply& failure);
+
+// Envelopes parse_body has read (to a tree, or failed to) in this process: a whole reply read
+// through reply_document builds none (tests hold the codecs to that).
+[[nodiscard]] std::size_t envelope_trees_built();
 
 // The start of a body on one line, for details about bodies that are not the expected shape; a
 // compressed or binary body is described by its size instead of quoted.
 [[nodiscard]] std::string snippet(std::string_view body, std::size_t limit = 200);
 
-// A token count, 0 when absent or not a number.
-[[nodiscard]] std::int64_t token_count(const ojson& object, const char* key);
+// A member of an object, in either form: a view or a pointer, empty when `object` is no object
+// or has no `key`.
+[[nodiscard]] inline std::optional<JsonView> member(JsonView object, const char* key) {
+  return object.find(key);
+}
+[[nodiscard]] inline const ojson* member(const ojson& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto found = object.find(key);
+  return found == object.end() ? nullptr : &*found;
+}
 
-[[nodiscard]] std::string string_or_empty(const ojson& object, const char* key);
+// A token count, 0 when absent or not a number.
+template <class Json>
+[[nodiscard]] std::int64_t token_count(const Json& object, const char* key);
+
+template <class Json>
+[[nodiscard]] std::string string_or_empty(const Json& object, const char* key);
 
 // A count (an index, a number of items); 0 when absent or not one (a hostile number must not
 // throw).
@@ -65,6 +87,11 @@ constexpr std::size_t kMaxReplyDepth = 512;
 
 // Request body text; invalid UTF-8 in the conversation is replaced rather than thrown on.
 [[nodiscard]] std::string serialize(const ojson& body);
+// `text` as serialize() writes it inside a JSON string, without the quotes.
+void append_json_escaped(std::string_view text, std::string& out);
+// A value of a reply as serialize() writes the ordered tree of it: compact, members in the
+// order the text gave them (a tool call's input, sent back and judged as the model wrote it).
+[[nodiscard]] std::string serialize(JsonView value);
 
 // The output schema's place in a request body: a copy of `call.output->schema`, or, when the call
 // carries its text, a placeholder that serialize_request() replaces with that text.

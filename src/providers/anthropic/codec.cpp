@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <stdexcept>
 
 #include "providers/anthropic/anthropic.hpp"
@@ -220,20 +219,18 @@ class Anthropic final : public Provider {
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     Reply failure;
-    // The members read below; the rest (id, model, role) is checked as JSON, not built.
-    static constexpr std::array<std::string_view, 6> kRead = {
-        "type", "error", "content", "usage", "stop_reason", "stop_details"};
-    const auto body = reply_object(response, kRead, failure);
-    if (!body) return failure;
-    if (string_or_empty(*body, "type") == "error") {
+    const auto document = reply_document(response, failure);
+    if (!document) return failure;
+    const JsonView body = document->root();
+    if (string_or_empty(body, "type") == "error") {
       // The error envelope with a 2xx status (streams do this); not a message.
       Reply r = http_error_reply(HttpResponse{response.status, {}, response.body});
       r.status = ReplyStatus::bad_reply;
       return r;
     }
-    if (auto error = error_in_success(*body, "content")) return *std::move(error);
+    if (auto error = error_in_success(body, "content")) return *std::move(error);
     Usage usage;
-    if (const auto u = body->find("usage"); u != body->end() && u->is_object()) {
+    if (const auto u = body.find("usage"); u && u->is_object()) {
       // Cached input is still input: the three fields together are the prompt.
       usage.input_tokens = token_count(*u, "input_tokens") +
                            token_count(*u, "cache_creation_input_tokens") +
@@ -244,34 +241,32 @@ class Anthropic final : public Provider {
       usage.cache_write_input_tokens = token_count(*u, "cache_creation_input_tokens");
     }
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto content = body->find("content");
-    if (content == body->end() || !content->is_array()) {
-      return fail("the reply has no content array");
-    }
+    const auto content = body.find("content");
+    if (!content || !content->is_array()) return fail("the reply has no content array");
 
     Reply reply;
     reply.usage = usage;
     std::string text;
-    for (const auto& block : *content) {
+    for (const JsonView block : content->items()) {
       if (!block.is_object()) return fail("a content block is not an object");
       const std::string type = string_or_empty(block, "type");
       if (type == "text") {
         text += string_or_empty(block, "text");
       } else if (type == "tool_use") {
         const auto input = block.find("input");
-        if (input == block.end()) return fail("a tool_use block has no input");
+        if (!input) return fail("a tool_use block has no input");
         reply.tool_calls.push_back(
             {string_or_empty(block, "id"), string_or_empty(block, "name"), serialize(*input)});
       }
       // thinking, redacted_thinking and server-tool blocks carry no output
     }
-    set_assistant_turn(reply, text, nlohmann::json(*content));
+    set_assistant_turn(reply, text, content->to_json());
 
-    const std::string stop = string_or_empty(*body, "stop_reason");
+    const std::string stop = string_or_empty(body, "stop_reason");
     reply.detail = stop;
     std::string refusal = text;
     if (stop == "refusal" && refusal.empty()) {
-      if (const auto d = body->find("stop_details"); d != body->end() && d->is_object()) {
+      if (const auto d = body.find("stop_details"); d && d->is_object()) {
         refusal = string_or_empty(*d, "explanation");
       }
     }

@@ -77,20 +77,20 @@ namespace {
 
 // Does any category of a filter-results object say filtered (content_filter_results: hate,
 // sexual, violence, self_harm, jailbreak, protected_material_*, ...)?
-bool says_filtered(const ojson& results) {
-  if (!results.is_object()) return false;
-  for (const auto& [category, verdict] : results.items()) {
-    if (verdict.is_object() && verdict.value("filtered", false) == true) return true;
+bool says_filtered(JsonView results) {
+  for (const JsonMember& category : results.members()) {
+    const auto filtered = category.value.find("filtered");
+    if (filtered && filtered->get_bool()) return true;  // true only for `true`
   }
   return false;
 }
 
-bool prompt_filtered(const ojson& body) {
+bool prompt_filtered(JsonView body) {
   const auto prompts = body.find("prompt_filter_results");
-  if (prompts == body.end() || !prompts->is_array()) return false;
-  for (const auto& prompt : *prompts) {
-    if (prompt.is_object() && prompt.contains("content_filter_results") &&
-        says_filtered(prompt["content_filter_results"]))
+  if (!prompts) return false;
+  for (const JsonView prompt : prompts->items()) {
+    if (const auto results = prompt.find("content_filter_results");
+        results && says_filtered(*results))
       return true;
   }
   return false;
@@ -137,12 +137,11 @@ class AzureOpenAI final : public AzureResource<ChatCompletions> {
 
   // A reply can also be stopped by the filter without finish_reason saying so: the choice's or
   // the prompt's annotations say filtered.
-  [[nodiscard]] Ending ending(const ojson& body, const ojson& choice, bool refused) const override {
+  [[nodiscard]] Ending ending(JsonView body, JsonView choice, bool refused) const override {
     const Ending said = ChatCompletions::ending(body, choice, refused);
     if (said != Ending::finished) return said;
     const auto results = choice.find("content_filter_results");
-    const bool filtered =
-        (results != choice.end() && says_filtered(*results)) || prompt_filtered(body);
+    const bool filtered = (results && says_filtered(*results)) || prompt_filtered(body);
     return filtered ? Ending::filtered : said;
   }
 

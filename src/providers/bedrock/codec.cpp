@@ -231,9 +231,9 @@ Reply aws_error_reply(const HttpResponse& response) {
   return reply;
 }
 
-Usage converse_usage(const ojson& body) {
+Usage converse_usage(JsonView body) {
   Usage usage;
-  if (const auto u = body.find("usage"); u != body.end() && u->is_object()) {
+  if (const auto u = body.find("usage"); u && u->is_object()) {
     // Cached input is still input: the three fields together are the prompt.
     usage.input_tokens = token_count(*u, "inputTokens") + token_count(*u, "cacheReadInputTokens") +
                          token_count(*u, "cacheWriteInputTokens");
@@ -403,50 +403,44 @@ class Bedrock final : public Provider {
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     if (!is_success(response.status)) return aws_error_reply(response);
     Reply failure;
-    // The members read below; the rest (metrics, trace) is checked as JSON, not built.
-    static constexpr std::array<std::string_view, 7> kRead = {
-        "output", "stopReason", "usage", "message", "Message", "__type", "error"};
-    const auto body = reply_object(response, kRead, failure);
-    if (!body) return failure;
-    if (!body->contains("output") && (body->contains("message") || body->contains("Message"))) {
+    const auto document = reply_document(response, failure);
+    if (!document) return failure;
+    const JsonView body = document->root();
+    if (!body.find("output") && (body.find("message") || body.find("Message"))) {
       // An exception in a stream (or a gateway's error with a 2xx status): not a reply.
       Reply r = aws_error_reply(HttpResponse{400, response.headers, response.body});
       r.status = ReplyStatus::bad_reply;
       return r;
     }
-    if (auto error = error_in_success(*body, "output")) return *std::move(error);
-    const Usage usage = converse_usage(*body);
+    if (auto error = error_in_success(body, "output")) return *std::move(error);
+    const Usage usage = converse_usage(body);
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto output = body->find("output");
-    if (output == body->end() || !output->is_object()) return fail("the reply has no output");
+    const auto output = body.find("output");
+    if (!output || !output->is_object()) return fail("the reply has no output");
     const auto message = output->find("message");
-    if (message == output->end() || !message->is_object()) {
-      return fail("the reply's output has no message");
-    }
+    if (!message || !message->is_object()) return fail("the reply's output has no message");
     const auto content = message->find("content");
-    if (content == message->end() || !content->is_array()) {
-      return fail("the reply's message has no content array");
-    }
+    if (!content || !content->is_array()) return fail("the reply's message has no content array");
 
     Reply reply;
     reply.usage = usage;
     std::string text;
-    for (const auto& block : *content) {
+    for (const JsonView block : content->items()) {
       if (!block.is_object()) return fail("a content block is not an object");
-      if (const auto t = block.find("text"); t != block.end()) {
+      if (const auto t = block.find("text")) {
         if (!t->is_string()) return fail("a text block's text is not a string");
-        text += t->get<std::string>();
-      } else if (const auto use = block.find("toolUse"); use != block.end()) {
+        text += t->get_string();
+      } else if (const auto use = block.find("toolUse")) {
         if (!use->is_object()) return fail("a toolUse block is not an object");
         const auto input = use->find("input");
-        if (input == use->end()) return fail("a toolUse block has no input");
+        if (!input) return fail("a toolUse block has no input");
         reply.tool_calls.push_back(
             {string_or_empty(*use, "toolUseId"), string_or_empty(*use, "name"), serialize(*input)});
       }
       // reasoningContent, citations, images and the rest carry no output
     }
-    set_assistant_turn(reply, text, nlohmann::json(*content));
-    const std::string stop = string_or_empty(*body, "stopReason");
+    set_assistant_turn(reply, text, content->to_json());
+    const std::string stop = string_or_empty(body, "stopReason");
     reply.detail = stop;
     set_ending(reply, ending_of(stop, text), mode, text, text);
     return reply;

@@ -180,10 +180,10 @@ std::string model_url(const CallSpec& call) {
   return versioned(call.base_url) + "/models/" + model + ":generateContent";
 }
 
-Usage gemini_usage(const ojson& body) {
+Usage gemini_usage(JsonView body) {
   Usage usage;
   const auto u = body.find("usageMetadata");
-  if (u == body.end() || !u->is_object()) return usage;
+  if (!u || !u->is_object()) return usage;
   // Cached tokens are part of promptTokenCount; thinking is output beside the candidates.
   usage.input_tokens =
       token_count(*u, "promptTokenCount") + token_count(*u, "toolUsePromptTokenCount");
@@ -304,15 +304,13 @@ class Gemini final : public Provider {
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     if (!is_success(response.status)) return google_error(response);
     Reply failure;
-    static constexpr std::array<std::string_view, 4> kRead = {"candidates", "promptFeedback",
-                                                              "usageMetadata", "error"};
-    const auto body = reply_object(response, kRead, failure);
-    if (!body) return failure;
-    const Usage usage = gemini_usage(*body);
+    const auto document = reply_document(response, failure);
+    if (!document) return failure;
+    const JsonView body = document->root();
+    const Usage usage = gemini_usage(body);
     // A blocked prompt has feedback and no candidates: the request was refused before any
     // output, and asking again gets the same answer.
-    if (const auto feedback = body->find("promptFeedback");
-        feedback != body->end() && feedback->is_object()) {
+    if (const auto feedback = body.find("promptFeedback"); feedback && feedback->is_object()) {
       if (const std::string block = string_or_empty(*feedback, "blockReason"); !block.empty()) {
         Reply reply;
         reply.usage = usage;
@@ -324,45 +322,43 @@ class Gemini final : public Provider {
         return reply;
       }
     }
-    if (auto error = error_in_success(*body, "candidates")) return *std::move(error);
+    if (auto error = error_in_success(body, "candidates")) return *std::move(error);
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto candidates = body->find("candidates");
-    if (candidates == body->end() || !candidates->is_array() || candidates->empty()) {
+    const auto candidates = body.find("candidates");
+    if (!candidates || !candidates->is_array() || candidates->size() == 0) {
       return fail("the reply has no candidates");
     }
-    const ojson& candidate = candidates->front();
+    const JsonView candidate = *candidates->items().begin();
     if (!candidate.is_object()) return fail("a candidate is not an object");
-    ojson parts = ojson::array();
-    if (const auto content = candidate.find("content"); content != candidate.end()) {
+    std::optional<JsonView> parts;  // none: an empty list
+    if (const auto content = candidate.find("content")) {
       if (!content->is_object()) return fail("a candidate's content is not an object");
-      if (const auto p = content->find("parts"); p != content->end()) {
+      if (const auto p = content->find("parts")) {
         if (!p->is_array()) return fail("a candidate's parts are not an array");
-        parts = *p;
+        parts = p;
       }
     }
 
     Reply reply;
     reply.usage = usage;
     std::string text;
-    for (const auto& part : parts) {
+    for (const JsonView part : parts ? parts->items() : candidate.items()) {  // an object: none
       if (!part.is_object()) return fail("a part is not an object");
       // A thought summary is the model's reasoning, not its answer.
-      if (const auto thought = part.find("thought"); thought != part.end() && *thought == true) {
-        continue;
-      }
-      if (const auto t = part.find("text"); t != part.end() && t->is_string()) {
-        text += t->get<std::string>();
-      } else if (const auto call = part.find("functionCall"); call != part.end()) {
+      if (const auto thought = part.find("thought"); thought && thought->get_bool()) continue;
+      if (const auto t = part.find("text"); t && t->is_string()) {
+        text += t->get_string();
+      } else if (const auto call = part.find("functionCall")) {
         if (!call->is_object()) return fail("a functionCall is not an object");
         const auto args = call->find("args");
-        const std::string arguments = args == call->end() ? "{}" : serialize(*args);
+        const std::string arguments = args ? serialize(*args) : "{}";
         std::string id = string_or_empty(*call, "id");
         if (id.empty()) id = std::string(kMadeUpId) + std::to_string(reply.tool_calls.size());
         reply.tool_calls.push_back({std::move(id), string_or_empty(*call, "name"), arguments});
       }
       // inlineData, executableCode and the like carry no output here
     }
-    set_assistant_turn(reply, text, nlohmann::json(parts));
+    set_assistant_turn(reply, text, parts ? parts->to_json() : nlohmann::json::array());
 
     const std::string finish = string_or_empty(candidate, "finishReason");
     reply.detail = finish;

@@ -95,7 +95,7 @@ class Mistral final : public ChatCompletions {
   }
 
   // "model_length": the model's context ran out before its output did.
-  [[nodiscard]] Ending ending(const ojson& body, const ojson& choice, bool refused) const override {
+  [[nodiscard]] Ending ending(JsonView body, JsonView choice, bool refused) const override {
     if (string_or_empty(choice, "finish_reason") == "model_length") return Ending::cut_off;
     return ChatCompletions::ending(body, choice, refused);
   }

@@ -5,8 +5,6 @@
 // a forced_tool call is sent as `format` and its answer read as text (providers.md, "Local
 // servers").
 
-#include <array>
-
 #include "accord/json_text.hpp"
 #include "providers/chat_messages.hpp"
 #include "providers/content_parts.hpp"
@@ -136,47 +134,40 @@ class Ollama final : public Provider {
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode /*mode*/) const override {
     Reply failure;
-    static constexpr std::array<std::string_view, 6> kRead = {
-        "message", "done", "done_reason", "prompt_eval_count", "eval_count", "error"};
-    const auto body = reply_object(response, kRead, failure);
-    if (!body) return failure;
-    if (auto error = error_in_success(*body, "message")) return *std::move(error);
+    const auto document = reply_document(response, failure);
+    if (!document) return failure;
+    const JsonView body = document->root();
+    if (auto error = error_in_success(body, "message")) return *std::move(error);
 
     Usage usage;
-    usage.input_tokens = token_count(*body, "prompt_eval_count");
-    usage.output_tokens = token_count(*body, "eval_count");
+    usage.input_tokens = token_count(body, "prompt_eval_count");
+    usage.output_tokens = token_count(body, "eval_count");
     usage.total_tokens = usage.input_tokens + usage.output_tokens;
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto message = body->find("message");
-    if (message == body->end() || !message->is_object()) {
-      return fail("the reply has no message object");
-    }
+    const auto message = body.find("message");
+    if (!message || !message->is_object()) return fail("the reply has no message object");
     const auto content = message->find("content");
-    if (content != message->end() && !content->is_null() && !content->is_string()) {
+    if (content && !content->is_null() && !content->is_string()) {
       return fail("message.content is not a string");
     }
 
     Reply reply;
     reply.usage = usage;
-    reply.detail = string_or_empty(*body, "done_reason");
+    reply.detail = string_or_empty(body, "done_reason");
     const std::string text = string_or_empty(*message, "content");
-    if (const auto calls = message->find("tool_calls");
-        calls != message->end() && !calls->is_null()) {
+    if (const auto calls = message->find("tool_calls"); calls && !calls->is_null()) {
       if (!calls->is_array()) return fail("message.tool_calls is not an array");
-      for (const auto& call : *calls) {
-        const auto function = call.is_object() ? call.find("function") : call.end();
-        if (!call.is_object() || function == call.end() || !function->is_object()) {
-          return fail("a tool call has no function object");
-        }
-        const auto arguments = function->contains("arguments")
-                                   ? arguments_text((*function)["arguments"])
-                                   : std::optional<std::string>("{}");
+      for (const JsonView call : calls->items()) {
+        const auto function = call.find("function");
+        if (!function || !function->is_object()) return fail("a tool call has no function object");
+        const auto given = function->find("arguments");
+        const auto arguments = given ? arguments_text(*given) : std::optional<std::string>("{}");
         if (!arguments) return fail("a tool call's function.arguments is not an object");
         reply.tool_calls.push_back(
             {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
       }
     }
-    set_assistant_turn(reply, text, nlohmann::json(*message));
+    set_assistant_turn(reply, text, message->to_json());
     // The output came through `format` whichever mode asked for it.
     set_ending(reply, reply.detail == "length" ? Ending::cut_off : Ending::finished,
                OutputMode::response_format, text);

@@ -4,8 +4,8 @@
 
 namespace accord::detail {
 
-std::optional<std::string> arguments_text(const ojson& value) {
-  if (value.is_string()) return value.get<std::string>();
+std::optional<std::string> arguments_text(JsonView value) {
+  if (value.is_string()) return std::string(value.get_string());
   if (value.is_object()) return serialize(value);
   return std::nullopt;
 }
@@ -46,10 +46,10 @@ Headers openai_headers(const CallSpec& call) {
   return headers;
 }
 
-Usage openai_usage(const ojson& body, const char* input_key, const char* output_key) {
+Usage openai_usage(JsonView body, const char* input_key, const char* output_key) {
   Usage usage;
   const auto u = body.find("usage");
-  if (u == body.end() || !u->is_object()) return usage;
+  if (!u || !u->is_object()) return usage;
   usage.input_tokens = token_count(*u, input_key);
   usage.output_tokens = token_count(*u, output_key);
   usage.total_tokens = token_count(*u, "total_tokens");
@@ -57,7 +57,7 @@ Usage openai_usage(const ojson& body, const char* input_key, const char* output_
   // Automatic prompt caching: the part of the input read from the cache, under
   // prompt_tokens_details (Chat Completions) or input_tokens_details (Responses).
   for (const char* details : {"prompt_tokens_details", "input_tokens_details"}) {
-    if (const auto d = u->find(details); d != u->end() && d->is_object()) {
+    if (const auto d = u->find(details); d && d->is_object()) {
       usage.cache_read_input_tokens = token_count(*d, "cached_tokens");
     }
   }

@@ -13,7 +13,7 @@ namespace accord::detail {
 
 // A tool call's arguments as text: the JSON string as sent, or (some local servers) an object,
 // serialised. nullopt for anything else.
-[[nodiscard]] std::optional<std::string> arguments_text(const ojson& value);
+[[nodiscard]] std::optional<std::string> arguments_text(JsonView value);
 
 // What strict mode accepts (both OpenAI APIs share it).
 [[nodiscard]] const SchemaCapabilities& openai_strict_capabilities();
@@ -23,7 +23,7 @@ namespace accord::detail {
 
 // The body's `usage`: both shapes report a total beside the input and output counts, which they
 // name differently. Zeros where the body has none.
-[[nodiscard]] Usage openai_usage(const ojson& body, const char* input_key, const char* output_key);
+[[nodiscard]] Usage openai_usage(JsonView body, const char* input_key, const char* output_key);
 
 // The Batch API (upload a JSONL file, create a batch on it, read its output and error files),
 // for either shape: each line names the endpoint its direct call goes to.

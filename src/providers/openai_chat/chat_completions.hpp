@@ -29,7 +29,7 @@ class ChatCompletions : public OpenAIProvider {
   // How choices[0] ended: a refusal, then finish_reason "length" and "content_filter". A
   // provider with more words for an ending (Mistral's model_length, Azure's filter annotations)
   // adds them here.
-  [[nodiscard]] virtual Ending ending(const ojson& body, const ojson& choice, bool refused) const;
+  [[nodiscard]] virtual Ending ending(JsonView body, JsonView choice, bool refused) const;
   // What it takes of images and documents, and how it writes one in a user message's content
   // (Mistral: image_url as a bare string, documents as document_url).
   [[nodiscard]] virtual const PartRules& part_rules() const;

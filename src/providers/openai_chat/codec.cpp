@@ -1,8 +1,6 @@
 // OpenAI Chat Completions: response_format json_schema (strict), function tools, and the
 // status-first reading of choices[0] (providers.md §1).
 
-#include <array>
-
 #include "providers/chat_messages.hpp"
 #include "providers/openai_chat/chat_completions.hpp"
 #include "providers/registry.hpp"
@@ -143,28 +141,21 @@ const ParameterPlaces& ChatCompletions::parameter_places() const {
 
 Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) const {
   Reply failure;
-  // The members read below and by ending() (Azure's prompt annotations); the rest (id, model,
-  // fingerprints) is checked as JSON, not built.
-  static constexpr std::array<std::string_view, 4> kRead = {"choices", "usage", "error",
-                                                            "prompt_filter_results"};
-  const auto body = reply_object(response, kRead, failure);
-  if (!body) return failure;
-  if (auto error = error_in_success(*body, "choices")) return *std::move(error);
+  const auto document = reply_document(response, failure);
+  if (!document) return failure;
+  const JsonView body = document->root();
+  if (auto error = error_in_success(body, "choices")) return *std::move(error);
 
-  const Usage usage = openai_usage(*body, "prompt_tokens", "completion_tokens");
+  const Usage usage = openai_usage(body, "prompt_tokens", "completion_tokens");
   const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-  const auto choices = body->find("choices");
-  if (choices == body->end() || !choices->is_array()) {
-    return fail("the reply has no choices array");
-  }
-  if (choices->empty()) return fail("the reply's choices array is empty");
-  const auto& choice = (*choices)[0];
-  const auto message = choice.is_object() ? choice.find("message") : choice.end();
-  if (!choice.is_object() || message == choice.end() || !message->is_object()) {
-    return fail("choices[0] has no message object");
-  }
+  const auto choices = body.find("choices");
+  if (!choices || !choices->is_array()) return fail("the reply has no choices array");
+  if (choices->size() == 0) return fail("the reply's choices array is empty");
+  const JsonView choice = *choices->items().begin();
+  const auto message = choice.find("message");
+  if (!message || !message->is_object()) return fail("choices[0] has no message object");
   const auto content = message->find("content");
-  if (content != message->end() && !content->is_null() && !content->is_string()) {
+  if (content && !content->is_null() && !content->is_string()) {
     return fail("choices[0].message.content is neither a string nor null");
   }
 
@@ -174,28 +165,25 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   const std::string text = string_or_empty(*message, "content");
   const std::string refusal = string_or_empty(*message, "refusal");
 
-  if (const auto calls = message->find("tool_calls");
-      calls != message->end() && !calls->is_null()) {
+  if (const auto calls = message->find("tool_calls"); calls && !calls->is_null()) {
     if (!calls->is_array()) return fail("choices[0].message.tool_calls is not an array");
-    for (const auto& call : *calls) {
-      const auto function = call.is_object() ? call.find("function") : call.end();
-      if (!call.is_object() || function == call.end() || !function->is_object()) {
-        return fail("a tool call has no function object");
-      }
-      const auto arguments =
-          function->contains("arguments") ? arguments_text((*function)["arguments"]) : std::nullopt;
+    for (const JsonView call : calls->items()) {
+      const auto function = call.find("function");
+      if (!function || !function->is_object()) return fail("a tool call has no function object");
+      const auto given = function->find("arguments");
+      const auto arguments = given ? arguments_text(*given) : std::nullopt;
       if (!arguments) return fail("a tool call's function.arguments is not a string");
       reply.tool_calls.push_back(
           {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
     }
   }
 
-  set_assistant_turn(reply, text, nlohmann::json(*message));
-  set_ending(reply, ending(*body, choice, !refusal.empty()), mode, text, refusal);
+  set_assistant_turn(reply, text, message->to_json());
+  set_ending(reply, ending(body, choice, !refusal.empty()), mode, text, refusal);
   return reply;
 }
 
-Ending ChatCompletions::ending(const ojson& /*body*/, const ojson& choice, bool refused) const {
+Ending ChatCompletions::ending(JsonView /*body*/, JsonView choice, bool refused) const {
   const std::string reason = string_or_empty(choice, "finish_reason");
   return refused                      ? Ending::refused
          : reason == "length"         ? Ending::cut_off

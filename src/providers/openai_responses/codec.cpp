@@ -1,8 +1,6 @@
 // OpenAI Responses API: text.format json_schema (flat), flat function tools, and output items
 // read by type (providers.md §2).
 
-#include <array>
-
 #include "providers/content_parts.hpp"
 #include "providers/openai/openai.hpp"
 #include "providers/openai_responses/openai_responses.hpp"
@@ -101,47 +99,44 @@ class Responses final : public OpenAIProvider {
 
   [[nodiscard]] Reply decode(const HttpResponse& response, OutputMode mode) const override {
     Reply failure;
-    // A response echoes the request's instructions, tools and text.format (the whole schema);
-    // only these members are read.
-    static constexpr std::array<std::string_view, 5> kRead = {"status", "error", "output", "usage",
-                                                              "incomplete_details"};
-    const auto body = reply_object(response, kRead, failure);
-    if (!body) return failure;
-    const Usage usage = openai_usage(*body, "input_tokens", "output_tokens");
+    // A response echoes the request's instructions, tools and text.format (the whole schema):
+    // read to the tape, they cost no tree.
+    const auto document = reply_document(response, failure);
+    if (!document) return failure;
+    const JsonView body = document->root();
+    const Usage usage = openai_usage(body, "input_tokens", "output_tokens");
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const std::string status = string_or_empty(*body, "status");
+    const std::string status = string_or_empty(body, "status");
     if (status == "failed") {
       Reply r = fail("the response failed");
-      if (const auto e = body->find("error"); e != body->end() && e->is_object()) {
+      if (const auto e = body.find("error"); e && e->is_object()) {
         if (auto message = string_or_empty(*e, "message"); !message.empty()) r.detail = message;
         r.error_code = string_or_empty(*e, "code");
       }
       return r;
     }
-    if (auto error = error_in_success(*body, "output")) return *std::move(error);
-    const auto output = body->find("output");
-    if (output == body->end() || !output->is_array()) return fail("the reply has no output array");
+    if (auto error = error_in_success(body, "output")) return *std::move(error);
+    const auto output = body.find("output");
+    if (!output || !output->is_array()) return fail("the reply has no output array");
 
     Reply reply;
     reply.usage = usage;
     std::string text;
     std::string refusal;
-    for (const auto& item : *output) {
+    for (const JsonView item : output->items()) {
       if (!item.is_object()) return fail("an output item is not an object");
       const std::string type = string_or_empty(item, "type");
       if (type == "message") {
         const auto content = item.find("content");
-        if (content == item.end() || !content->is_array()) {
-          return fail("a message item has no content array");
-        }
-        for (const auto& part : *content) {
+        if (!content || !content->is_array()) return fail("a message item has no content array");
+        for (const JsonView part : content->items()) {
           const std::string part_type = string_or_empty(part, "type");
           if (part_type == "output_text") text += string_or_empty(part, "text");
           if (part_type == "refusal") refusal += string_or_empty(part, "refusal");
         }
       } else if (type == "function_call") {
-        const auto arguments =
-            item.contains("arguments") ? arguments_text(item["arguments"]) : std::nullopt;
+        const auto given = item.find("arguments");
+        const auto arguments = given ? arguments_text(*given) : std::nullopt;
         if (!arguments) return fail("a function_call item's arguments is not a string");
         std::string id = string_or_empty(item, "call_id");
         if (id.empty()) id = string_or_empty(item, "id");
@@ -150,10 +145,10 @@ class Responses final : public OpenAIProvider {
       // reasoning and other item types carry no output
     }
 
-    set_assistant_turn(reply, text, nlohmann::json(*output));
+    set_assistant_turn(reply, text, output->to_json());
 
     std::string reason;
-    if (const auto d = body->find("incomplete_details"); d != body->end() && d->is_object()) {
+    if (const auto d = body.find("incomplete_details"); d && d->is_object()) {
       reason = string_or_empty(*d, "reason");
     }
     reply.detail = reason.empty() ? status : reason;
