@@ -22,8 +22,8 @@ namespace accord::typed_detail {
 // A reused value is kept while it holds what a text of about this size leaves in it.
 inline constexpr std::size_t kept_text_bytes = std::size_t{1} << 20;
 
-// The heap bytes a value's strings, vectors and maps hold (their capacities; a map's nodes counted
-// by their values alone), walked member by member: no more work than reading it was.
+// The heap bytes a value's strings, vectors and maps hold (capacities; a map's node as its pair's
+// size), walked member by member: less work than reading the value was.
 template <class T>
 std::size_t held_bytes(const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
