@@ -29,8 +29,9 @@
 #include "accord/json_view.hpp"
 #include "accord/rules.hpp"
 #include "accord/schema.hpp"
-#include "accord/typed_reading.hpp"
+#include "accord/typed_root_reading.hpp"
 #include "accord/typed_schema.hpp"
+#include "accord/typed_scratch.hpp"
 #include "accord/typed_value.hpp"
 
 namespace accord {
@@ -53,8 +54,9 @@ MemberRule bind_rule(Args... args) {
 }
 
 // Calls `predicate` with the value read as M on a view of the parsed document, into this thread's
-// reused M (typed_reading.hpp): once warm, no allocation. The root struct a TypedValidator reads
-// is read into the struct it hands back, once for every refinement of the root.
+// reused M (typed_scratch.hpp): once warm, no allocation. The root struct a TypedValidator reads
+// is read into the struct it hands back, once for every refinement of the root
+// (typed_root_reading.hpp).
 template <class M, class F>
 bool call_on_view(const F& predicate, const Schema& schema, JsonView value) {
   if constexpr (std::is_same_v<M, std::string>) {
@@ -67,7 +69,7 @@ bool call_on_view(const F& predicate, const Schema& schema, JsonView value) {
       return predicate(std::as_const(*text));
     }
   } else {
-    if constexpr (!holds_variant<M> && !is_recursive_type<M>) {
+    if constexpr (root_read_once<M>) {
       if (RootReading<M>* root = RootReading<M>::current();
           root != nullptr && root->covers(schema, value)) {
         const M* read = root->read();

@@ -13,7 +13,6 @@
 // value that does not fit T (3000000000 in an int32_t) is a ConversionError with its path, as
 // extract<T> reports it.
 
-#include <cstddef>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -22,8 +21,9 @@
 #include "accord/json_text.hpp"
 #include "accord/json_view.hpp"
 #include "accord/schema.hpp"
-#include "accord/typed_reading.hpp"
+#include "accord/typed_root_reading.hpp"
 #include "accord/typed_rules.hpp"
+#include "accord/typed_scratch.hpp"
 #include "accord/typed_value.hpp"
 #include "accord/validate.hpp"
 
@@ -64,12 +64,13 @@ class TypedValidator {
   TypedValidator() : TypedValidator(schema_of<T>()) {}
 
   [[nodiscard]] Parsed<T> parse(std::string_view text, ParseLimits limits = {}) const {
-    // The text is read into this thread's reused document (its tape keeps its capacity), and the
-    // root's object refinements read the struct this returns: read once, not again after.
+    // The text is read into this thread's reused document (its tape keeps its capacity, unless it
+    // grew large: typed_scratch.hpp), and the root's object refinements read the struct this
+    // returns: read once, not again after.
     const typed_detail::ScratchLease<JsonDocument> document;
     T out{};
     std::optional<typed_detail::RootReading<T>> root;
-    if constexpr (!holds_variant<T> && !is_recursive_type<T>) {
+    if constexpr (typed_detail::root_read_once<T>) {
       root.emplace(document->root(), schema_, out);
     }
     Issues issues = validator_.parse_and_validate(text, *document, limits);
@@ -78,7 +79,6 @@ class TypedValidator {
       failure = root && root->was_read() ? std::move(root->failure())
                                          : typed_detail::read_into(&schema_, document->root(), out);
     }
-    release_if_large(*document);
     if (!issues.empty()) return issues;
     if (failure) return std::move(*failure);
     return out;
@@ -87,13 +87,6 @@ class TypedValidator {
   [[nodiscard]] const Validator& validator() const { return validator_; }
 
  private:
-  // A document kept for the next text holds no more than this: one huge text does not stay
-  // resident in every thread that read it.
-  static constexpr std::size_t kept_document_bytes = std::size_t{1} << 20;
-  static void release_if_large(JsonDocument& document) {
-    if (document.bytes() > kept_document_bytes) document = JsonDocument();
-  }
-
   Schema schema_;
   Validator validator_;
 };

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -63,6 +64,17 @@ long long allocations_of_the_second_call(const SchemaNode& node, const std::stri
   return made;
 }
 
+// A TypedValidator of read_refund_schema() parsing `text` twice, counted on the second parse.
+long long allocations_of_the_second_parse(const std::string& text) {
+  const TypedValidator validator(read_refund_schema());
+  EXPECT_TRUE(validator.parse(text));  // warms the thread's reused document and values
+  testing::arm_allocation_count();
+  const auto parsed = validator.parse(text);
+  const long long made = testing::disarm_allocation_count();
+  EXPECT_TRUE(parsed) << prettify(parsed.issues());
+  return made;
+}
+
 TEST(TypedReading, ARefinementOnAStructAllocatesNothingAfterTheFirstDocument) {
   const Schema schema = read_refund_schema();
   EXPECT_EQ(allocations_of_the_second_call(schema.node(), kReadRefundText), 0);
@@ -83,13 +95,7 @@ TEST(TypedReading, AConstStringMemberRefinementAllocatesNothingAfterTheFirstDocu
 // Once warm, a parse allocates the returned struct's four long strings and nothing more: the
 // root's refinement read them into that struct, and nothing read them a second time.
 TEST(TypedReading, TypedReadsTheStructOnce) {
-  const TypedValidator validator(read_refund_schema());
-  ASSERT_TRUE(validator.parse(kReadRefundText));
-  testing::arm_allocation_count();
-  const auto parsed = validator.parse(kReadRefundText);
-  const long long made = testing::disarm_allocation_count();
-  ASSERT_TRUE(parsed) << prettify(parsed.issues());
-  EXPECT_EQ(made, 4);
+  EXPECT_EQ(allocations_of_the_second_parse(kReadRefundText), 4);
 }
 
 TEST(TypedReading, TheStructReturnedIsTheOneTheRootRefinementsSaw) {
@@ -168,6 +174,82 @@ TEST(TypedReading, ThreadsSharingAValidatorReadTheirOwnStructs) {
   first.join();
   second.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// A refund whose note is `note_bytes` long.
+std::string read_refund_with_note(std::size_t note_bytes) {
+  return R"({"orderId": "ORD-1", "orderDate": "2026-11-02", "refundDate": "2026-11-20", "note": ")" +
+         std::string(note_bytes, 'n') + R"(", "quantity": 1})";
+}
+// Beyond what a thread keeps in a reused value (typed_scratch.hpp).
+constexpr std::size_t kReadLargeNote = std::size_t{2} << 20;
+
+// Validates a refund with a 2 MiB note, then one with a short note, with `schema`, whose
+// refinement records in `capacities` the capacity of the note it was handed.
+void expect_the_second_note_read_small(const Schema& schema,
+                                       const std::vector<std::size_t>& capacities) {
+  const Validator validator(schema);
+  ASSERT_TRUE(validator.parse_and_validate(read_refund_with_note(kReadLargeNote)).ok());
+  ASSERT_TRUE(validator.parse_and_validate(read_refund_with_note(40)).ok());
+  ASSERT_EQ(capacities.size(), 2U);
+  EXPECT_GE(capacities[0], kReadLargeNote);
+  EXPECT_LT(capacities[1], kReadLargeNote);
+}
+
+// The predicate gets the thread's reused string itself: after a 2 MiB note, the next note is read
+// into a string that no longer holds 2 MiB.
+TEST(TypedReading, AReusedStringForgetsALargeStringWhenItsLeaseEnds) {
+  std::vector<std::size_t> capacities;
+  const auto record = [&capacities](const std::string& note) {
+    capacities.push_back(note.capacity());
+    return true;
+  };
+  expect_the_second_note_read_small(
+      typed<ReadRefund>().field(&ReadRefund::note, refine(record, "never")), capacities);
+}
+
+// A Validator (no TypedValidator around it) reads the root's refinement into the thread's reused
+// struct: after a 2 MiB note, the next struct's note no longer holds 2 MiB.
+TEST(TypedReading, AReusedStructForgetsALargeStringWhenItsLeaseEnds) {
+  std::vector<std::size_t> capacities;
+  const auto record = [&capacities](const ReadRefund& r) {
+    capacities.push_back(r.note->capacity());
+    return true;
+  };
+  expect_the_second_note_read_small(typed<ReadRefund>().refine(record, "never"), capacities);
+}
+
+// A text of 500 KB leaves a document of about 1.5 MB (tape and copy of the text): the thread keeps
+// it, so the second parse allocates the returned struct's note (its other strings fit in place)
+// and no document.
+TEST(TypedReading, TheDocumentOfA500KBTextIsKeptForTheNextParse) {
+  EXPECT_EQ(allocations_of_the_second_parse(read_refund_with_note(500'000)), 1);
+}
+
+struct ReadLine {
+  std::int32_t qty = 0;
+};
+BOOST_DESCRIBE_STRUCT(ReadLine, (), (qty))
+
+// An array has no fields to tell two schemas apart by: the refinement of a TypedValidator's root
+// array reads the value with the schema it was added to (qty defaults to 7), not with the
+// validator's (qty defaults to 1).
+TEST(TypedReading, ARootArrayRefinementReadsWithItsOwnSchema) {
+  std::vector<std::int32_t> seen;
+  const Schema refined =
+      refine(
+          [&seen](const std::vector<ReadLine>& lines) {
+            for (const auto& line : lines) seen.push_back(line.qty);
+            return true;
+          },
+          "never")
+          .apply(array(object({{"qty", integer().default_(7)}})), std::vector<ReadLine>{});
+  const TypedValidator<std::vector<ReadLine>> validator(
+      array(object({{"qty", integer().default_(1)}})).refine(refined.node().refinements.at(0)));
+  const auto parsed = validator.parse("[{}]");
+  ASSERT_TRUE(parsed) << prettify(parsed.issues());
+  EXPECT_EQ(parsed.value().at(0).qty, 1);
+  EXPECT_EQ(seen, std::vector<std::int32_t>{7});
 }
 
 // The root's refinement met the value that does not fit; the parse reports it as a

@@ -1,58 +1,22 @@
 #pragma once
-// Where typed reading keeps what it reads (typed_rules.hpp, typed_validator.hpp): values a thread
-// reuses from one document to the next, and the struct a TypedValidator shares with the
-// refinements of the document's root. No part of the API.
-//
-// A typed refinement runs on every validation of its node, and reads the node's C++ value to hand
-// it to the predicate: into a fresh value, each string would be a new allocation every time. Read
-// into the thread's reused value instead, a string keeps its capacity (std::string::assign), so
-// once warm a refinement allocates nothing.
+// The struct a TypedValidator shares with the refinements of the document's root, so it is read
+// once (typed_rules.hpp, typed_validator.hpp). No part of the API.
 
 #include <algorithm>
-#include <optional>
 
 #include "accord/json_view.hpp"
 #include "accord/schema.hpp"
+#include "accord/typed_types.hpp"
 #include "accord/typed_value.hpp"
 
 namespace accord::typed_detail {
 
-// This thread's reused T while the lease lives. A lease taken while the thread's T is out (a
-// predicate that validates again on the same thread) gets a fresh T of its own, so nothing a
-// caller is still reading is overwritten.
+// The root types read once: a described struct, whose schema's fields say which defaults it is
+// read with (same_fields). Any other type's schema has no fields to compare (an array's items, a
+// map's values), and a variant's or recursive type's reading is not shared.
 template <class T>
-class ScratchLease {
- public:
-  ScratchLease() {
-    Slot& slot = thread_slot();
-    if (slot.leased) {
-      own_.emplace();
-      value_ = &*own_;
-    } else {
-      slot.leased = true;
-      value_ = &slot.value;
-    }
-  }
-  ScratchLease(const ScratchLease&) = delete;
-  ScratchLease& operator=(const ScratchLease&) = delete;
-  ~ScratchLease() {
-    if (!own_) thread_slot().leased = false;
-  }
-  T& operator*() const { return *value_; }
-  T* operator->() const { return value_; }
-
- private:
-  struct Slot {
-    T value{};
-    bool leased = false;
-  };
-  static Slot& thread_slot() {
-    thread_local Slot slot;
-    return slot;
-  }
-  std::optional<T> own_;
-  T* value_ = nullptr;
-};
+inline constexpr bool root_read_once =
+    DescribedStruct<T> && !holds_variant<T> && !is_recursive_type<T>;
 
 // Whether two object nodes have the very same fields (the same schemas, not equal ones): a T read
 // with either has the same defaults. An object refinement keeps the schema it was added to, which
@@ -64,10 +28,10 @@ inline bool same_fields(const SchemaNode& a, const SchemaNode& b) {
                     });
 }
 
-// A TypedValidator's T for the document's root, while it validates: the root's typed object
-// refinements read their T into `out` (once for all of them), and the validator hands that struct
-// to its caller instead of reading it again. Installed for this thread while it lives; the
-// reading it replaced (a predicate that parses again) comes back after.
+// A TypedValidator's T (root_read_once) for the document's root, while it validates: the root's
+// typed object refinements read their T into `out` (once for all of them), and the validator hands
+// that struct to its caller instead of reading it again. Installed for this thread while it lives;
+// the reading it replaced (a predicate that parses again) comes back after.
 template <class T>
 class RootReading {
  public:
