@@ -38,9 +38,15 @@ bool has_plain_turns(const CallSpec& call) {
 }  // namespace
 
 struct EncodedRequests::Skeleton {
+  // A shape is probed on its second call (one-off shapes, e.g. a budget's shrinking output cap,
+  // then cost one encode, not two), and a shape whose body cannot be kept is remembered as such.
+  enum class State { seen_once, kept, unkeepable };
+  State state = State::seen_once;
   const Provider* provider = nullptr;
-  // The call, each non-empty text a marker; `output` is compared as present or not, never read.
+  // The call, each non-empty text a marker; its `output` is null but while probing, when it is
+  // the probing call's own (a wire schema lives as long as its call).
   CallSpec shape;
+  bool has_output = false;
   std::string output_text;
   HttpRequest request;              // without its body
   std::vector<std::string> pieces;  // the body between the texts: one more than `texts`
@@ -54,7 +60,7 @@ struct EncodedRequests::Skeleton {
     return &p == provider && call.base_url == shape.base_url && call.api_key == shape.api_key &&
            call.model == shape.model && call.max_tokens == shape.max_tokens &&
            call.output_cap == shape.output_cap && call.output_name == shape.output_name &&
-           (call.output == nullptr) == (shape.output == nullptr) &&
+           (call.output != nullptr) == has_output &&
            (call.output_text == nullptr) == (shape.output_text == nullptr) &&
            (call.output_text == nullptr || *call.output_text == output_text) &&
            call.mode == shape.mode && call.tool_required == shape.tool_required &&
@@ -82,33 +88,46 @@ namespace {
 
 using Skeleton = EncodedRequests::Skeleton;
 
-// The shape of `call`, whose request `encoded` is: nullptr when its body is not made of the
-// texts as plain string content (a marker missing or repeated, or written back differently).
-std::shared_ptr<const Skeleton> skeleton_of(const Provider& provider, const CallSpec& call,
-                                            const HttpRequest& encoded) {
-  auto kept = std::make_shared<Skeleton>();
-  kept->provider = &provider;
-  kept->shape = call;
+// The shape of `call`: its texts replaced by markers, not yet probed.
+std::shared_ptr<Skeleton> shape_of(const Provider& provider, const CallSpec& call) {
+  auto made = std::make_shared<Skeleton>();
+  made->provider = &provider;
+  made->shape = call;
+  made->shape.output = nullptr;
+  made->has_output = call.output != nullptr;
   if (call.output_text != nullptr) {
-    kept->output_text = *call.output_text;
-    kept->shape.output_text = &kept->output_text;
+    made->output_text = *call.output_text;
+    made->shape.output_text = &made->output_text;
   }
-  for (std::size_t n = 0; n < kept->shape.turns.size(); ++n) {
-    auto& text = kept->shape.turns[n].text;
+  for (std::size_t n = 0; n < made->shape.turns.size(); ++n) {
+    auto& text = made->shape.turns[n].text;
     if (!text.empty()) text = turn_marker(n);
   }
+  return made;
+}
+
+// `seen` probed with `call`, whose request `encoded` is: kept when its body is made of the texts
+// as plain string content and gives this very call's request back byte for byte, unkeepable
+// otherwise (a marker missing or repeated, or written back differently).
+std::shared_ptr<const Skeleton> probed(const Skeleton& seen, const Provider& provider,
+                                       const CallSpec& call, const HttpRequest& encoded) {
+  auto kept = std::make_shared<Skeleton>(seen);
+  kept->shape.output_text = kept->shape.output_text != nullptr ? &kept->output_text : nullptr;
+  kept->shape.output = call.output;
+  kept->state = Skeleton::State::unkeepable;
   HttpRequest probe;
   try {
     probe = provider.encode(kept->shape);
   } catch (const std::exception&) {
-    return nullptr;
+    return kept;
   }
+  kept->shape.output = nullptr;
   std::vector<std::pair<std::size_t, std::size_t>> places;  // (offset in the body, turn)
   for (std::size_t n = 0; n < call.turns.size(); ++n) {
     if (call.turns[n].text.empty()) continue;
     const std::string m = turn_marker(n);
     const std::size_t at = probe.body.find(m);
-    if (at == std::string::npos || probe.body.find(m, at + 1) != std::string::npos) return nullptr;
+    if (at == std::string::npos || probe.body.find(m, at + 1) != std::string::npos) return kept;
     places.emplace_back(at, n);
   }
   std::sort(places.begin(), places.end());
@@ -119,40 +138,53 @@ std::shared_ptr<const Skeleton> skeleton_of(const Provider& provider, const Call
     from = at + turn_marker(n).size();
   }
   kept->pieces.push_back(probe.body.substr(from));
-  // Kept only when it gives this very call's request back, byte for byte.
   if (probe.url != encoded.url || probe.headers != encoded.headers ||
       probe.method != encoded.method || probe.aws_sigv4 != encoded.aws_sigv4 ||
       probe.aws_credentials != encoded.aws_credentials || kept->body_for(call) != encoded.body) {
-    return nullptr;
+    kept->pieces.clear();
+    kept->texts.clear();
+    return kept;
   }
   probe.body.clear();
   kept->request = std::move(probe);
+  kept->state = Skeleton::State::kept;
   return kept;
 }
 
 }  // namespace
 
 HttpRequest EncodedRequests::encode(const Provider& provider, const CallSpec& call) const {
-  const bool plain = has_plain_turns(call);
-  if (plain) {
-    std::shared_ptr<const Skeleton> kept;
-    {
-      const std::lock_guard lock(mutex_);
-      kept = kept_;
+  if (!has_plain_turns(call)) {
+    whole_encodings.fetch_add(1, std::memory_order_relaxed);
+    return provider.encode(call);
+  }
+  std::shared_ptr<const Skeleton> known;
+  {
+    const std::lock_guard lock(mutex_);
+    for (auto at = shapes_.begin(); at != shapes_.end(); ++at) {
+      if (!(*at)->fits(provider, call)) continue;
+      known = *at;
+      std::rotate(shapes_.begin(), at, at + 1);  // the most recent first
+      break;
     }
-    if (kept && kept->fits(provider, call)) {
-      HttpRequest request = kept->request;
-      request.body = kept->body_for(call);
-      return request;
-    }
+  }
+  if (known && known->state == Skeleton::State::kept) {
+    HttpRequest request = known->request;
+    request.body = known->body_for(call);
+    return request;
   }
   whole_encodings.fetch_add(1, std::memory_order_relaxed);
   HttpRequest request = provider.encode(call);
-  if (plain) {
-    if (auto made = skeleton_of(provider, call, request)) {
-      const std::lock_guard lock(mutex_);
-      kept_ = std::move(made);
-    }
+  if (known && known->state == Skeleton::State::unkeepable) return request;
+  std::shared_ptr<const Skeleton> next =
+      known ? probed(*known, provider, call, request) : shape_of(provider, call);
+  const std::lock_guard lock(mutex_);
+  const auto same = std::find(shapes_.begin(), shapes_.end(), known);
+  if (known && same != shapes_.end()) {
+    *same = std::move(next);
+  } else {
+    shapes_.insert(shapes_.begin(), std::move(next));
+    if (shapes_.size() > kShapesKept) shapes_.pop_back();
   }
   return request;
 }

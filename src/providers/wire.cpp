@@ -51,8 +51,7 @@ std::size_t envelope_trees_built() {
   return trees_built.load(std::memory_order_relaxed);
 }
 
-std::optional<ojson> parse_body(std::string_view body, std::string& problem,
-                                std::span<const std::string_view> keep) {
+std::optional<ojson> parse_body(std::string_view body, std::string& problem) {
   if (body.empty()) {
     problem = "the body is empty";
     return std::nullopt;
@@ -60,7 +59,7 @@ std::optional<ojson> parse_body(std::string_view body, std::string& problem,
   trees_built.fetch_add(1, std::memory_order_relaxed);
   // The quick reader takes the usual envelope (it stops at the depth limit itself); what it
   // declines goes to nlohmann's parser, after a depth check.
-  if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth, keep)) return quick;
+  if (auto quick = fast_parse_ordered_json(body, kMaxReplyDepth)) return quick;
   if (first_too_deep(body, kMaxReplyDepth) != std::string_view::npos) {
     problem = "the body nests deeper than " + std::to_string(kMaxReplyDepth) + " levels";
     return std::nullopt;

@@ -6,7 +6,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,10 +21,7 @@ using ojson = nlohmann::ordered_json;
 constexpr std::size_t kMaxReplyDepth = 512;
 
 // The parsed body, or nullopt with `problem` saying why it is not usable JSON. Never throws.
-// With `keep`, a top-level object may hold only the members named there (the decoder's own;
-// others, such as the schema an envelope echoes, need not be built).
-[[nodiscard]] std::optional<ojson> parse_body(std::string_view body, std::string& problem,
-                                              std::span<const std::string_view> keep = {});
+[[nodiscard]] std::optional<ojson> parse_body(std::string_view body, std::string& problem);
 
 [[nodiscard]] bool is_success(long status);
 

@@ -1,5 +1,5 @@
-// EncodedRequests: a call whose shape was encoded before gets its turns' texts written into the
-// kept body, and the request is the codec's own, byte for byte, for every provider; a call the
+// EncodedRequests: a call whose shape was encoded twice before gets its turns' texts written into
+// the kept body, and the request is the codec's own, byte for byte, for every provider; a call the
 // kept body cannot stand for is encoded whole.
 
 #include <gtest/gtest.h>
@@ -54,12 +54,13 @@ TEST_P(EncodedShape, ALaterCallOfTheShapeIsTheCodecsOwnBytes) {
     const ShapedCall first(*provider, mode, "Extract the order.", "Order ORD-1 please.");
     const auto whole_before = detail::requests_encoded_whole();
     expect_same_request(encoded.encode(*provider, first.spec), provider->encode(first.spec));
+    expect_same_request(encoded.encode(*provider, first.spec), provider->encode(first.spec));
     // Quotes, backslashes, controls, DEL, non-ASCII and a marker-like text, all written in.
     const ShapedCall later(*provider, mode, "Say \"no\" \\ twice.\n\t\x01\x7f",
                            "Caf\xc3\xa9 \xe2\x82\xac 42 \x7f"
                            "accord-turn-0\x7f {\"a\": [1]}");
     expect_same_request(encoded.encode(*provider, later.spec), provider->encode(later.spec));
-    EXPECT_EQ(detail::requests_encoded_whole() - whole_before, 1u)
+    EXPECT_EQ(detail::requests_encoded_whole() - whole_before, 2u)
         << (mode == OutputMode::forced_tool ? "forced_tool" : "response_format");
   }
 }
@@ -71,8 +72,11 @@ TEST_P(EncodedShape, AConversationEndingInAnAssistantTurnKeepsItsShape) {
   first.spec.turns.push_back({Turn::Role::assistant, "{\"orderId\":", {}, {}, {}});
   ShapedCall later(*provider, OutputMode::response_format, "", "Second question, longer.");
   later.spec.turns.push_back({Turn::Role::assistant, "{\"orderId\": \"", {}, {}, {}});
+  const auto whole_before = detail::requests_encoded_whole();
+  expect_same_request(encoded.encode(*provider, first.spec), provider->encode(first.spec));
   expect_same_request(encoded.encode(*provider, first.spec), provider->encode(first.spec));
   expect_same_request(encoded.encode(*provider, later.spec), provider->encode(later.spec));
+  EXPECT_EQ(detail::requests_encoded_whole() - whole_before, 2u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, EncodedShape, ::testing::ValuesIn(provider_names()),
@@ -83,11 +87,12 @@ INSTANTIATE_TEST_SUITE_P(Providers, EncodedShape, ::testing::ValuesIn(provider_n
                            return name;
                          });
 
-// After `first` is kept: how many whole encodings `other` takes, its request checked against the
-// codec's.
+// After `first` is kept (its second call): how many whole encodings `other` takes, its request
+// checked against the codec's.
 std::size_t whole_encodings_after(const Provider& provider, const CallSpec& first,
                                   const CallSpec& other) {
   const detail::EncodedRequests encoded;
+  (void)encoded.encode(provider, first);
   (void)encoded.encode(provider, first);
   const auto whole_before = detail::requests_encoded_whole();
   expect_same_request(encoded.encode(provider, other), provider.encode(other));
@@ -116,6 +121,23 @@ TEST(EncodedShapes, ATextThatIsNotUtf8IsEncodedWholeWithItsReplacement) {
   const ShapedCall broken(*provider, OutputMode::response_format, "S.", "bad \xff byte");
   EXPECT_EQ(whole_encodings_after(*provider, first.spec, broken.spec), 1u);
   EXPECT_NE(provider->encode(broken.spec).body.find("bad \xef\xbf\xbd byte"), std::string::npos);
+}
+
+// Two schemas used in turn on one client (two streams of extracts) are both kept.
+TEST(EncodedShapes, TwoShapesTakenInTurnAreBothKept) {
+  const auto provider = make_provider("openai-chat");
+  const ShapedCall one(*provider, OutputMode::response_format, "S.", "P.");
+  ShapedCall two(*provider, OutputMode::response_format, "S.", "P.");
+  two.schema_text = R"({"type":"object"})";
+  const detail::EncodedRequests encoded;
+  for (int round = 0; round < 2; ++round) {
+    (void)encoded.encode(*provider, one.spec);
+    (void)encoded.encode(*provider, two.spec);
+  }
+  const auto whole_before = detail::requests_encoded_whole();
+  expect_same_request(encoded.encode(*provider, one.spec), provider->encode(one.spec));
+  expect_same_request(encoded.encode(*provider, two.spec), provider->encode(two.spec));
+  EXPECT_EQ(detail::requests_encoded_whole() - whole_before, 0u);
 }
 
 }  // namespace
