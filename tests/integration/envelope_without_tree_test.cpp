@@ -6,6 +6,7 @@
 #include "accord/client.hpp"
 #include "accord/providers/provider.hpp"
 #include "fixtures/mock_process.hpp"
+#include "fixtures/provider_params.hpp"
 #include "fixtures/refund_documents.hpp"
 #include "providers/wire.hpp"
 #include "schemas/refund.hpp"
@@ -47,12 +48,7 @@ TEST_P(EnvelopeTape, EveryCodecReadsAForcedToolReplyWithoutATree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, EnvelopeTape, ::testing::ValuesIn(provider_names()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         testing_support::ProviderParamName{});
 
 TEST(EnvelopeTape, AToolCallsInputKeepsTheTextsMemberOrder) {
   const auto anthropic = make_provider("anthropic");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "accord/providers/provider.hpp"
+#include "fixtures/provider_params.hpp"
 #include "providers/encoded_requests.hpp"
 #include "providers/wire.hpp"
 
@@ -80,12 +81,7 @@ TEST_P(EncodedShape, AConversationEndingInAnAssistantTurnKeepsItsShape) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, EncodedShape, ::testing::ValuesIn(provider_names()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         testing_support::ProviderParamName{});
 
 // After `first` is kept (its second call): how many whole encodings `other` takes, its request
 // checked against the codec's.
