@@ -4,10 +4,13 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "accord/json_view.hpp"
 #include "core/json_access.hpp"
+#include "core/json_dump.hpp"
 #include "core/json_scanner.hpp"
 #include "core/utf8.hpp"
 
@@ -481,34 +484,60 @@ bool same_members(JsonView a, const Other& b) {
   return true;
 }
 
-// nlohmann's dump() of a string (no ensure_ascii): the short escapes, \u00xx for the other
-// control characters, everything else as it is.
+// A string as nlohmann's dump() writes it; text that is not UTF-8 throws as nlohmann's would.
 void dump_string(std::string_view text, std::string& out) {
   if (!is_valid_utf8(text)) {
-    out += nlohmann::json(std::string(text)).dump();  // throws as to_json().dump() would
+    out += nlohmann::json(std::string(text)).dump();
     return;
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  // The characters with a short escape, and the letter each is written with.
-  static constexpr std::string_view kShort = "\"\\\b\f\n\r\t";
-  static constexpr std::string_view kLetter = "\"\\bfnrt";
   out += '"';
-  for (const char c : text) {
-    if (const auto at = kShort.find(c); at != std::string_view::npos) {
-      out += '\\';
-      out += kLetter[at];
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += "\\u00";
-      out += kHex[(c >> 4) & 0xF];
-      out += kHex[c & 0xF];
-    } else {
-      out += c;
-    }
-  }
+  append_escaped_utf8(text, out);
   out += '"';
 }
 
-void dump_value(JsonView value, std::string& out) {
+}  // namespace
+
+void append_escaped_utf8(std::string_view text, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::size_t plain_from = 0;  // text[plain_from, i) is waiting to be copied as it is
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text, plain_from, i - plain_from);
+    plain_from = i + 1;
+    out += '\\';
+    switch (c) {
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\b':
+        out += 'b';
+        break;
+      case '\t':
+        out += 't';
+        break;
+      case '\n':
+        out += 'n';
+        break;
+      case '\f':
+        out += 'f';
+        break;
+      case '\r':
+        out += 'r';
+        break;
+      default:
+        out += "u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(text, plain_from);
+}
+
+void dump_value(JsonView value, MemberOrder order, std::string& out) {
   switch (type_of(value)) {
     case JsonType::null:
       out += "null";
@@ -534,7 +563,7 @@ void dump_value(JsonView value, std::string& out) {
       for (JsonView item : value.items()) {
         if (!first) out += ',';
         first = false;
-        dump_value(item, out);
+        dump_value(item, order, out);
       }
       out += ']';
       return;
@@ -542,12 +571,22 @@ void dump_value(JsonView value, std::string& out) {
     default: {
       out += '{';
       bool first = true;
-      for (const JsonMember& member : value.members()) {
+      const auto write = [&](const JsonMember& member) {
         if (!first) out += ',';
         first = false;
         dump_string(member.key, out);
         out += ':';
-        dump_value(member.value, out);
+        dump_value(member.value, order, out);
+      };
+      if (order == MemberOrder::key) {
+        for (const JsonMember& member : value.members()) write(member);
+      } else {
+        // members() gives key order; the tape holds them in the text's, which their places say.
+        std::vector<JsonMember> members(value.members().begin(), value.members().end());
+        std::sort(members.begin(), members.end(), [](const JsonMember& a, const JsonMember& b) {
+          return a.value.index() < b.value.index();
+        });
+        for (const JsonMember& member : members) write(member);
       }
       out += '}';
       return;
@@ -555,7 +594,6 @@ void dump_value(JsonView value, std::string& out) {
   }
 }
 
-}  // namespace
 }  // namespace detail
 
 JsonDocument::JsonDocument() : tape_{Entry{Kind::null, 0, 0}} {}
@@ -693,7 +731,7 @@ nlohmann::json JsonView::to_json() const {
 
 std::string JsonView::dump() const {
   std::string out;
-  detail::dump_value(*this, out);
+  detail::dump_value(*this, detail::MemberOrder::key, out);
   return out;
 }
 

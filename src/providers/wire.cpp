@@ -9,6 +9,7 @@
 #include "accord/printable.hpp"
 #include "core/fast_json.hpp"
 #include "core/json_depth.hpp"
+#include "core/json_dump.hpp"
 #include "core/utf8.hpp"
 
 namespace accord::detail {
@@ -221,52 +222,14 @@ std::string serialize(const ojson& body) {
   return body.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
 
-// nlohmann's escapes (\b \t \n \f \r \" \\, other controls as \u00xx in lower case, DEL and
-// UTF-8 as they are); text that is not UTF-8 goes through nlohmann's serialiser for its
-// replacement characters, which costs a temporary value and string.
 void append_json_escaped(std::string_view text, std::string& out) {
   if (!is_valid_utf8(text)) {
+    // nlohmann's serialiser gives the replacement characters, at the cost of a temporary.
     const std::string quoted = serialize(ojson(text));
     out.append(quoted, 1, quoted.size() - 2);
     return;
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::size_t plain_from = 0;  // text[plain_from, i) is waiting to be copied as it is
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text, plain_from, i - plain_from);
-    plain_from = i + 1;
-    out += '\\';
-    switch (c) {
-      case '"':
-        out += '"';
-        break;
-      case '\\':
-        out += '\\';
-        break;
-      case '\b':
-        out += 'b';
-        break;
-      case '\t':
-        out += 't';
-        break;
-      case '\n':
-        out += 'n';
-        break;
-      case '\f':
-        out += 'f';
-        break;
-      case '\r':
-        out += 'r';
-        break;
-      default:
-        out += "u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
-  }
-  out.append(text, plain_from);
+  append_escaped_utf8(text, out);
 }
 
 namespace {
@@ -305,42 +268,11 @@ void write_spliced(const ojson& value, std::string_view splice, std::string& out
   }
 }
 
-void write_in_text_order(JsonView value, std::string& out) {
-  if (value.is_object()) {
-    // members() gives key order; the tape holds them in the text's, which their places say.
-    std::vector<JsonMember> members(value.members().begin(), value.members().end());
-    std::sort(members.begin(), members.end(), [](const JsonMember& a, const JsonMember& b) {
-      return a.value.index() < b.value.index();
-    });
-    out += '{';
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      if (i > 0) out += ',';
-      write_string(members[i].key, out);
-      out += ':';
-      write_in_text_order(members[i].value, out);
-    }
-    out += '}';
-  } else if (value.is_array()) {
-    out += '[';
-    bool first = true;
-    for (const JsonView item : value.items()) {
-      if (!first) out += ',';
-      first = false;
-      write_in_text_order(item, out);
-    }
-    out += ']';
-  } else if (value.is_string()) {
-    write_string(value.get_string(), out);
-  } else {
-    out += value.dump();  // a number, a boolean or null, as nlohmann writes it
-  }
-}
-
 }  // namespace
 
 std::string serialize(JsonView value) {
   std::string out;
-  write_in_text_order(value, out);
+  dump_value(value, MemberOrder::text, out);
   return out;
 }
 
