@@ -182,14 +182,6 @@ int compare_numbers(const NumberValue& a, const NumberValue& b) {
   return order(a.real, b.real);
 }
 
-int compare_numbers(const json& a, const json& b) {
-  return compare_numbers(number_of(a), number_of(b));
-}
-
-int compare_numbers(JsonView a, const json& b) {
-  return compare_numbers(number_of(a), number_of(b));
-}
-
 bool is_integral(const json& number) {
   return number.is_number() && is_integral(number_of(number));
 }

@@ -12,11 +12,10 @@
 
 namespace accord::detail {
 
-// -1, 0, 1 for two JSON numbers (a NaN compares as equal, which never happens for parsed JSON).
-// Each function takes a tree or, where the engine reads a document, a view of a tape.
+// -1, 0, 1 for two JSON numbers (a NaN compares as equal, which never happens for parsed JSON),
+// read with number_of (core/json_access.hpp) from a tree or a view of a tape. The functions below
+// take a tree or, where the engine reads a document, a view.
 [[nodiscard]] int compare_numbers(const NumberValue& a, const NumberValue& b);
-[[nodiscard]] int compare_numbers(const nlohmann::json& a, const nlohmann::json& b);
-[[nodiscard]] int compare_numbers(JsonView a, const nlohmann::json& b);
 
 // A number with no fractional part (1.0 is an integer, as JSON Schema says).
 [[nodiscard]] bool is_integral(const nlohmann::json& number);

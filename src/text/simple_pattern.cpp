@@ -3,6 +3,8 @@
 #include <limits>
 #include <string_view>
 
+#include "core/same_bytes.hpp"
+
 namespace accord::detail {
 namespace {
 
@@ -187,16 +189,29 @@ std::optional<SimplePattern> SimplePattern::compile(std::string_view source) {
       return std::nullopt;
     }
   }
+  // The leading items of one character each, once: the start is compared as a word or two.
+  std::size_t literal = 0;
+  for (; literal < out.items_.size(); ++literal) {
+    const Item& item = out.items_[literal];
+    if (item.min != 1 || item.max != 1 || item.chars.count() != 1) break;
+    for (std::size_t c = 0; c < item.chars.size(); ++c) {
+      if (item.chars[c]) out.prefix_ += static_cast<char>(c);
+    }
+  }
+  out.items_.erase(out.items_.begin(), out.items_.begin() + static_cast<std::ptrdiff_t>(literal));
   return out;
 }
 
 bool SimplePattern::search(std::string_view text) const {
-  std::size_t at = 0;
+  if (text.size() < prefix_.size() || !same_bytes(text.data(), prefix_.data(), prefix_.size())) {
+    return false;
+  }
+  std::size_t at = prefix_.size();
   for (const Item& item : items_) {
     std::uint32_t count = 0;
     while (count < item.max && at < text.size()) {
       const auto c = static_cast<unsigned char>(text[at]);
-      if (c >= 128 || !item.chars.test(c)) break;
+      if (c >= 128 || !item.chars[c]) break;
       ++count;
       ++at;
     }

@@ -9,6 +9,7 @@
 #include <bitset>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,8 +28,9 @@ class SimplePattern {
     std::uint32_t min = 1;
     std::uint32_t max = 1;
   };
-  std::vector<Item> items_;
-  bool to_end_ = false;  // ends with `$`
+  std::string prefix_;       // the literal characters the pattern starts with, compared whole
+  std::vector<Item> items_;  // what follows them
+  bool to_end_ = false;      // ends with `$`
 };
 
 }  // namespace accord::detail

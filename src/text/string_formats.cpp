@@ -1,6 +1,10 @@
 #include "text/string_formats.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "core/ascii.hpp"
@@ -118,18 +122,32 @@ bool web_scheme(std::string_view scheme) {
 }  // namespace
 
 bool is_iso_date(std::string_view text) {
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  // The eight digits' places are fixed: read without a loop or a bounds check.
+  if (text.size() != 10) return false;
+  // "YYYY-MM-" as one word, byte i of the text in byte i of the word: a digit's high half is 3,
+  // and stays 3 when 6 is added (0x3A-0x3F become 0x40-0x45); no byte carries into the next once
+  // the first test passed.
+  constexpr std::uint64_t kHighHalves = 0x00F0F000F0F0F0F0;  // the six digits' places
+  constexpr std::uint64_t kThrees = 0x0030300030303030;
+  constexpr std::uint64_t kSixes = 0x0006060006060606;
+  constexpr std::uint64_t kDashPlaces = 0xFF0000FF00000000;  // bytes 4 and 7
+  constexpr std::uint64_t kDashes = 0x2D00002D00000000;
+  std::uint64_t word = 0;
+  std::memcpy(&word, text.data(), 8);
+  if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+  if ((word & (kHighHalves | kDashPlaces)) != (kThrees | kDashes) ||
+      ((word + kSixes) & kHighHalves) != kThrees) {
+    return false;
+  }
   const auto digit = [&](std::size_t i) {
     return static_cast<unsigned>(static_cast<unsigned char>(text[i])) - '0';
   };
-  const unsigned y0 = digit(0), y1 = digit(1), y2 = digit(2), y3 = digit(3);
-  const unsigned m0 = digit(5), m1 = digit(6), d0 = digit(8), d1 = digit(9);
-  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 9 || m1 > 9 || d0 > 9 || d1 > 9) return false;
-  const int month = static_cast<int>(m0 * 10 + m1);
+  const unsigned d0 = digit(8), d1 = digit(9);
+  if (d0 > 9 || d1 > 9) return false;
+  const int month = static_cast<int>(digit(5) * 10 + digit(6));
   const int day = static_cast<int>(d0 * 10 + d1);
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= days_in_month(static_cast<int>(y0 * 1000 + y1 * 100 + y2 * 10 + y3), month);
+  const auto year = static_cast<int>(digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3));
+  return day <= days_in_month(year, month);
 }
 
 bool is_iso_time(std::string_view text) {
@@ -146,41 +164,62 @@ bool is_iso_date_time(std::string_view text) {
   return length > 0 && offset(time.substr(length));
 }
 
-// One pass over each part: a local part of letters, digits and _'+-. (no leading, trailing or
-// doubled dot, no trailing '), then labels of letters, digits and hyphens (each starting with a
-// letter or digit, none empty) before a top-level domain of two or more letters.
+// What an address may hold, a bit per class, one lookup a byte.
+enum EmailClass : unsigned char {
+  kEmailAlpha = 1,
+  kEmailAlnum = 2,
+  kEmailLocal = 4,
+  kEmailLabel = 8
+};
+constexpr std::array<unsigned char, 256> kEmailClasses = [] {
+  std::array<unsigned char, 256> classes{};
+  for (int c = 0; c < 256; ++c) {
+    const auto ch = static_cast<char>(c);
+    unsigned char bits = 0;
+    if (ascii_alpha(ch)) bits |= kEmailAlpha;
+    if (ascii_alnum(ch)) bits |= kEmailAlnum | kEmailLocal | kEmailLabel;
+    if (ch == '_' || ch == '\'' || ch == '+' || ch == '-' || ch == '.') bits |= kEmailLocal;
+    if (ch == '-') bits |= kEmailLabel;
+    classes[static_cast<std::size_t>(c)] = bits;
+  }
+  return classes;
+}();
+constexpr unsigned char email_class(char c) {
+  return kEmailClasses[static_cast<unsigned char>(c)];
+}
+
+// One pass: a local part of letters, digits and _'+-. (no leading, trailing or doubled dot, no
+// trailing ') up to the first '@', then labels of letters, digits and hyphens (each starting with
+// a letter or digit, none empty), the last of them a top-level domain of two or more letters.
 bool is_email(std::string_view text) {
-  const auto at = text.find('@');
-  if (at == std::string_view::npos || at == 0) return false;
-  const std::string_view local = text.substr(0, at);
-  if (local.front() == '.' || local.back() == '.' || local.back() == '\'') return false;
-  char before = 0;
-  for (const char c : local) {
-    if (!ascii_alnum(c) && c != '_' && c != '\'' && c != '+' && c != '-' && c != '.') return false;
-    if (c == '.' && before == '.') return false;
+  std::size_t i = 0;
+  char before = '.';  // a leading dot is a doubled one
+  for (; i < text.size() && text[i] != '@'; ++i) {
+    const char c = text[i];
+    if ((email_class(c) & kEmailLocal) == 0 || (c == '.' && before == '.')) return false;
     before = c;
   }
-  const std::string_view domain = text.substr(at + 1);
-  const auto tld_dot = domain.rfind('.');
-  if (tld_dot == std::string_view::npos || tld_dot == 0 || domain.size() - tld_dot < 3) {
-    return false;
-  }
-  for (const char c : domain.substr(tld_dot + 1)) {
-    if (!ascii_alpha(c)) return false;
-  }
+  if (i == 0 || i == text.size() || before == '.' || before == '\'') return false;
   bool label_start = true;
-  for (const char c : domain.substr(0, tld_dot)) {
+  bool top_alpha = false;  // the label since the last dot is all letters
+  std::size_t last_dot = std::string_view::npos;
+  for (++i; i < text.size(); ++i) {
+    const char c = text[i];
+    const unsigned char classes = email_class(c);
     if (c == '.') {
       if (label_start) return false;  // an empty label
       label_start = true;
+      last_dot = i;
     } else if (label_start) {
-      if (!ascii_alnum(c)) return false;
+      if ((classes & kEmailAlnum) == 0) return false;
       label_start = false;
-    } else if (!ascii_alnum(c) && c != '-') {
-      return false;
+      top_alpha = (classes & kEmailAlpha) != 0;
+    } else {
+      if ((classes & kEmailLabel) == 0) return false;
+      top_alpha = top_alpha && (classes & kEmailAlpha) != 0;
     }
   }
-  return !label_start;
+  return last_dot != std::string_view::npos && text.size() - last_dot >= 3 && top_alpha;
 }
 
 bool is_uri(std::string_view text) {

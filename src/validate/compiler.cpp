@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 
 #include "accord/bounded_file.hpp"
@@ -325,6 +324,34 @@ void Compiler::resolve_refs() {
   }
 }
 
+namespace {
+
+// A unit that reads only the value it is given (its length, its text, its number, its count of
+// items or members), never a sub-node.
+bool checks_own_value(Unit unit) {
+  switch (unit) {
+    case Unit::min_items:
+    case Unit::max_items:
+    case Unit::unique_items:
+    case Unit::min_length:
+    case Unit::max_length:
+    case Unit::format:
+    case Unit::pattern:
+    case Unit::minimum:
+    case Unit::maximum:
+    case Unit::exclusive_minimum:
+    case Unit::exclusive_maximum:
+    case Unit::multiple_of:
+    case Unit::min_properties:
+    case Unit::max_properties:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void Compiler::finish() {
   for (auto& resource : d_.resources) {
     for (const auto& [name, schema] : resource.dynamic_anchors) {
@@ -344,13 +371,19 @@ void Compiler::finish() {
                    !node.any_of.empty() || !node.one_of.empty();
     node.pattern_follows_format = node.pattern_source == kDatePattern && node.format == "date" &&
                                   node.format_check != nullptr;
-    node.properties_by_name.resize(node.properties.size());
-    std::iota(node.properties_by_name.begin(), node.properties_by_name.end(), 0U);
+    node.leaf = !node.wrapped && !node.tracks && node.rules.empty() &&
+                std::all_of(node.units.begin(), node.units.end(), checks_own_value);
+    // The views point into the node's strings, which stay where they are from here on.
+    for (std::uint32_t i = 0; i < node.properties.size(); ++i) {
+      node.properties_by_name.push_back({KnownText{node.properties[i].first}, i});
+    }
     std::sort(node.properties_by_name.begin(), node.properties_by_name.end(),
-              [&properties = node.properties](std::uint32_t a, std::uint32_t b) {
-                return std::string_view(properties[a].first) <
-                       std::string_view(properties[b].first);
+              [](const Node::PropertyByName& a, const Node::PropertyByName& b) {
+                return a.name.text < b.name.text;
               });
+    if (node.enum_strings) {
+      for (const auto& option : *node.enum_strings) node.enum_texts.push_back(KnownText{option});
+    }
     for (const auto& name : node.required) {
       const bool declared =
           std::any_of(node.properties.begin(), node.properties.end(),

@@ -19,11 +19,20 @@ std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
   return filled;
 }
 
-// Whether the node asks only for a type and the value has it (most nodes, most values), decided
-// here without a call; anything else goes to value_kind_ok, which decides and words the issue.
-bool kind_plainly_ok(const Node& n, const JsonView* v) {
-  if (n.enum_source != nullptr || n.const_source != nullptr) return false;
-  return n.types == 0 || (v != nullptr && type_matches(n.types, *v));
+// Whether the node asks only for a type (or a type and one of some strings) and the value has it
+// (most nodes, most values), decided here without a call; anything else goes to value_kind_ok,
+// which decides and words the issue.
+[[gnu::always_inline]] inline bool kind_plainly_ok(const Node& n, const JsonView* v) {
+  if (n.const_source != nullptr || v == nullptr) return false;
+  if (n.enum_source != nullptr &&
+      !(n.enum_strings && v->is_string() && is_one_of(n.enum_texts, v->get_string()))) {
+    return false;
+  }
+  // One type, as most nodes ask for: the value's kind alone decides.
+  if (n.types == kString) return v->is_string();
+  if (n.types == kObject) return v->is_object();
+  if (n.types == kNumber) return v->is_number();
+  return n.types == 0 || type_matches(n.types, *v);
 }
 
 }  // namespace
@@ -138,16 +147,54 @@ bool Run::quietly(NodeId id, const JsonView* v, const Link* at, Seen* seen) {
   return ok;
 }
 
-bool Run::run_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                   Seen* seen, bool format_failed) {
-  if (unit == Unit::all_of || unit == Unit::not_ || unit == Unit::conditional) {
-    return applicator_unit(unit, n, v, at, seen);
+template <class Check>
+bool Run::each_unit(const Node& n, JsonView v, const Link* at, Seen* seen, const Check& check) {
+  bool ok = true;
+  for (const Unit unit : n.units) {
+    const bool applicator = unit == Unit::all_of || unit == Unit::not_ || unit == Unit::conditional;
+    ok = (applicator ? applicator_unit(unit, n, v, at, seen) : check(unit)) && ok;
+    if (!ok && sink_ == nullptr) return false;
   }
-  if (v.is_string()) return string_unit(unit, n, v.get_string(), at, format_failed);
-  if (v.is_number()) return number_unit(unit, n, v, at);
-  if (v.is_array()) return array_unit(unit, n, v, at, dsl, seen);
-  if (v.is_object()) return object_unit(unit, n, v, at, dsl, seen);
-  return true;
+  return ok;
+}
+
+bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+  if (v.is_string()) {
+    const std::string_view text = v.get_string();
+    const bool format_failed = n.format_check != nullptr && !n.format_check(text);
+    return each_unit(n, v, at, seen,
+                     [&](Unit unit) { return string_unit(unit, n, text, at, format_failed); });
+  }
+  if (v.is_number()) {
+    return each_unit(n, v, at, seen, [&](Unit unit) { return number_unit(unit, n, v, at); });
+  }
+  if (v.is_array()) {
+    return each_unit(n, v, at, seen,
+                     [&](Unit unit) { return array_unit(unit, n, v, at, dsl, seen); });
+  }
+  if (v.is_object()) {
+    return each_unit(n, v, at, seen,
+                     [&](Unit unit) { return object_unit(unit, n, v, at, dsl, seen); });
+  }
+  return each_unit(n, v, at, seen,
+                   [](Unit /*no unit of a kind checks null or a boolean*/) { return true; });
+}
+
+bool Run::refinements_hold(JsonView v, const Link* at, const SchemaNode* dsl,
+                           std::size_t aborts_before) {
+  if (dsl == nullptr || dsl->refinements.empty() || (dsl->nullable && v.is_null()) ||
+      aborts() != aborts_before) {
+    return true;
+  }
+  return refine(*dsl, v, at);
+}
+
+bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
+  if (!kind_plainly_ok(n, &v) && !value_kind_ok(n, &v, at)) return false;
+  const std::size_t start = aborts();
+  const bool ok = units(n, v, at, dsl, nullptr);
+  if (!ok && sink_ == nullptr) return false;
+  return refinements_hold(v, at, dsl, start) && ok;
 }
 
 bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
@@ -173,12 +220,8 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
   }
 
-  const bool format_failed =
-      v->is_string() && n.format_check != nullptr && !n.format_check(v->get_string());
-  for (const Unit unit : n.units) {
-    ok = run_unit(unit, n, *v, at, dsl, track, format_failed) && ok;
-    if (!ok && sink_ == nullptr) return false;
-  }
+  ok = units(n, *v, at, dsl, track) && ok;
+  if (!ok && sink_ == nullptr) return false;
   if (n.tracks) {
     ok = unevaluated(n, *v, at, *local) && ok;
     if (!ok && sink_ == nullptr) return false;
@@ -188,11 +231,7 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     ok = accord_rules(n, *v, at) && ok;
     if (!ok && sink_ == nullptr) return false;
   }
-  if (dsl != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
-      aborts() == start) {
-    ok = refine(*dsl, *v, at) && ok;
-  }
-  return ok;
+  return refinements_hold(*v, at, dsl, start) && ok;
 }
 
 // A boolean schema and a ref-only node are judged here whole (false: `ok` is the verdict); a
@@ -218,10 +257,7 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
     const std::size_t before = aborts();
     ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
     if (!ok && sink_ == nullptr) return false;
-    if (v != nullptr && !dsl->refinements.empty() && !(dsl->nullable && v->is_null()) &&
-        aborts() == before) {
-      ok = refine(*dsl, *v, at) && ok;
-    }
+    if (v != nullptr) ok = refinements_hold(*v, at, dsl, before) && ok;
     return false;
   }
   if (n.nullable_inner != kNone) {

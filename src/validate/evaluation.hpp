@@ -96,6 +96,14 @@ class Run {
   Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
 
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
+  // node() for a member or an item: a present value of a leaf node (Node::leaf) is judged in
+  // place, without node()'s steps for sub-nodes and wrappers.
+  [[gnu::always_inline]] bool visit(NodeId id, const JsonView* v, const Link* at,
+                                    const SchemaNode* dsl) {
+    const Node& n = d_.nodes[id];
+    if (n.leaf && v != nullptr && depth_ < kMaxEvalDepth) return leaf(n, *v, at, dsl);
+    return node(id, v, at, dsl, nullptr);
+  }
 
  private:
   [[nodiscard]] std::size_t aborts() const { return sink_ != nullptr ? sink_->aborting : 0; }
@@ -143,11 +151,19 @@ class Run {
   // the value whole (`ok` is then the verdict).
   bool wrapper_steps(const Node& n, const JsonView* v, const Link* at, const SchemaNode*& dsl,
                      Seen* seen, bool& ok, Seen*& track, std::optional<Seen>& local);
-  // One unit, by the value's kind; inlined into body()'s loop (its only caller), so a unit costs
-  // one call, to its family's step.
-  [[gnu::always_inline]] inline bool run_unit(Unit unit, const Node& n, JsonView v, const Link* at,
-                                              const SchemaNode* dsl, Seen* seen,
-                                              bool format_failed);
+  // A leaf node (Node::leaf) on a present value: its kind, its units, its refinements.
+  bool leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl);
+  // The node's units in order, each by its family's step for the value's kind (chosen once).
+  [[gnu::always_inline]] inline bool units(const Node& n, JsonView v, const Link* at,
+                                           const SchemaNode* dsl, Seen* seen);
+  template <class Check>
+  [[gnu::always_inline]] inline bool each_unit(const Node& n, JsonView v, const Link* at,
+                                               Seen* seen, const Check& check);
+  // The node's refinements hold, or do not run: no DSL node, a null a nullable node lets
+  // through, or an aborting issue since `aborts_before`.
+  [[gnu::always_inline]] inline bool refinements_hold(JsonView v, const Link* at,
+                                                      const SchemaNode* dsl,
+                                                      std::size_t aborts_before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
   bool refine(const SchemaNode& dsl, JsonView v, const Link* at);
 

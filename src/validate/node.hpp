@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_access.hpp"
 #include "core/json_types.hpp"
 #include "schema/rule_evaluation.hpp"
 #include "schema/schema_definitions.hpp"
@@ -17,6 +18,7 @@
 #include "text/simple_pattern.hpp"
 #include "text/string_formats.hpp"
 #include "validate/engine.hpp"
+#include "validate/known_text.hpp"
 
 namespace accord::detail {
 
@@ -77,12 +79,17 @@ struct Node {
   // $ref, $dynamicRef, unevaluated*, anyOf/oneOf, a tuple. Set once everything is compiled
   // (Compiler::finish), so a plain node (most of them) skips those steps on one test.
   bool wrapped = false;
+  // Checks the value's own text or number alone: not wrapped, no unevaluated*, no x-accord-rules
+  // and no unit that reaches a sub-node (items, properties, applicators). A present value is then
+  // judged by Run::leaf, without the steps a node with sub-nodes needs (set by Compiler::finish).
+  bool leaf = false;
 
   std::vector<Unit> units;
   const ojson* enum_source = nullptr;
   std::vector<json> enum_values;
   // The enum's options as text when every one is a string (Zod's enums): compared in place.
   std::optional<std::vector<std::string>> enum_strings;
+  std::vector<KnownText> enum_texts;  // enum_strings, compiled (Compiler::finish)
   const ojson* const_source = nullptr;
   json const_value;
   // The issues of a failed enum and const, worded when compiled: they do not depend on the value.
@@ -116,6 +123,11 @@ struct Node {
   json maximum;
   json exclusive_minimum;
   json exclusive_maximum;
+  // The four bounds read as numbers once (null above leaves them unread).
+  NumberValue minimum_number;
+  NumberValue maximum_number;
+  NumberValue exclusive_minimum_number;
+  NumberValue exclusive_maximum_number;
   json multiple_of;
 
   bool tuple = false;
@@ -130,9 +142,13 @@ struct Node {
   NodeId unevaluated_items = kNone;
 
   std::vector<std::pair<std::string, NodeId>> properties;
-  // `properties` by name (indices into it, in std::map's key order, the order a value's members
-  // come in): one pass over both finds every declared property's value.
-  std::vector<std::uint32_t> properties_by_name;
+  // `properties` by name (each name with its index in `properties`), in std::map's key order, the
+  // order a value's members come in: one pass over both finds every declared property's value.
+  struct PropertyByName {
+    KnownText name;
+    std::uint32_t index;
+  };
+  std::vector<PropertyByName> properties_by_name;
   std::vector<std::string> required;
   std::vector<bool> property_required;  // per entry of `properties`
   // The DSL node a value usually reaches this node with, and the DSL node of each entry of

@@ -118,11 +118,11 @@ bool Run::array_unit(Unit unit, const Node& n, JsonView v, const Link* at, const
       for (JsonView value : v.items()) {
         const Link item = Link::item(at, i);
         if (i < n.prefix.size()) {
-          ok = node(n.prefix[i], &value, &item, element_node(dsl, Kind::tuple, i), nullptr) && ok;
+          ok = visit(n.prefix[i], &value, &item, element_node(dsl, Kind::tuple, i)) && ok;
         } else if (n.rest != kNone) {
-          ok = node(n.rest, &value, &item, n.tuple ? nullptr : element_node(dsl, Kind::array, 0),
-                    nullptr) &&
-               ok;
+          ok =
+              visit(n.rest, &value, &item, n.tuple ? nullptr : element_node(dsl, Kind::array, 0)) &&
+              ok;
         } else {
           break;
         }

@@ -22,11 +22,14 @@ void compile_bound(KeywordCompiler& k, const std::string& key, const ojson& valu
   }
   json bound = k.number(value, at, key);
   Node& node = k.node();
+  const NumberValue number = bound.is_number() ? number_of(bound) : NumberValue{};
   if (lower) {
     (exclusive ? node.exclusive_minimum : node.minimum) = std::move(bound);
+    (exclusive ? node.exclusive_minimum_number : node.minimum_number) = number;
     k.add_unit(exclusive ? Unit::exclusive_minimum : Unit::minimum);
   } else {
     (exclusive ? node.exclusive_maximum : node.maximum) = std::move(bound);
+    (exclusive ? node.exclusive_maximum_number : node.maximum_number) = number;
     k.add_unit(exclusive ? Unit::exclusive_maximum : Unit::maximum);
   }
 }
@@ -42,23 +45,28 @@ void compile_multiple_of(KeywordCompiler& k, const std::string& /*key*/, const o
 }
 
 bool Run::number_unit(Unit unit, const Node& n, JsonView v, const Link* at) {
+  const NumberValue value = number_of(v);
   switch (unit) {
     case Unit::exclusive_minimum:
-      if (n.exclusive_minimum.is_null() || compare_numbers(v, n.exclusive_minimum) > 0) return true;
+      if (n.exclusive_minimum.is_null() || compare_numbers(value, n.exclusive_minimum_number) > 0) {
+        return true;
+      }
       return fail(IssueCode::too_small, at, false, [&] {
         return "Too small: expected number to be >" + js_number(n.exclusive_minimum);
       });
     case Unit::minimum:
-      if (n.minimum.is_null() || compare_numbers(v, n.minimum) >= 0) return true;
+      if (n.minimum.is_null() || compare_numbers(value, n.minimum_number) >= 0) return true;
       return fail(IssueCode::too_small, at, false,
                   [&] { return "Too small: expected number to be >=" + js_number(n.minimum); });
     case Unit::exclusive_maximum:
-      if (n.exclusive_maximum.is_null() || compare_numbers(v, n.exclusive_maximum) < 0) return true;
+      if (n.exclusive_maximum.is_null() || compare_numbers(value, n.exclusive_maximum_number) < 0) {
+        return true;
+      }
       return fail(IssueCode::too_big, at, false, [&] {
         return "Too big: expected number to be <" + js_number(n.exclusive_maximum);
       });
     case Unit::maximum:
-      if (n.maximum.is_null() || compare_numbers(v, n.maximum) <= 0) return true;
+      if (n.maximum.is_null() || compare_numbers(value, n.maximum_number) <= 0) return true;
       return fail(IssueCode::too_big, at, false,
                   [&] { return "Too big: expected number to be <=" + js_number(n.maximum); });
     case Unit::multiple_of:

@@ -25,38 +25,49 @@ bool declared(const Node& n, std::string_view name) {
 // A node with at most this many properties has their values found in one pass over the members,
 // into a buffer on the stack; one with more looks each property up.
 constexpr std::size_t kMatchedOnStack = 16;
-using MatchedValues = std::array<std::optional<JsonView>, kMatchedOnStack>;
 
-// How member `key` orders against property `name`, as string_view::compare's sign: the first
-// bytes decide most pairs without a call to memcmp.
-int key_order(std::string_view key, std::string_view name) {
-  if (!key.empty() && !name.empty() && key.front() != name.front()) {
-    return static_cast<unsigned char>(key.front()) < static_cast<unsigned char>(name.front()) ? -1
-                                                                                              : 1;
+// The values of a node's declared properties, by their place in `properties`: a slot is written
+// only for a property the value has (`present` says which), so the buffer costs nothing to set up.
+class MatchedValues {
+ public:
+  void keep(std::uint32_t property, JsonView value) {
+    slots_[property].value = value;
+    present_ |= std::uint32_t{1} << property;
   }
-  return key.compare(name);
-}
+  [[nodiscard]] const JsonView* find(std::size_t property) const {
+    return (present_ >> property & 1U) != 0 ? &slots_[property].value : nullptr;
+  }
 
-// Each declared property's value (by its place in `properties`), found in one pass: the members
-// and properties_by_name are both in key order. Returns how many were present.
+ private:
+  union Slot {
+    Slot() {}  // left unset: read only once keep() wrote it
+    JsonView value;
+  };
+  std::array<Slot, kMatchedOnStack> slots_;
+  std::uint32_t present_ = 0;
+  static_assert(kMatchedOnStack <= 32);
+};
+
+// Each declared property's value, found in one pass: the members and properties_by_name are both
+// in key order, so each member is compared with the property it names (a match, the usual case:
+// its length and a word or two) or passed over. Returns how many properties were present.
 std::size_t match_properties(const Node& n, JsonView object, MatchedValues& found) {
   std::size_t present = 0;
   const auto members = object.members();
   auto member = members.begin();
   const auto end = members.end();
-  for (const std::uint32_t p : n.properties_by_name) {
-    const std::string_view name = n.properties[p].first;
-    int order = 1;
+  for (const auto& [name, p] : n.properties_by_name) {
     for (; member != end; ++member) {
-      order = key_order((*member).key, name);
-      if (order >= 0) break;
+      const JsonMember here = *member;
+      if (name.equals(here.key)) {
+        found.keep(p, here.value);
+        ++present;
+        ++member;
+        break;
+      }
+      if (name.order(here.key) > 0) break;  // past the name: the property is absent
     }
     if (member == end) break;
-    if (order == 0) {
-      found[p] = (*member).value;
-      ++present;
-      ++member;
-    }
   }
   return present;
 }
@@ -229,10 +240,11 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
   for (std::size_t i = 0; i < n.properties.size(); ++i) {
     const auto& [name, id] = n.properties[i];
     const Link field = Link::field(at, name);
-    const auto value = on_stack ? matched[i] : object.find(name);
-    if (value) {
+    const auto looked_up = on_stack ? std::nullopt : object.find(name);
+    const JsonView* value = on_stack ? matched.find(i) : looked_up ? &*looked_up : nullptr;
+    if (value != nullptr) {
       if (!on_stack) ++present;
-      ok = node(id, &*value, &field, property_dsl(n, i, dsl), nullptr) && ok;
+      ok = visit(id, value, &field, property_dsl(n, i, dsl)) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (n.property_required[i]) {
       ok = node(id, nullptr, &field, property_dsl(n, i, dsl), nullptr) && ok;
@@ -276,7 +288,7 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
       extra.push_back(name);
     } else {
       // A DSL record's values: their refinements run as a field's do.
-      ok = node(n.additional, &item, &field, element_node(dsl, Kind::object, 0), nullptr) && ok;
+      ok = visit(n.additional, &item, &field, element_node(dsl, Kind::object, 0)) && ok;
       if (!ok && sink_ == nullptr) return false;
     }
   }

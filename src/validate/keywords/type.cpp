@@ -106,8 +106,7 @@ bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
   if (n.enum_source != nullptr) {
     bool found = false;
     if (v != nullptr && n.enum_strings) {
-      found = v->is_string() && std::find(n.enum_strings->begin(), n.enum_strings->end(),
-                                          v->get_string()) != n.enum_strings->end();
+      found = v->is_string() && is_one_of(n.enum_texts, v->get_string());
     } else if (v != nullptr) {
       found = std::any_of(n.enum_values.begin(), n.enum_values.end(),
                           [&](const json& e) { return json_equal(*v, e); });

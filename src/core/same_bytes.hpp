@@ -1,0 +1,33 @@
+#pragma once
+// Equality of a few bytes without a call: the texts a schema fixes (property names, enum options,
+// a pattern's literal start) are short, and memcmp's call costs more than comparing them.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace accord::detail {
+
+// Two words that overlap in the middle: `size` from one to two words' worth of bytes.
+template <class Word>
+[[gnu::always_inline]] inline bool same_words(const char* a, const char* b, std::size_t size) {
+  Word a0, b0, a1, b1;
+  std::memcpy(&a0, a, sizeof(Word));
+  std::memcpy(&b0, b, sizeof(Word));
+  std::memcpy(&a1, a + size - sizeof(Word), sizeof(Word));
+  std::memcpy(&b1, b + size - sizeof(Word), sizeof(Word));
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+// Whether the `size` bytes at `a` and `b` are equal, reading only those bytes.
+[[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b, std::size_t size) {
+  if (size > 16) return std::memcmp(a, b, size) == 0;
+  if (size >= 8) return same_words<std::uint64_t>(a, b, size);
+  if (size >= 4) return same_words<std::uint32_t>(a, b, size);
+  for (std::size_t i = 0; i < size; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace accord::detail

@@ -1,0 +1,38 @@
+#pragma once
+// A text the schema fixes (a property's name, a string enum's option), compiled for comparing
+// with the texts of values: most compares are of a member's key with the property it names, and
+// are decided by the length and one or two word loads, without a call to memcmp.
+
+#include <string_view>
+#include <vector>
+
+#include "core/same_bytes.hpp"
+
+namespace accord::detail {
+
+struct KnownText {
+  std::string_view text;  // points into the node that owns the string
+
+  [[nodiscard]] bool equals(std::string_view other) const {
+    return other.size() == text.size() && same_bytes(other.data(), text.data(), text.size());
+  }
+  // How `other` orders against this text, as string_view::compare's sign (bytes unsigned, a
+  // prefix first): the first bytes decide most unequal pairs.
+  [[nodiscard]] int order(std::string_view other) const {
+    if (!other.empty() && !text.empty() && other.front() != text.front()) {
+      return static_cast<unsigned char>(other.front()) < static_cast<unsigned char>(text.front())
+                 ? -1
+                 : 1;
+    }
+    return other.compare(text);
+  }
+};
+
+[[nodiscard]] inline bool is_one_of(const std::vector<KnownText>& options, std::string_view text) {
+  for (const KnownText& option : options) {
+    if (option.equals(text)) return true;
+  }
+  return false;
+}
+
+}  // namespace accord::detail
