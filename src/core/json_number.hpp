@@ -12,12 +12,12 @@
 
 namespace accord::detail {
 
-// -1, 0, 1 for two JSON numbers (a NaN compares as equal, which never happens for parsed JSON),
-// read with number_of (core/json_access.hpp) from a tree or a view of a tape. The functions below
-// take a tree or, where the engine reads a document, a view.
+// -1, 0, 1 for two JSON numbers read with number_of (core/json_access.hpp) from a tree or a view
+// of a tape (a NaN compares as equal, which never happens for parsed JSON).
 [[nodiscard]] int compare_numbers(const NumberValue& a, const NumberValue& b);
 
-// A number with no fractional part (1.0 is an integer, as JSON Schema says).
+// A number with no fractional part (1.0 is an integer, as JSON Schema says). These take a tree
+// or, where the engine reads a document, a view.
 [[nodiscard]] bool is_integral(const nlohmann::json& number);
 [[nodiscard]] bool is_integral(JsonView number);
 

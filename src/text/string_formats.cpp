@@ -119,6 +119,30 @@ bool web_scheme(std::string_view scheme) {
   return lower == "http" || lower == "https" || lower == "ftp" || lower == "ws" || lower == "wss";
 }
 
+// What an address may hold, a bit per class, one lookup a byte.
+enum EmailClass : unsigned char {
+  kEmailAlpha = 1,
+  kEmailAlnum = 2,
+  kEmailLocal = 4,
+  kEmailLabel = 8
+};
+constexpr std::array<unsigned char, 256> kEmailClasses = [] {
+  std::array<unsigned char, 256> classes{};
+  for (int c = 0; c < 256; ++c) {
+    const auto ch = static_cast<char>(c);
+    unsigned char bits = 0;
+    if (ascii_alpha(ch)) bits |= kEmailAlpha;
+    if (ascii_alnum(ch)) bits |= kEmailAlnum | kEmailLocal | kEmailLabel;
+    if (ch == '_' || ch == '\'' || ch == '+' || ch == '-' || ch == '.') bits |= kEmailLocal;
+    if (ch == '-') bits |= kEmailLabel;
+    classes[static_cast<std::size_t>(c)] = bits;
+  }
+  return classes;
+}();
+constexpr unsigned char email_class(char c) {
+  return kEmailClasses[static_cast<unsigned char>(c)];
+}
+
 }  // namespace
 
 bool is_iso_date(std::string_view text) {
@@ -162,30 +186,6 @@ bool is_iso_date_time(std::string_view text) {
   const std::string_view time = text.substr(11);
   const std::size_t length = partial_time(time, false);
   return length > 0 && offset(time.substr(length));
-}
-
-// What an address may hold, a bit per class, one lookup a byte.
-enum EmailClass : unsigned char {
-  kEmailAlpha = 1,
-  kEmailAlnum = 2,
-  kEmailLocal = 4,
-  kEmailLabel = 8
-};
-constexpr std::array<unsigned char, 256> kEmailClasses = [] {
-  std::array<unsigned char, 256> classes{};
-  for (int c = 0; c < 256; ++c) {
-    const auto ch = static_cast<char>(c);
-    unsigned char bits = 0;
-    if (ascii_alpha(ch)) bits |= kEmailAlpha;
-    if (ascii_alnum(ch)) bits |= kEmailAlnum | kEmailLocal | kEmailLabel;
-    if (ch == '_' || ch == '\'' || ch == '+' || ch == '-' || ch == '.') bits |= kEmailLocal;
-    if (ch == '-') bits |= kEmailLabel;
-    classes[static_cast<std::size_t>(c)] = bits;
-  }
-  return classes;
-}();
-constexpr unsigned char email_class(char c) {
-  return kEmailClasses[static_cast<unsigned char>(c)];
 }
 
 // One pass: a local part of letters, digits and _'+-. (no leading, trailing or doubled dot, no

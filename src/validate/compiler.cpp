@@ -371,7 +371,7 @@ void Compiler::finish() {
                    !node.any_of.empty() || !node.one_of.empty();
     node.pattern_follows_format = node.pattern_source == kDatePattern && node.format == "date" &&
                                   node.format_check != nullptr;
-    node.leaf = !node.wrapped && !node.tracks && node.rules.empty() &&
+    node.leaf = !node.wrapped && node.rules.empty() &&
                 std::all_of(node.units.begin(), node.units.end(), checks_own_value);
     // The views point into the node's strings, which stay where they are from here on.
     for (std::uint32_t i = 0; i < node.properties.size(); ++i) {

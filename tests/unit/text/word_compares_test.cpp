@@ -56,6 +56,9 @@ TEST(WordCompares, IsoDateAgreesWithAByteByByteReadingForEveryByteInEveryPlace) 
       }
     }
   }
+}
+
+TEST(WordCompares, IsoDateOfNineOrElevenBytesIsNoDate) {
   EXPECT_FALSE(is_iso_date("2024-02-2"));
   EXPECT_FALSE(is_iso_date("2024-02-290"));
 }
@@ -68,17 +71,26 @@ TEST(WordCompares, APatternsLiteralStartIsComparedWhole) {
                            "ord-123456", "XORD-123456", "ORD-12345a"}) {
     EXPECT_FALSE(order->search(text)) << text;
   }
+}
+
+TEST(WordCompares, APatternOfALiteralStartAloneMatchesWhatBeginsWithIt) {
   const auto literal_only = SimplePattern::compile("^acct_");
   ASSERT_TRUE(literal_only);
   EXPECT_TRUE(literal_only->search("acct_"));
   EXPECT_TRUE(literal_only->search("acct_x9 and more"));
   EXPECT_FALSE(literal_only->search("acct"));
   EXPECT_FALSE(literal_only->search("acc_t"));
-  // A repeated first item is no literal start: `a{2}` then `b`.
+}
+
+// A repeated first item is no literal start: `a{2}` then `b`.
+TEST(WordCompares, ARepeatedFirstItemIsMatchedAsARepeat) {
   const auto repeated = SimplePattern::compile("^a{2}b");
   ASSERT_TRUE(repeated);
   EXPECT_TRUE(repeated->search("aab"));
   EXPECT_FALSE(repeated->search("ab"));
+}
+
+TEST(WordCompares, AnAnchorAloneMatchesTheEmptyText) {
   const auto anchor_only = SimplePattern::compile("^");
   ASSERT_TRUE(anchor_only);
   EXPECT_TRUE(anchor_only->search(""));
