@@ -1,8 +1,6 @@
 #include "core/fast_json.hpp"
 
-#include <algorithm>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -16,8 +14,7 @@ namespace {
 template <class Json>
 class Reader : JsonScanner {
  public:
-  Reader(std::string_view text, std::size_t max_depth, std::span<const std::string_view> keep = {})
-      : JsonScanner(text), max_depth_(max_depth), keep_(keep) {}
+  Reader(std::string_view text, std::size_t max_depth) : JsonScanner(text), max_depth_(max_depth) {}
 
   bool document(Json& out) {
     skip_space();
@@ -95,8 +92,6 @@ class Reader : JsonScanner {
   // it grows, as a const key cannot be moved.
   bool insert(typename Json::object_t& members, std::string key, std::size_t depth,
               std::size_t first_pending) {
-    if (depth == 1 && !keep_.empty() && std::find(keep_.begin(), keep_.end(), key) == keep_.end())
-      return skip(depth);
     if constexpr (kOrdered) {
       if (pending_.size() - first_pending >= kMaxOrderedMembers) return false;
       for (auto i = first_pending; i < pending_.size(); ++i) {
@@ -119,48 +114,6 @@ class Reader : JsonScanner {
       members.emplace_back(std::move(it->first), std::move(it->second));
     }
     pending_.erase(first, pending_.end());
-  }
-
-  // Reads a value as value() would, to the same limits, and keeps nothing of it.
-  bool skip(std::size_t depth) {
-    if (*p_ == '"') {
-      scratch_.clear();
-      return string(scratch_);
-    }
-    if (*p_ != '{' && *p_ != '[') {
-      Json scalar;
-      return value(scalar, depth);
-    }
-    const bool is_object = *p_ == '{';
-    const char close = is_object ? '}' : ']';
-    if (++depth > max_depth_ || depth > kMaxQuickRecursion) return false;
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == close) {
-      ++p_;
-      return true;
-    }
-    while (true) {
-      if (is_object) {
-        if (p_ == end_ || *p_ != '"') return false;
-        scratch_.clear();
-        if (!string(scratch_)) return false;
-        skip_space();
-        if (p_ == end_ || *p_ != ':') return false;
-        ++p_;
-        skip_space();
-      }
-      if (p_ == end_ || !skip(depth)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == close) {
-        ++p_;
-        return true;
-      }
-      if (*p_ != ',') return false;
-      ++p_;
-      skip_space();
-    }
   }
 
   bool array(Json& out, std::size_t depth) {
@@ -203,9 +156,7 @@ class Reader : JsonScanner {
   }
 
   std::size_t max_depth_;
-  std::span<const std::string_view> keep_;  // empty: every member of the top-level object
   std::vector<std::pair<std::string, Json>> pending_;  // ordered objects' members, see insert()
-  std::string scratch_;                                // skipped strings land here
 };
 
 }  // namespace
@@ -216,10 +167,10 @@ std::optional<nlohmann::json> fast_parse_json(std::string_view text, std::size_t
   return out;
 }
 
-std::optional<nlohmann::ordered_json> fast_parse_ordered_json(
-    std::string_view text, std::size_t max_depth, std::span<const std::string_view> keep) {
+std::optional<nlohmann::ordered_json> fast_parse_ordered_json(std::string_view text,
+                                                              std::size_t max_depth) {
   nlohmann::ordered_json out;
-  if (!Reader<nlohmann::ordered_json>(text, max_depth, keep).document(out)) return std::nullopt;
+  if (!Reader<nlohmann::ordered_json>(text, max_depth).document(out)) return std::nullopt;
   return out;
 }
 

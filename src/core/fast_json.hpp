@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <span>
 #include <string_view>
 
 namespace accord::detail {
@@ -18,10 +17,8 @@ namespace accord::detail {
 [[nodiscard]] std::optional<nlohmann::json> fast_parse_json(std::string_view text,
                                                             std::size_t max_depth);
 // The same for an ordered_json (key order kept), as reply envelopes are read; it also gives up on
-// an object of more than 64 members, which an ordered object would look up key by key. With
-// `keep`, a top-level object holds only the members named there: the others are read (the text
-// must still be JSON within the limits) and dropped, so an envelope's echoes cost no tree.
-[[nodiscard]] std::optional<nlohmann::ordered_json> fast_parse_ordered_json(
-    std::string_view text, std::size_t max_depth, std::span<const std::string_view> keep = {});
+// an object of more than 64 members, which an ordered object would look up key by key.
+[[nodiscard]] std::optional<nlohmann::ordered_json> fast_parse_ordered_json(std::string_view text,
+                                                                            std::size_t max_depth);
 
 }  // namespace accord::detail

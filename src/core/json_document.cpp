@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_document.hpp"
+
 #include "accord/json_view.hpp"
 #include "core/json_access.hpp"
 #include "core/json_dump.hpp"
@@ -64,9 +66,9 @@ class JsonDocument::Writer {
   // False when an object repeats a key: nlohmann keeps the last value, which a tape in text order
   // cannot say cheaply, so the caller leaves such text to nlohmann.
   bool close(std::uint32_t at, std::uint32_t count) {
-    flush();
     end_container(at, count);
-    if (doc_.tape_[at].kind == Kind::array || count < 2) return true;
+    if (entry_at(at).kind == Kind::array || count < 2) return true;
+    flush();  // what follows reads the object's keys on the tape
     if (count > kSmallObject) return order_by_text(at);
     // Keys found on the tape, for the objects no reader kept them for.
     std::array<std::uint64_t, kSmallObject> keys;
@@ -104,7 +106,6 @@ class JsonDocument::Writer {
   // them: sort_key(key i, i) and the key's tape index, for each member i.
   bool close_object(std::uint32_t at, std::uint32_t count, std::uint64_t* keys,
                     const std::uint32_t* key_at) {
-    flush();
     end_container(at, count);
     return order_small_object(at, keys, key_at);
   }
@@ -130,8 +131,14 @@ class JsonDocument::Writer {
     throw std::length_error("a JSON value of 4 GiB or more entries or string bytes");
   }
 
+  // The entry at tape index `at`, on the tape or still waiting: a container closes without
+  // flushing what waits (a document of up to kPending entries reaches the tape in one run).
+  JsonDocument::Entry& entry_at(std::uint32_t at) {
+    return at >= flushed_ ? pending_[at - flushed_] : doc_.tape_[at];
+  }
+
   void end_container(std::uint32_t at, std::uint32_t count) {
-    auto& entry = doc_.tape_[at];
+    auto& entry = entry_at(at);
     entry.a = next_index() - at;
     entry.b = count;
   }
@@ -140,7 +147,17 @@ class JsonDocument::Writer {
   // object's keys in some other order, so the order is kept beside the tape rather than moving
   // subtrees, and only when it differs from the text's.
   bool order_small_object(std::uint32_t at, std::uint64_t* keys, const std::uint32_t* key_at) {
-    const auto count = static_cast<std::size_t>(doc_.tape_[at].b);
+    const auto count = static_cast<std::size_t>(entry_at(at).b);
+    // Documents of one stream mostly share a few shapes: an object whose sort keys are those of
+    // an object sorted before takes its order (the sort keys hold each key's position, so equal
+    // ones sort alike).
+    KnownOrder& last = known_orders[shape_slot(keys, count)];
+    if (count == last.count && std::equal(keys, keys + count, last.keys.begin())) {
+      if (!last.in_order) append_order(at, key_at, last.positions.data(), count);
+      return true;
+    }
+    last.count = 0;
+    std::copy(keys, keys + count, last.keys.begin());
     // Insertion sort: a small object is nearly always at most a dozen members.
     bool in_order = true;
     for (std::size_t i = 1; i < count; ++i) {
@@ -154,14 +171,18 @@ class JsonDocument::Writer {
     for (std::size_t i = 1; i < count; ++i) {
       if ((keys[i - 1] ^ keys[i]) >> 8 == 0) return order_by_text(at);
     }
+    last.count = count;
+    last.in_order = in_order;
     if (in_order) return true;
-    std::array<std::uint32_t, kSmallObject> order;
-    for (std::size_t i = 0; i < count; ++i) order[i] = key_at[keys[i] & 0xFF];
-    append_order(at, order.data(), count);
+    for (std::size_t i = 0; i < count; ++i) {
+      last.positions[i] = static_cast<std::uint8_t>(keys[i] & 0xFF);
+    }
+    append_order(at, key_at, last.positions.data(), count);
     return true;
   }
 
   bool order_by_text(std::uint32_t at) {
+    flush();
     const std::uint32_t end = at + doc_.tape_[at].a;
     const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
       return doc_.text(x) < doc_.text(y);
@@ -186,17 +207,20 @@ class JsonDocument::Writer {
     return true;
   }
 
-  // Records `keys`, the tape indices of the object at `at`'s keys in key order, as its order. The
-  // first growth of order_ takes room for a key every other tape entry, so one document's objects
-  // need one allocation.
-  void append_order(std::uint32_t at, const std::uint32_t* keys, std::size_t count) {
+  // Records the member order of the object at `at`: key_at[positions[i]] is the tape index of
+  // its i-th key in key order. The first growth of order_ takes room for a key every other tape
+  // entry, so one document's objects need one allocation.
+  void append_order(std::uint32_t at, const std::uint32_t* key_at, const std::uint8_t* positions,
+                    std::size_t count) {
     auto& order = doc_.order_;
     const std::size_t first = order.size();
     if (order.capacity() - first < count) {
       order.reserve(std::max(first + count, doc_.tape_.capacity() / 2));
     }
-    order.insert(order.end(), keys, keys + count);
-    doc_.tape_[at].b |= static_cast<std::uint64_t>(first + 1) << 32;
+    std::array<std::uint32_t, kSmallObject> keys;
+    for (std::size_t i = 0; i < count; ++i) keys[i] = key_at[positions[i]];
+    order.insert(order.end(), keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(count));
+    entry_at(at).b |= static_cast<std::uint64_t>(first + 1) << 32;
   }
 
   static std::uint64_t byte_swap(std::uint64_t x) {
@@ -211,11 +235,34 @@ class JsonDocument::Writer {
 
   static constexpr std::size_t kPending = 32;
 
+  // The sort keys of a small object sorted on this thread and its member order (the positions
+  // of its keys in key order), when those keys had no tie: count 0 otherwise.
+  struct KnownOrder {
+    std::size_t count = 0;
+    bool in_order = false;
+    std::array<std::uint64_t, kSmallObject> keys{};
+    std::array<std::uint8_t, kSmallObject> positions{};
+  };
+  // The last object sorted of each slot (shape_slot), per thread: a stream's few shapes each
+  // keep a slot of their own.
+  static constexpr std::size_t kKnownOrders = 8;
+  static thread_local std::array<KnownOrder, kKnownOrders> known_orders;
+  // From the count and the first and last keys: shapes mostly differ in their optional members,
+  // and a shape that shares a slot only sorts again.
+  static std::size_t shape_slot(const std::uint64_t* keys, std::size_t count) {
+    const std::uint64_t hash = keys[0] ^ std::rotl(keys[count - 1], 17) ^ count;
+    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 61);
+  }
+
   JsonDocument& doc_;
   std::array<JsonDocument::Entry, kPending> pending_;  // the entries after the tape's last
   std::size_t pending_size_ = 0;
   std::size_t flushed_ = 0;  // the tape's size
 };
+
+constinit thread_local std::array<JsonDocument::Writer::KnownOrder,
+                                  JsonDocument::Writer::kKnownOrders>
+    JsonDocument::Writer::known_orders;
 
 namespace detail {
 namespace {
@@ -352,11 +399,15 @@ class TapeReader : BasicJsonScanner<true> {
         key_at_[kept_] = key;
         ++kept_;
       }
-      skip_space();
-      if (*p_ != ':') return false;
+      if (*p_ != ':') {  // compact text has it at once
+        skip_space();
+        if (*p_ != ':') return false;
+      }
       ++p_;
       skip_space();
-      if (!value(depth) || !next('}', more_members)) return false;
+      // A string, the commonest member value, is read here rather than through value().
+      const bool read = *p_ == '"' ? string(Kind::string) : value(depth);
+      if (!read || !next('}', more_members)) return false;
     }
     const bool kept_all = kept_ - first == count && count >= 2;
     kept_ = first;
@@ -376,33 +427,37 @@ class TapeReader : BasicJsonScanner<true> {
   std::size_t kept_ = 0;
 };
 
-// Writes `value` to the tape without recursion (a tree handed in may nest arbitrarily deep).
-void write_tree(const nlohmann::json& value, TapeWriter& out) {
+// Writes `value` (a nlohmann::json or an ordered_json) to the tape without recursion (a tree
+// handed in may nest arbitrarily deep), its members in the tree's order.
+template <class Json>
+void write_tree(const Json& value, TapeWriter& out) {
+  using Type = typename Json::value_t;
   struct Open {
-    const nlohmann::json* container;
-    nlohmann::json::const_iterator next;
+    const Json* container;
+    typename Json::const_iterator next;
     std::uint32_t at;
   };
   std::vector<Open> open;
-  const auto put = [&](const nlohmann::json& v) {
+  const auto put = [&](const Json& v) {
     switch (v.type()) {
-      case nlohmann::json::value_t::boolean:
-        out.scalar(v.get<bool>() ? Kind::boolean_true : Kind::boolean_false);
+      case Type::boolean:
+        out.scalar(v.template get<bool>() ? Kind::boolean_true : Kind::boolean_false);
         break;
-      case nlohmann::json::value_t::number_unsigned:
-        out.scalar(Kind::number_unsigned, v.get<std::uint64_t>());
+      case Type::number_unsigned:
+        out.scalar(Kind::number_unsigned, v.template get<std::uint64_t>());
         break;
-      case nlohmann::json::value_t::number_integer:
-        out.scalar(Kind::number_integer, static_cast<std::uint64_t>(v.get<std::int64_t>()));
+      case Type::number_integer:
+        out.scalar(Kind::number_integer,
+                   static_cast<std::uint64_t>(v.template get<std::int64_t>()));
         break;
-      case nlohmann::json::value_t::number_float:
-        out.scalar(Kind::number_float, std::bit_cast<std::uint64_t>(v.get<double>()));
+      case Type::number_float:
+        out.scalar(Kind::number_float, std::bit_cast<std::uint64_t>(v.template get<double>()));
         break;
-      case nlohmann::json::value_t::string:
-        out.string(Kind::string, v.get_ref<const std::string&>());
+      case Type::string:
+        out.string(Kind::string, v.template get_ref<const std::string&>());
         break;
-      case nlohmann::json::value_t::array:
-      case nlohmann::json::value_t::object:
+      case Type::array:
+      case Type::object:
         open.push_back(Open{&v, v.cbegin(), out.open(v.is_array() ? Kind::array : Kind::object)});
         break;
       default:  // null, and the binary and discarded values no JSON text has
@@ -414,16 +469,26 @@ void write_tree(const nlohmann::json& value, TapeWriter& out) {
   while (!open.empty()) {
     Open& top = open.back();
     if (top.next == top.container->cend()) {
-      // A std::map's keys are in order and unique: this close cannot fail.
+      // Either tree's keys are unique (a std::map's, or an ordered_map's, which replaces a
+      // repeated key's value): this close cannot fail.
       out.close(top.at, static_cast<std::uint32_t>(top.container->size()));
       open.pop_back();
       continue;
     }
-    const nlohmann::json& child = *top.next;
+    const Json& child = *top.next;
     if (top.container->is_object()) out.string(Kind::key, top.next.key());
     ++top.next;
     put(child);  // may grow `open`: `top` is not used after this
   }
+}
+
+template <class Json>
+JsonDocument document_from(const Json& value) {
+  JsonDocument document = TapeWriter::empty_document();
+  TapeWriter out(document);
+  write_tree(value, out);
+  out.finish();
+  return document;
 }
 
 // nlohmann's == on trees, for a view against a view or a tree (number kinds compare as there: two
@@ -599,11 +664,11 @@ void dump_value(JsonView value, MemberOrder order, std::string& out) {
 JsonDocument::JsonDocument() : tape_{Entry{Kind::null, 0, 0}} {}
 
 JsonDocument JsonDocument::from_json(const nlohmann::json& value) {
-  JsonDocument document = detail::TapeWriter::empty_document();
-  detail::TapeWriter out(document);
-  detail::write_tree(value, out);
-  out.finish();
-  return document;
+  return detail::document_from(value);
+}
+
+JsonDocument detail::document_from_ordered_json(const nlohmann::ordered_json& value) {
+  return document_from(value);
 }
 
 std::size_t JsonDocument::bytes() const {
@@ -642,7 +707,11 @@ Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& r
     out.finish();
     return std::move(tree.issues);
   }
-  detail::write_tree(*tree.value, out);
+  // The value once more as an ordered_json, whose members stay in the text's order (a repeated
+  // key's last value at its first place, as nlohmann::json keeps it): the tape holds them in that
+  // order, as the quick reader's does, so a dump in text order (core/json_dump.hpp) writes back
+  // what the model wrote. This text is rare (a repeated key, an integer of 19 or more digits).
+  detail::write_tree(parse_ordered_json(text, /*allow_exceptions=*/false), out);
   out.finish();
   return {};
 }

@@ -9,6 +9,7 @@
 #include "accord/printable.hpp"
 #include "core/fast_json.hpp"
 #include "core/json_depth.hpp"
+#include "core/json_document.hpp"
 #include "core/json_dump.hpp"
 #include "core/utf8.hpp"
 
@@ -162,7 +163,7 @@ std::optional<JsonDocument> reply_document(const HttpResponse& response, Reply& 
       failure = bad_reply(problem);
       return std::nullopt;
     }
-    document = JsonDocument::from_json(nlohmann::json(*tree));
+    document = document_from_ordered_json(*tree);  // the members in the model's order
   }
   if (!document->root().is_object()) {
     failure = bad_reply("the body is not a JSON object: " + snippet(response.body));

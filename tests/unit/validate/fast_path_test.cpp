@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -68,34 +67,14 @@ template <class Json>
   return ::testing::AssertionSuccess();
 }
 
-// The top-level members a keep-filtered read holds in the tests: two of the refund corpus's and
-// one no document has.
-constexpr std::array<std::string_view, 3> kKeptMembers = {"amount", "orderId", "absent"};
-
-// parse_ordered_json's value with the top-level members kKeptMembers does not name removed.
-nlohmann::ordered_json kept_members_of(const std::string& text) {
-  auto value = parse_ordered_json(text, false);
-  if (!value.is_object()) return value;
-  nlohmann::ordered_json kept = nlohmann::ordered_json::object();
-  for (auto& [key, member] : value.items()) {
-    if (std::find(kKeptMembers.begin(), kKeptMembers.end(), key) != kKeptMembers.end())
-      kept[key] = member;
-  }
-  return kept;
-}
-
 // Whatever a quick reader returns, nlohmann must return too, identically: the plain one against
-// json::parse, the ordered one (reply envelopes) against parse_ordered_json, and the ordered one
-// keeping some top-level members against parse_ordered_json's value without the others.
+// json::parse, the ordered one (reply envelopes) against parse_ordered_json.
 ::testing::AssertionResult reader_agrees(const std::string& text) {
   auto plain = same_as_reference(detail::fast_parse_json(text, 256), text,
                                  json::parse(text, nullptr, false));
   if (!plain) return plain;
-  auto ordered = same_as_reference(detail::fast_parse_ordered_json(text, 256), text,
-                                   parse_ordered_json(text, false));
-  if (!ordered) return ordered;
-  return same_as_reference(detail::fast_parse_ordered_json(text, 256, kKeptMembers), text,
-                           kept_members_of(text));
+  return same_as_reference(detail::fast_parse_ordered_json(text, 256), text,
+                           parse_ordered_json(text, false));
 }
 
 std::string shared_dir() {
@@ -207,24 +186,6 @@ TEST(FastJson, OrderedReaderLeavesDuplicateKeysAndWideObjectsToNlohmann) {
   wide += "}";
   EXPECT_FALSE(detail::fast_parse_ordered_json(wide, 256).has_value());
   EXPECT_TRUE(detail::fast_parse_json(wide, 256).has_value());
-}
-
-TEST(FastJson, OrderedReaderKeepsOnlyTheNamedTopLevelMembers) {
-  const auto quick = detail::fast_parse_ordered_json(
-      R"({"echo":{"schema":{"a":[1,"x"]}},"orderId":{"echo":1},"note":"x","amount":2})", 256,
-      kKeptMembers);
-  ASSERT_TRUE(quick.has_value());
-  EXPECT_EQ(quick->dump(), R"({"orderId":{"echo":1},"amount":2})");
-}
-
-TEST(FastJson, OrderedReaderChecksTheMembersItDrops) {
-  for (const std::string text :
-       {R"({"amount":1,"echo":{"a":[1,}})", "{\"amount\":1,\"echo\":\"\xff\"}",
-        R"({"amount":1,"echo":01})", R"({"amount":1,"echo":[[[]]]})"}) {
-    EXPECT_FALSE(detail::fast_parse_ordered_json(text, 3, kKeptMembers).has_value()) << text;
-  }
-  EXPECT_TRUE(
-      detail::fast_parse_ordered_json(R"({"amount":1,"echo":[[]]})", 3, kKeptMembers).has_value());
 }
 
 TEST(FastJson, RandomNumbersReadAsNlohmannReadsThem) {

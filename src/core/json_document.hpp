@@ -1,0 +1,17 @@
+#pragma once
+// What the library builds JsonDocuments from beyond accord/json_view.hpp's API.
+
+#include <nlohmann/json.hpp>
+
+#include "accord/json_view.hpp"
+
+namespace accord::detail {
+
+// A tree whose objects keep their members in the order the text gave them (an ordered_json, as
+// reply envelopes are read) to a tape in that order: a dump in text order (core/json_dump.hpp)
+// writes the members back as they came, while members() still gives them in key order. A key
+// repeated in the text is already one member there (nlohmann keeps the last value, at the place
+// of the first).
+[[nodiscard]] JsonDocument document_from_ordered_json(const nlohmann::ordered_json& value);
+
+}  // namespace accord::detail

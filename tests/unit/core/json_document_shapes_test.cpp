@@ -1,0 +1,95 @@
+// The tape writer's shortcuts (issue 26, parser round four): a small object whose keys match an
+// object sorted before on the thread takes that object's member order, and a container closes
+// while its entries still wait to reach the tape. Each document must still read as nlohmann
+// reads it, whatever came before it.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "accord/json_view.hpp"
+#include "fixtures/reads_as_nlohmann.hpp"
+
+namespace accord {
+namespace {
+
+// An object of `keys`, in that order, each member's value its position.
+std::string shapes_object(const std::vector<std::string>& keys) {
+  std::string text = "{";
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    text += (i == 0 ? "\"" : ",\"") + keys[i] + "\":" + std::to_string(i);
+  }
+  return text + "}";
+}
+
+TEST(JsonDocumentShapes, ObjectsOfRepeatedShapesInAnySequenceReadAsNlohmann) {
+  // More shapes than the writer remembers, some of one size, some alike but for one key, so
+  // shapes meet, replace one another and come back.
+  const std::vector<std::string> names = {"orderId", "amount", "currency", "note", "sku",
+                                          "b",       "a",      "zz",       "",     "memo"};
+  std::vector<std::vector<std::string>> shapes;
+  std::mt19937 random(2612);
+  for (std::size_t count = 2; count <= names.size(); ++count) {
+    for (int variant = 0; variant < 3; ++variant) {
+      std::vector<std::string> keys = names;
+      std::shuffle(keys.begin(), keys.end(), random);
+      keys.resize(count);
+      shapes.push_back(keys);
+    }
+  }
+  for (int round = 0; round < 400; ++round) {
+    const auto& keys = shapes[random() % shapes.size()];
+    testing_documents::expect_document_reads_as_nlohmann(shapes_object(keys));
+    // The same shape nested in another, and twice in one array.
+    testing_documents::expect_document_reads_as_nlohmann("{\"z\":" + shapes_object(keys) +
+                                                         ",\"a\":1}");
+    testing_documents::expect_document_reads_as_nlohmann("[" + shapes_object(keys) + "," +
+                                                         shapes_object(keys) + "]");
+  }
+}
+
+TEST(JsonDocumentShapes, KeysAlikeInTheirFirstSevenBytesAreOrderedByTheWholeKeyEachTime) {
+  for (int round = 0; round < 3; ++round) {
+    testing_documents::expect_document_reads_as_nlohmann(
+        shapes_object({"abcdefgZ", "abcdefgA", "b"}));
+    testing_documents::expect_document_reads_as_nlohmann(
+        shapes_object({"abcdefgA", "abcdefgZ", "b"}));
+  }
+}
+
+TEST(JsonDocumentShapes, AKeyRepeatedAfterASortedShapeReadsAsNlohmann) {
+  testing_documents::expect_document_reads_as_nlohmann(shapes_object({"b", "a"}));
+  testing_documents::expect_document_reads_as_nlohmann(shapes_object({"b", "b"}));
+  testing_documents::expect_document_reads_as_nlohmann(shapes_object({"b", "a"}));
+}
+
+TEST(JsonDocumentShapes, ASeenShapeWhoseKeysDifferPastSevenBytesTakesItsOwnOrder) {
+  // The sort keys hold seven bytes: these two objects have the same ones, and the same order.
+  const auto first = parse_document(shapes_object({"b", "abcdefgh_one"}));
+  const auto second = parse_document(shapes_object({"b", "abcdefgh_two"}));
+  ASSERT_TRUE(first.document && second.document);
+  std::vector<std::string> keys;
+  for (const JsonMember& member : second.document->root().members()) keys.emplace_back(member.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"abcdefgh_two", "b"}));
+  EXPECT_EQ(second.document->root().find("abcdefgh_two")->get_unsigned(), 1U);
+}
+
+TEST(JsonDocumentShapes, ContainersClosingAcrossTheWriteBufferReadAsNlohmann) {
+  // Arrays of every length around the writer's 32-entry buffer, before and inside objects whose
+  // keys come out of order, so a container opens before a run reaches the tape and closes after.
+  for (std::size_t items = 0; items <= 70; ++items) {
+    std::string array = "[";
+    for (std::size_t i = 0; i < items; ++i) array += (i == 0 ? "" : ",") + std::to_string(i);
+    array += "]";
+    testing_documents::expect_document_reads_as_nlohmann("{\"z\":" + array +
+                                                         ",\"b\":{\"y\":1,\"c\":[]},\"a\":2}");
+    testing_documents::expect_document_reads_as_nlohmann(
+        "[{\"y\":" + array + ",\"x\":{\"q\":" + array + ",\"p\":1}}," + array + "]");
+  }
+}
+
+}  // namespace
+}  // namespace accord
