@@ -16,12 +16,12 @@
 
 namespace view_tool_fixtures {
 
-struct Shipment {
+struct ViewShipment {
   std::string sku;
   std::int32_t quantity = 0;
   std::optional<std::string> note;
 };
-BOOST_DESCRIBE_STRUCT(Shipment, (), (sku, quantity, note))
+BOOST_DESCRIBE_STRUCT(ViewShipment, (), (sku, quantity, note))
 
 }  // namespace view_tool_fixtures
 
@@ -29,7 +29,7 @@ namespace accord {
 namespace {
 
 using nlohmann::json;
-using view_tool_fixtures::Shipment;
+using view_tool_fixtures::ViewShipment;
 
 const json kViewToolArguments = {{"sku", "KT-200"}, {"quantity", 3}};
 
@@ -45,8 +45,8 @@ class TypedToolView : public ::testing::Test {
   }
   Toolset typed_tools() {
     return Toolset{typed_tool("ship", "Ships an order.",
-                              typed<Shipment>().field(&Shipment::sku, regex("^KT-[0-9]+$")),
-                              [this](const Shipment& shipment) {
+                              typed<ViewShipment>().field(&ViewShipment::sku, regex("^KT-[0-9]+$")),
+                              [this](const ViewShipment& shipment) {
                                 shipments_.push_back(shipment);
                                 return ToolOutput::ok("shipped");
                               })};
@@ -60,7 +60,7 @@ class TypedToolView : public ::testing::Test {
     return detail::reply_trees_built() - before;
   }
   std::unique_ptr<MockProcess> mock_;
-  std::vector<Shipment> shipments_;
+  std::vector<ViewShipment> shipments_;
   std::optional<Result<ToolRun>> run_;
 };
 

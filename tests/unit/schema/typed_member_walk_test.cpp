@@ -16,32 +16,32 @@
 
 namespace walk_fixtures {
 
-struct Line {
+struct WalkLine {
   std::string sku;
   std::int32_t quantity = 0;
-  friend bool operator==(const Line&, const Line&) = default;
+  friend bool operator==(const WalkLine&, const WalkLine&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Line, (), (sku, quantity))
+BOOST_DESCRIBE_STRUCT(WalkLine, (), (sku, quantity))
 
 // Members whose keys sort in another order than they are declared in, with an optional, a
 // defaulted member, a nested struct and a vector of structs.
-struct Order {
+struct WalkOrder {
   std::string zone;
   std::int32_t count = 0;
   std::optional<std::string> memo;
   std::string channel = "web";
-  Line first;
-  std::vector<Line> lines;
-  friend bool operator==(const Order&, const Order&) = default;
+  WalkLine first;
+  std::vector<WalkLine> lines;
+  friend bool operator==(const WalkOrder&, const WalkOrder&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Order, (), (zone, count, memo, channel, first, lines))
+BOOST_DESCRIBE_STRUCT(WalkOrder, (), (zone, count, memo, channel, first, lines))
 
-// The same member names as Line, declared the other way round.
-struct Reversed {
+// The same member names as WalkLine, declared the other way round.
+struct WalkReversed {
   std::int32_t quantity = 0;
   std::string sku;
 };
-BOOST_DESCRIBE_STRUCT(Reversed, (), (quantity, sku))
+BOOST_DESCRIBE_STRUCT(WalkReversed, (), (quantity, sku))
 
 }  // namespace walk_fixtures
 
@@ -49,12 +49,13 @@ namespace accord {
 namespace {
 
 using nlohmann::json;
-using walk_fixtures::Line;
-using walk_fixtures::Order;
-using walk_fixtures::Reversed;
+using walk_fixtures::WalkLine;
+using walk_fixtures::WalkOrder;
+using walk_fixtures::WalkReversed;
 
-const TypedSchema<Order> kWalkOrderSchema =
-    typed<Order>().field(&Order::channel, defaulted()).field(&Order::count, nonnegative());
+const TypedSchema<WalkOrder> kWalkOrderSchema = typed<WalkOrder>()
+                                                    .field(&WalkOrder::channel, defaulted())
+                                                    .field(&WalkOrder::count, nonnegative());
 
 // Reads `text` as T with `schema` and `plan`, into a fresh T.
 template <class T>
@@ -88,14 +89,14 @@ TEST(TypedMemberWalk, MembersAreFoundBesideUnknownKeysAndAbsentOnes) {
       "aaa": 1, "channel": "app", "count": 3, "first": {"quantity": 2, "sku": "S-1", "x": 0},
       "lines": [], "m": true, "zone": "EU", "zzz": null})");
   ASSERT_TRUE(parsed.document);
-  const auto order = from_json_value<Order>(parsed.document->root());
+  const auto order = from_json_value<WalkOrder>(parsed.document->root());
   ASSERT_TRUE(order) << order.error().message;
-  EXPECT_EQ(order.value(), (Order{"EU", 3, std::nullopt, "app", {"S-1", 2}, {}}));
+  EXPECT_EQ(order.value(), (WalkOrder{"EU", 3, std::nullopt, "app", {"S-1", 2}, {}}));
 }
 
 TEST(TypedMemberWalk, AnAbsentMemberReadsItsDefaultWithThePlan) {
-  const typed_detail::RootPlan<Order> plan(kWalkOrderSchema);
-  const auto order = read_with_plan<Order>(
+  const typed_detail::RootPlan<WalkOrder> plan(kWalkOrderSchema);
+  const auto order = read_with_plan<WalkOrder>(
       kWalkOrderSchema, plan.get(),
       R"({"zone": "EU", "count": 1, "first": {"sku": "S", "quantity": 1}, "lines": []})");
   ASSERT_TRUE(order) << order.error().message;
@@ -104,20 +105,20 @@ TEST(TypedMemberWalk, AnAbsentMemberReadsItsDefaultWithThePlan) {
 }
 
 TEST(TypedMemberWalk, AMemberThatDoesNotFitFailsAtItsPathWithThePlan) {
-  const typed_detail::RootPlan<Order> plan(kWalkOrderSchema);
+  const typed_detail::RootPlan<WalkOrder> plan(kWalkOrderSchema);
   const std::string text =
       R"({"zone": "EU", "count": 1, "first": {"sku": "S", "quantity": 1},
           "lines": [{"sku": "A", "quantity": 1}, {"sku": "B", "quantity": 5000000000}]})";
-  const auto order = read_with_plan<Order>(kWalkOrderSchema, plan.get(), text);
+  const auto order = read_with_plan<WalkOrder>(kWalkOrderSchema, plan.get(), text);
   ASSERT_FALSE(order);
   EXPECT_EQ(order.error().path.to_string(), "lines[1].quantity");
   EXPECT_EQ(order.error().message, "5000000000 does not fit in int32_t");
 }
 
 TEST(TypedMemberWalk, AMissingMemberFailsAtItsNameWithThePlan) {
-  const typed_detail::RootPlan<Order> plan(kWalkOrderSchema);
-  const auto order = read_with_plan<Order>(kWalkOrderSchema, plan.get(),
-                                           R"({"count": 1, "first": {"sku": "S", "quantity": 1},
+  const typed_detail::RootPlan<WalkOrder> plan(kWalkOrderSchema);
+  const auto order = read_with_plan<WalkOrder>(kWalkOrderSchema, plan.get(),
+                                               R"({"count": 1, "first": {"sku": "S", "quantity": 1},
                                                "lines": []})");
   ASSERT_FALSE(order);
   EXPECT_EQ(order.error().path.to_string(), "zone");
@@ -125,12 +126,12 @@ TEST(TypedMemberWalk, AMissingMemberFailsAtItsNameWithThePlan) {
 }
 
 TEST(TypedMemberWalk, APlanMadeForAnotherStructIsNotUsed) {
-  // Line's plan says its first member (sku) defaults to "S-0"; Reversed's first member is a
-  // number. Read with Line's plan, Reversed must still find its members by name.
-  const TypedSchema<Line> line = typed<Line>().field(
-      &Line::sku, MemberRule{[](const Schema& s) { return s.default_("S-0"); }});
-  const typed_detail::RootPlan<Line> plan(line);
-  const auto reversed = read_with_plan<Reversed>(line, plan.get(), R"({"quantity": 4})");
+  // WalkLine's plan says its first member (sku) defaults to "S-0"; WalkReversed's first member is a
+  // number. Read with WalkLine's plan, WalkReversed must still find its members by name.
+  const TypedSchema<WalkLine> line = typed<WalkLine>().field(
+      &WalkLine::sku, MemberRule{[](const Schema& s) { return s.default_("S-0"); }});
+  const typed_detail::RootPlan<WalkLine> plan(line);
+  const auto reversed = read_with_plan<WalkReversed>(line, plan.get(), R"({"quantity": 4})");
   ASSERT_TRUE(reversed) << reversed.error().path.to_string() << ": " << reversed.error().message;
   EXPECT_EQ(reversed.value().quantity, 4);
   EXPECT_EQ(reversed.value().sku, "S-0");
@@ -146,7 +147,7 @@ TEST(TypedMemberWalk, AValidatorReadsWhatTheTreeReads) {
        }) {
     const auto parsed = validator.parse(text);
     ASSERT_TRUE(parsed) << text;
-    const auto from_tree = from_json_value<Order>(kWalkOrderSchema, json::parse(text));
+    const auto from_tree = from_json_value<WalkOrder>(kWalkOrderSchema, json::parse(text));
     ASSERT_TRUE(from_tree) << text;
     EXPECT_EQ(parsed.value(), from_tree.value()) << text;
   }
