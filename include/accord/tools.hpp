@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "accord/client.hpp"
+#include "accord/json_view.hpp"
+#include "accord/judged_value.hpp"
 
 namespace accord {
 
@@ -26,24 +28,38 @@ struct ToolOutput {
   static ToolOutput unfit(std::string text) { return {nullptr, std::move(text), false}; }
 };
 
+// A handler that reads its input as a tree.
 using ToolHandler = std::function<ToolOutput(const nlohmann::json& input)>;
+// A handler that reads its input where it was parsed (accord/json_view.hpp): a call of its tool
+// builds no nlohmann::json (typed_tool's handlers are these).
+using ToolViewHandler = std::function<ToolOutput(JsonView input)>;
 
 class Tool {
  public:
   // Throws SchemaError for a bad input schema.
   Tool(std::string name, std::string description, Schema input, ToolHandler handler);
+  Tool(std::string name, std::string description, Schema input, ToolViewHandler handler);
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::string& description() const { return description_; }
   [[nodiscard]] const Schema& input() const { return input_; }
   [[nodiscard]] const Validator& validator() const { return validator_; }
-  [[nodiscard]] ToolOutput run(const nlohmann::json& input) const { return handler_(input); }
+  // Runs the handler on `input`, whichever kind it reads: a view handler given a tree reads
+  // a document made from it, a tree handler given a view reads the tree built from it.
+  [[nodiscard]] ToolOutput run(const nlohmann::json& input) const;
+  [[nodiscard]] ToolOutput run(JsonView input) const;
+  // Whether the handler reads a view (then a call's input needs no tree).
+  [[nodiscard]] bool reads_view() const { return view_handler_ != nullptr; }
 
  private:
+  Tool(std::string name, std::string description, Schema input, ToolHandler handler,
+       ToolViewHandler view_handler);
+
   std::string name_;
   std::string description_;
   Schema input_;
   Validator validator_;
-  ToolHandler handler_;
+  ToolHandler handler_;           // set for a tree handler
+  ToolViewHandler view_handler_;  // set for a view handler
 };
 
 class Toolset {
@@ -82,11 +98,17 @@ struct ToolCallRecord {
   CallVerdict verdict = CallVerdict::rejected;
   Issues issues;  // why it was rejected
   // What was repaired in the arguments before they were judged (ToolRequest::repair); `call`
-  // keeps them as the model wrote them, `input` is the repaired value the handler read.
+  // keeps them as the model wrote them, `arguments` is the repaired value the handler read.
   Repairs repairs;
-  nlohmann::json input;   // the decoded input, when it parsed
+  // The decoded input, when it parsed: the parsed document itself when it needed no tree (no
+  // repair, nothing to unlower, a view handler), else the tree.
+  std::optional<JudgedValue> arguments;
   nlohmann::json result;  // the handler's result, when it ran
   std::string sent_back;  // the text returned to the model as the tool result
+  // The decoded input as a tree, built when asked (null when it did not parse).
+  [[nodiscard]] nlohmann::json input() const {
+    return arguments ? arguments->to_json() : nlohmann::json();
+  }
 };
 
 struct ToolStep {

@@ -24,7 +24,7 @@ inline constexpr bool root_read_once =
 inline bool same_fields(const SchemaNode& a, const SchemaNode& b) {
   return std::equal(a.fields.begin(), a.fields.end(), b.fields.begin(), b.fields.end(),
                     [](const Field& x, const Field& y) {
-                      return &x.schema.node() == &y.schema.node() && x.name == y.name;
+                      return &x.schema.node() == &y.schema.node() && same_text(x.name, y.name);
                     });
 }
 
@@ -35,8 +35,8 @@ inline bool same_fields(const SchemaNode& a, const SchemaNode& b) {
 template <class T>
 class RootReading {
  public:
-  RootReading(JsonView root, const Schema& schema, T& out)
-      : root_(root), schema_(schema), out_(out), outer_(current()) {
+  RootReading(JsonView root, const Schema& schema, const RootPlan<T>& plan, T& out)
+      : root_(root), schema_(schema), plan_(plan), out_(out), outer_(current()) {
     current() = this;
   }
   RootReading(const RootReading&) = delete;
@@ -56,7 +56,7 @@ class RootReading {
   // The root read as T (the first call reads it): nullptr when it does not convert.
   const T* read() {
     if (!read_) {
-      failure_ = read_into(&schema_, root_, out_);
+      failure_ = read_into(&schema_, root_, out_, plan_.get());
       read_ = true;
     }
     return failure_ ? nullptr : &out_;
@@ -68,6 +68,7 @@ class RootReading {
  private:
   JsonView root_;
   const Schema& schema_;
+  const RootPlan<T>& plan_;
   T& out_;
   RootReading* outer_;
   bool read_ = false;

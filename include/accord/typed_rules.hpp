@@ -58,7 +58,8 @@ MemberRule bind_rule(Args... args) {
 // is read into the struct it hands back, once for every refinement of the root
 // (typed_root_reading.hpp).
 template <class M, class F>
-bool call_on_view(const F& predicate, const Schema& schema, JsonView value) {
+bool call_on_view(const F& predicate, const Schema& schema, const RootPlan<M>& plan,
+                  JsonView value) {
   if constexpr (std::is_same_v<M, std::string>) {
     if (!value.is_string()) return true;
     if constexpr (std::is_invocable_r_v<bool, const F&, std::string_view>) {
@@ -77,7 +78,8 @@ bool call_on_view(const F& predicate, const Schema& schema, JsonView value) {
       }
     }
     const ScratchLease<M> scratch;
-    return read_into(&schema, value, *scratch).has_value() || predicate(std::as_const(*scratch));
+    return read_into(&schema, value, *scratch, plan.get()).has_value() ||
+           predicate(std::as_const(*scratch));
   }
 }
 
@@ -85,19 +87,32 @@ bool call_on_view(const F& predicate, const Schema& schema, JsonView value) {
 // its unions' choices), or with the value inside a std::optional when the predicate takes that; a
 // value that does not convert passes (its type check reports it). `value` is a tree or a view of
 // the parsed document (accord/json_view.hpp): one reading for both.
+// The plan of the value a predicate taking `F` reads from a node of values M: the value inside a
+// std::optional when the predicate takes that.
+template <class M, class F>
+struct PredicateValue {
+  using type = M;
+};
+template <class M, class F>
+requires(is_optional<M>::value &&
+         !std::is_invocable_r_v<bool, const F&, const M&>) struct PredicateValue<M, F> {
+  using type = typename M::value_type;
+};
+
 template <class M, class F, class V>
-bool call_typed(const F& predicate, const Schema& schema, const V& value) {
+bool call_typed(const F& predicate, const Schema& schema,
+                const RootPlan<typename PredicateValue<M, F>::type>& plan, const V& value) {
   if constexpr (is_optional<M>::value && !std::is_invocable_r_v<bool, const F&, const M&>) {
-    return call_typed<typename M::value_type>(predicate, schema, value);
+    return call_typed<typename M::value_type>(predicate, schema, plan, value);
   } else {
     static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                   "accord: a typed refinement takes the C++ type of what it refines");
     if constexpr (std::is_same_v<V, JsonView>) {
-      return call_on_view<M>(predicate, schema, value);
+      return call_on_view<M>(predicate, schema, plan, value);
     } else if constexpr (std::is_same_v<M, std::string>) {
       return !value.is_string() || predicate(value.template get_ref<const std::string&>());
     } else {
-      const auto converted = from_json_value<M>(schema, value);
+      const auto converted = read_value<M>(&schema, value, plan.get());
       return !converted || predicate(converted.value());
     }
   }
@@ -105,15 +120,18 @@ bool call_typed(const F& predicate, const Schema& schema, const V& value) {
 
 // A typed refinement of a node whose values read as M: the engine calls its view predicate, which
 // reads M straight from the parsed document; the tree predicate serves a caller of the Schema
-// that has a tree.
+// that has a tree. A struct's member plan is made here, once, for every value read after.
 template <class M, class F>
 Refinement typed_refinement(const F& predicate, const Schema& schema, std::string message,
                             RefineOptions options) {
-  return {[predicate, schema](const nlohmann::json& value) {
-            return call_typed<M>(predicate, schema, value);
+  const RootPlan<typename PredicateValue<M, F>::type> plan(schema);
+  return {[predicate, schema, plan](const nlohmann::json& value) {
+            return call_typed<M>(predicate, schema, plan, value);
           },
           std::move(message), std::move(options),
-          [predicate, schema](JsonView value) { return call_typed<M>(predicate, schema, value); }};
+          [predicate, schema, plan](JsonView value) {
+            return call_typed<M>(predicate, schema, plan, value);
+          }};
 }
 
 }  // namespace typed_detail

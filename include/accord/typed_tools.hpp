@@ -10,10 +10,12 @@
 //                            [](const TransferArgs& args) { return Receipt{...}; })};
 //
 // The input schema is the TypedSchema's; run_tools validates every call against it before the
-// handler runs (tools.hpp), so the handler only ever sees a valid value. The handler returns a
-// value the typed layer converts (sent back as its JSON) or a ToolOutput (to report a failure).
-// A valid input that does not fit the struct (typed_value.hpp) is not handed over: the model reads
-// why, as for a handler's failure, but the call is CallVerdict::unfit, not a handler run.
+// handler runs (tools.hpp), so the handler only ever sees a valid value. The struct is read from
+// the call's parsed arguments (a ToolViewHandler): no nlohmann::json is built for the input. The
+// handler returns a value the typed layer converts (sent back as its JSON) or a ToolOutput (to
+// report a failure). A valid input that does not fit the struct (typed_value.hpp) is not handed
+// over: the model reads why, as for a handler's failure, but the call is CallVerdict::unfit, not a
+// handler run.
 
 #include <string>
 #include <type_traits>
@@ -31,9 +33,11 @@ template <class In, class F>
                 "accord: a typed tool's handler takes its argument struct");
   using Out = std::invoke_result_t<const F&, const In&>;
   Schema schema = input.schema();
+  // The struct is read from the parsed arguments, with its member plan made once here.
+  const typed_detail::RootPlan<In> plan(schema);
   return Tool(std::move(name), std::move(description), schema,
-              [schema, handler = std::move(handler)](const nlohmann::json& raw) {
-                auto converted = from_json_value<In>(schema, raw);
+              ToolViewHandler([schema, plan, handler = std::move(handler)](JsonView raw) {
+                auto converted = typed_detail::read_value<In>(&schema, raw, plan.get());
                 if (!converted) {
                   const auto where = converted.error().path.to_string();
                   return ToolOutput::unfit("the input does not fit the tool's argument type: " +
@@ -48,7 +52,7 @@ template <class In, class F>
                                 "layer converts (typed_types.hpp)");
                   return ToolOutput::ok(to_json_value(handler(converted.value())));
                 }
-              });
+              }));
 }
 
 // The input schema derived from the argument struct with no rules added.

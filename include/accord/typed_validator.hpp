@@ -29,6 +29,9 @@
 
 namespace accord {
 
+template <class T>
+class TypedValidator;
+
 // A T read from text, or why not: the issues of a text that is not valid JSON or not valid for
 // the schema, or the ConversionError of a valid value that does not fit T.
 template <class T>
@@ -47,6 +50,19 @@ class Parsed {
   [[nodiscard]] const std::optional<ConversionError>& conversion() const { return conversion_; }
 
  private:
+  // TypedValidator::parse reads into the T held here and returns this very object: the struct
+  // is never moved (a move of a struct of strings cost a third of its reading).
+  friend class TypedValidator<T>;
+  Parsed() : value_(std::in_place) {}
+  void fail(Issues issues) {
+    value_.reset();
+    issues_ = std::move(issues);
+  }
+  void fail(ConversionError error) {
+    value_.reset();
+    conversion_ = std::move(error);
+  }
+
   std::optional<T> value_;
   Issues issues_;
   std::optional<ConversionError> conversion_;
@@ -59,7 +75,8 @@ class TypedValidator {
 
  public:
   // Throws SchemaError for a schema with mistakes, as Validator does.
-  explicit TypedValidator(const Schema& schema) : schema_(schema), validator_(schema) {}
+  explicit TypedValidator(const Schema& schema)
+      : schema_(schema), plan_(schema_), validator_(schema) {}
   // The schema T derives (schema_of<T>()).
   TypedValidator() : TypedValidator(schema_of<T>()) {}
 
@@ -68,26 +85,32 @@ class TypedValidator {
     // grew large: typed_scratch.hpp), and the root's object refinements read the struct this
     // returns: read once, not again after.
     const typed_detail::ScratchLease<JsonDocument> document;
-    T out{};
+    Parsed<T> parsed;
+    T& out = *parsed.value_;
     std::optional<typed_detail::RootReading<T>> root;
     if constexpr (typed_detail::root_read_once<T>) {
-      root.emplace(document->root(), schema_, out);
+      root.emplace(document->root(), schema_, plan_, out);
     }
     Issues issues = validator_.parse_and_validate(text, *document, limits);
     typed_detail::Failure failure;
     if (issues.empty()) {
-      failure = root && root->was_read() ? std::move(root->failure())
-                                         : typed_detail::read_into(&schema_, document->root(), out);
+      failure = root && root->was_read()
+                    ? std::move(root->failure())
+                    : typed_detail::read_into(&schema_, document->root(), out, plan_.get());
     }
-    if (!issues.empty()) return issues;
-    if (failure) return std::move(*failure);
-    return out;
+    if (!issues.empty()) {
+      parsed.fail(std::move(issues));
+    } else if (failure) {
+      parsed.fail(std::move(*failure));
+    }
+    return parsed;
   }
 
   [[nodiscard]] const Validator& validator() const { return validator_; }
 
  private:
   Schema schema_;
+  typed_detail::RootPlan<T> plan_;  // made once, for every text read (typed_member_plan.hpp)
   Validator validator_;
 };
 

@@ -60,7 +60,7 @@ class CallJudge {
     auto judged =
         detail::judge_text(call.arguments_text, specs_[index].input.lowering, tool->validator(),
                            {repair_, &input_schema(index), /*root_is_array=*/false});
-    record.input = detail::tree_of_reply(std::move(judged.value));
+    record.arguments.emplace(std::move(judged.value));
     record.issues = std::move(judged.issues);
     record.repairs = std::move(judged.repairs);
     int& rejections = rejections_[tool->name()];
@@ -96,11 +96,23 @@ class CallJudge {
   std::map<std::string, int, std::less<>> rejections_;
 };
 
+// The handler of a call judged valid on its input: a view handler reads the parsed document in
+// place; a tree handler reads the tree, built here (counted as a reply's tree) when the input is
+// still the document, and kept as the record's arguments.
+ToolOutput run_on_arguments(const Tool& tool, ToolCallRecord& record) {
+  JudgedValue& arguments = *record.arguments;
+  if (const JsonDocument* document = arguments.document()) {
+    if (tool.reads_view()) return tool.run(document->root());
+    arguments = JudgedValue(detail::tree_of_reply(std::move(arguments)));
+  }
+  return tool.run(*arguments.tree());
+}
+
 // Runs the handler of a call judged valid; an exception is the tool's failure, not the loop's.
 void run_handler(const Toolset& toolset, ToolCallRecord& record) {
   ToolOutput output;
   try {
-    output = toolset.find(record.call.name)->run(record.input);
+    output = run_on_arguments(*toolset.find(record.call.name), record);
   } catch (const std::exception& e) {
     output = ToolOutput::failure(std::string("the tool failed: ") + e.what());
   } catch (...) {
@@ -190,17 +202,38 @@ std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const Tool
 }  // namespace
 
 Tool::Tool(std::string name, std::string description, Schema input, ToolHandler handler)
+    : Tool(std::move(name), std::move(description), std::move(input), std::move(handler), {}) {}
+
+Tool::Tool(std::string name, std::string description, Schema input, ToolViewHandler handler)
+    : Tool(std::move(name), std::move(description), std::move(input), {}, std::move(handler)) {}
+
+Tool::Tool(std::string name, std::string description, Schema input, ToolHandler handler,
+           ToolViewHandler view_handler)
     : name_(std::move(name)),
       description_(std::move(description)),
       input_(std::move(input)),
       validator_(input_),
-      handler_(std::move(handler)) {
+      handler_(std::move(handler)),
+      view_handler_(std::move(view_handler)) {
   // Providers and MCP take only object inputs.
   if (input_.kind() != Kind::object) {
     throw SchemaError({{Path{}, fmt::format("tool \"{}\": the input must be an object, not {}",
                                             name_, to_string(input_.kind()))}});
   }
-  if (!handler_) throw std::invalid_argument("tool \"" + name_ + "\" has no handler");
+  if (!handler_ && !view_handler_) {
+    throw std::invalid_argument("tool \"" + name_ + "\" has no handler");
+  }
+}
+
+ToolOutput Tool::run(const nlohmann::json& input) const {
+  if (handler_) return handler_(input);
+  const JsonDocument document = JsonDocument::from_json(input);
+  return view_handler_(document.root());
+}
+
+ToolOutput Tool::run(JsonView input) const {
+  if (view_handler_) return view_handler_(input);
+  return handler_(input.to_json());
 }
 
 Toolset::Toolset(std::initializer_list<Tool> tools) {
