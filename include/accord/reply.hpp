@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accord/content.hpp"
+#include "accord/provider_message.hpp"
 
 namespace accord {
 
@@ -39,15 +40,15 @@ struct ToolResult {
   bool is_error = false;
 };
 
-// One turn of the conversation. An assistant turn keeps the provider's own message (`raw`) so it
-// can be sent back exactly as received.
+// One turn of the conversation. An assistant turn keeps the provider's own message (`raw`, its
+// JSON text) so it can be sent back exactly as received.
 struct Turn {
   enum class Role { system, user, assistant, tool_results };
   Role role = Role::user;
   std::string text;
   std::vector<ToolCall> tool_calls;  // assistant
   std::vector<ToolResult> results;   // tool_results
-  nlohmann::json raw;                // assistant: provider-shaped message/items; null otherwise
+  ProviderMessage raw;               // assistant: the provider's message/items; empty otherwise
   // user: images, documents and more text, read after `text` (each provider's limits apply:
   // docs/configuration.md#images-and-documents).
   std::vector<ContentPart> parts;

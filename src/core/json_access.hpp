@@ -40,11 +40,23 @@ struct NumberValue {
   return value.is_boolean() ? JsonType::boolean : JsonType::null;
 }
 
+// Either tree's number (nlohmann::json, ordered_json), read alike.
+template <class Tree>
+[[nodiscard]] NumberValue number_of_tree(const Tree& value) {
+  if (value.is_number_float()) return {JsonType::number_float, 0, value.template get<double>()};
+  if (value.is_number_unsigned())
+    return {JsonType::number_unsigned, value.template get<std::uint64_t>(), 0};
+  return {JsonType::number_integer, static_cast<std::uint64_t>(value.template get<std::int64_t>()),
+          0};
+}
+
 // Precondition: a number.
 [[nodiscard]] inline NumberValue number_of(const nlohmann::json& value) {
-  if (value.is_number_float()) return {JsonType::number_float, 0, value.get<double>()};
-  if (value.is_number_unsigned()) return {JsonType::number_unsigned, value.get<std::uint64_t>(), 0};
-  return {JsonType::number_integer, static_cast<std::uint64_t>(value.get<std::int64_t>()), 0};
+  return number_of_tree(value);
+}
+// An ordered tree (a reply envelope, a stream event) would otherwise convert to a copy.
+[[nodiscard]] inline NumberValue number_of(const nlohmann::ordered_json& value) {
+  return number_of_tree(value);
 }
 [[nodiscard]] inline NumberValue number_of(JsonView value) {
   if (value.is_number_float()) return {JsonType::number_float, 0, value.get_double()};
@@ -59,6 +71,9 @@ struct NumberValue {
 }
 
 [[nodiscard]] inline std::string_view text_of(const nlohmann::json& value) {
+  return value.get_ref<const std::string&>();
+}
+[[nodiscard]] inline std::string_view text_of(const nlohmann::ordered_json& value) {
   return value.get_ref<const std::string&>();
 }
 [[nodiscard]] inline std::string_view text_of(JsonView value) {

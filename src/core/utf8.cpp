@@ -1,5 +1,8 @@
 #include "core/utf8.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 namespace accord::detail {
 namespace {
 
@@ -33,10 +36,19 @@ std::size_t sequence_length(std::string_view text, std::size_t at) {
   return length;
 }
 
+bool eight_ascii_bytes_at(std::string_view text, std::size_t at) {
+  std::uint64_t eight = 0;
+  std::memcpy(&eight, text.data() + at, sizeof eight);
+  return (eight & 0x8080808080808080ULL) == 0;
+}
+
 }  // namespace
 
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
+    // Eight ASCII bytes at a time: most of what is checked (prompts, replies) is ASCII.
+    while (at + 8 <= text.size() && eight_ascii_bytes_at(text, at)) at += 8;
+    if (at == text.size()) break;
     const std::size_t length = sequence_length(text, at);
     if (length == 0) return false;
     at += length;

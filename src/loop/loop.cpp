@@ -217,8 +217,8 @@ namespace {
 
 // Whether content blocks as received hold a signed thinking block: Anthropic's thinking and
 // redacted_thinking, Converse's reasoningContent.
-bool holds_thinking(const nlohmann::json& blocks) {
-  return std::any_of(blocks.begin(), blocks.end(), [](const nlohmann::json& block) {
+bool holds_thinking(const nlohmann::ordered_json& blocks) {
+  return std::any_of(blocks.begin(), blocks.end(), [](const nlohmann::ordered_json& block) {
     if (!block.is_object()) return false;
     const auto type = block.find("type");
     const bool typed_thinking = type != block.end() && type->is_string() &&
@@ -232,7 +232,7 @@ bool holds_thinking(const nlohmann::json& blocks) {
 // empty (as a cut, unparsable argument text is). Every other block stays whole whatever its
 // size: a thinking block and its signature, which Claude wants first in an echoed turn while
 // thinking is on, and which a changed byte would invalidate.
-void cut_visible_blocks(nlohmann::json& blocks) {
+void cut_visible_blocks(nlohmann::ordered_json& blocks) {
   for (auto& block : blocks) {
     if (!block.is_object()) continue;
     if (const auto text = block.find("text"); text != block.end() && text->is_string()) {
@@ -243,7 +243,7 @@ void cut_visible_blocks(nlohmann::json& blocks) {
     auto& call = tool_use != block.end() && tool_use->is_object() ? *tool_use : block;
     if (const auto input = call.find("input");
         input != call.end() && input->dump().size() > kEchoedReplyBytes) {
-      *input = nlohmann::json::object();
+      *input = nlohmann::ordered_json::object();
     }
   }
 }
@@ -259,11 +259,18 @@ Turn echoed(const Turn& assistant) {
   for (auto& call : turn.tool_calls) {
     cut = cut_with_marker(call.arguments_text, kEchoedReplyBytes, "the arguments") || cut;
   }
-  if (turn.raw.is_array() && holds_thinking(turn.raw)) {
-    cut_visible_blocks(turn.raw);
-  } else if (cut || (!turn.raw.is_null() && turn.raw.dump().size() > 2 * kEchoedReplyBytes)) {
-    turn.raw = nullptr;
+  // Only content blocks that may hold thinking are read to a tree, to be edited.
+  const std::string& sent = turn.raw.text();
+  if (turn.raw.is_array() && (sent.find("thinking") != std::string::npos ||
+                              sent.find("reasoningContent") != std::string::npos)) {
+    auto blocks = turn.raw.tree();
+    if (holds_thinking(blocks)) {
+      cut_visible_blocks(blocks);
+      turn.raw = ProviderMessage(blocks);
+      return turn;
+    }
   }
+  if (cut || sent.size() > 2 * kEchoedReplyBytes) turn.raw = {};
   return turn;
 }
 

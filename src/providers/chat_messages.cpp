@@ -15,7 +15,7 @@ ojson chat_style_messages(const std::vector<Turn>& turns, const ChatMessageShape
         break;
       case Turn::Role::assistant:
         // The message exactly as received keeps tool-call ids and refusals intact.
-        out.push_back(turn.raw.is_object() ? ojson(turn.raw) : shape.assistant(turn));
+        out.push_back(turn.raw.is_object() ? message_splice(turn.raw) : shape.assistant(turn));
         break;
       case Turn::Role::tool_results:
         for (const auto& result : turn.results) out.push_back(shape.tool_result(result));

@@ -31,7 +31,7 @@ bool has_plain_turns(const CallSpec& call) {
   if (call.output != nullptr && call.output_text == nullptr) return false;
   return std::all_of(call.turns.begin(), call.turns.end(), [](const Turn& turn) {
     return turn.role != Turn::Role::tool_results && turn.parts.empty() && turn.tool_calls.empty() &&
-           turn.results.empty() && turn.raw.is_null() && is_valid_utf8(turn.text);
+           turn.results.empty() && turn.raw.empty() && is_valid_utf8(turn.text);
   });
 }
 

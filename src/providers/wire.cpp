@@ -8,6 +8,7 @@
 #include "accord/json_text.hpp"
 #include "accord/printable.hpp"
 #include "core/fast_json.hpp"
+#include "core/json_access.hpp"
 #include "core/json_depth.hpp"
 #include "core/json_document.hpp"
 #include "core/json_dump.hpp"
@@ -18,34 +19,6 @@ namespace accord::detail {
 namespace {
 
 std::atomic<std::size_t> trees_built{0};
-
-// The two forms' scalars, read alike by the templates below. Named apart from
-// core/json_access.hpp's text_of: a unity build may see both, and an ordered_json converts to
-// the nlohmann::json that one takes.
-std::string_view text_in(JsonView value) {
-  return value.get_string();
-}
-std::string_view text_in(const ojson& value) {
-  return value.get_ref<const std::string&>();
-}
-std::uint64_t unsigned_in(JsonView value) {
-  return value.get_unsigned();
-}
-std::uint64_t unsigned_in(const ojson& value) {
-  return value.get<std::uint64_t>();
-}
-std::int64_t integer_in(JsonView value) {
-  return value.get_integer();
-}
-std::int64_t integer_in(const ojson& value) {
-  return value.get<std::int64_t>();
-}
-double double_in(JsonView value) {
-  return value.get_double();
-}
-double double_in(const ojson& value) {
-  return value.get<double>();
-}
 
 }  // namespace
 
@@ -85,12 +58,12 @@ std::optional<Reply> error_envelope(const Json& body) {
   if (!error) return std::nullopt;
   Reply reply;
   if (error->is_string()) {
-    reply.detail = text_in(*error);
+    reply.detail = text_of(*error);
   } else if (error->is_object()) {
     reply.detail = string_or_empty(*error, "message");
     const auto code = member(*error, "code");
-    if (code && code->is_string() && !text_in(*code).empty()) {
-      reply.error_code = text_in(*code);
+    if (code && code->is_string() && !text_of(*code).empty()) {
+      reply.error_code = text_of(*code);
     } else if (code && code->is_number()) {
       reply.error_code = code->dump();
     } else {
@@ -194,12 +167,15 @@ std::int64_t token_count(const Json& object, const char* key) {
   constexpr std::int64_t kMax = std::int64_t{1} << 53;
   const auto found = member(object, key);
   if (!found || !found->is_number()) return 0;
-  if (found->is_number_unsigned()) {
+  const NumberValue number = number_of(*found);
+  if (number.kind == JsonType::number_unsigned) {
     return static_cast<std::int64_t>(
-        std::min<std::uint64_t>(unsigned_in(*found), static_cast<std::uint64_t>(kMax)));
+        std::min<std::uint64_t>(number.bits, static_cast<std::uint64_t>(kMax)));
   }
-  if (found->is_number_integer()) return std::clamp<std::int64_t>(integer_in(*found), 0, kMax);
-  const double count = double_in(*found);
+  if (number.kind == JsonType::number_integer) {
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(number.bits), 0, kMax);
+  }
+  const double count = number.real;
   if (!(count > 0)) return 0;  // negative, zero or NaN
   return count >= static_cast<double>(kMax) ? kMax : static_cast<std::int64_t>(count);
 }
@@ -209,7 +185,7 @@ template std::int64_t token_count(const JsonView&, const char*);
 template <class Json>
 std::string string_or_empty(const Json& object, const char* key) {
   const auto found = member(object, key);
-  return found && found->is_string() ? std::string(text_in(*found)) : std::string();
+  return found && found->is_string() ? std::string(text_of(*found)) : std::string();
 }
 template std::string string_or_empty(const ojson&, const char*);
 template std::string string_or_empty(const JsonView&, const char*);
@@ -241,11 +217,28 @@ void write_string(std::string_view text, std::string& out) {
   out += '"';
 }
 
-// The placeholder is a binary value, which no JSON text parses into, so nothing a conversation
-// or a tool schema holds can be mistaken for it.
+// A placeholder is a binary value, which no JSON text parses into, so nothing a conversation or a
+// tool schema holds can be mistaken for it: the output schema's has no subtype, a message's holds
+// the message's text.
+constexpr std::uint8_t kMessageSubtype = 1;
+
+ojson splice_of(std::string_view text) {
+  return ojson::binary(ojson::binary_t::container_type(text.begin(), text.end()), kMessageSubtype);
+}
+
+bool holds_messages(const CallSpec& call) {
+  return std::any_of(call.turns.begin(), call.turns.end(),
+                     [](const Turn& turn) { return !turn.raw.empty(); });
+}
+
 void write_spliced(const ojson& value, std::string_view splice, std::string& out) {
   if (value.is_binary()) {
-    out += splice;
+    const auto& placeholder = value.get_binary();
+    if (placeholder.has_subtype()) {
+      out.append(placeholder.begin(), placeholder.end());
+    } else {
+      out += splice;
+    }
   } else if (value.is_object()) {
     out += '{';
     for (auto it = value.begin(); it != value.end(); ++it) {
@@ -282,11 +275,25 @@ ojson output_schema(const CallSpec& call) {
   return call.output->schema;
 }
 
+ojson message_splice(const ProviderMessage& message) {
+  return splice_of(message.text());
+}
+
+void push_message_items(ojson& array, const ProviderMessage& message) {
+  // The text is compact (ProviderMessage writes it so): its items are what the brackets enclose.
+  const std::string& text = message.text();
+  if (message.is_array() && text.size() > 2) {
+    array.push_back(splice_of(std::string_view(text).substr(1, text.size() - 2)));
+  }
+}
+
 std::string serialize_request(const ojson& body, const CallSpec& call) {
-  if (call.output == nullptr || call.output_text == nullptr) return serialize(body);
+  const bool has_output_text = call.output != nullptr && call.output_text != nullptr;
+  if (!has_output_text && !holds_messages(call)) return serialize(body);
   std::string out;
-  out.reserve(call.output_text->size() + 1024);
-  write_spliced(body, *call.output_text, out);
+  out.reserve((has_output_text ? call.output_text->size() : 0) + 1024);
+  write_spliced(body, has_output_text ? std::string_view(*call.output_text) : std::string_view(),
+                out);
   return out;
 }
 
@@ -346,7 +353,7 @@ void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string&
   }
 }
 
-void set_assistant_turn(Reply& reply, const std::string& text, nlohmann::json raw) {
+void set_assistant_turn(Reply& reply, const std::string& text, ProviderMessage raw) {
   reply.assistant.role = Turn::Role::assistant;
   reply.assistant.text = text;
   reply.assistant.tool_calls = reply.tool_calls;

@@ -92,7 +92,8 @@ void append_json_escaped(std::string_view text, std::string& out);
 // The output schema's place in a request body: a copy of `call.output->schema`, or, when the call
 // carries its text, a placeholder that serialize_request() replaces with that text.
 [[nodiscard]] ojson output_schema(const CallSpec& call);
-// serialize(body), with the call's output schema text where output_schema() put its placeholder.
+// serialize(body), with the call's output schema text where output_schema() put its placeholder
+// and each turn's message where message_splice() or push_message_items() put one.
 [[nodiscard]] std::string serialize_request(const ojson& body, const CallSpec& call);
 
 // The system turns, joined; empty when there are none.
@@ -120,7 +121,14 @@ void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string&
 
 // The assistant turn the reply adds to a conversation: its text and tool calls, and `raw`, the
 // provider's own form, sent back as received so tool-call ids and refusals stay intact.
-void set_assistant_turn(Reply& reply, const std::string& text, nlohmann::json raw);
+void set_assistant_turn(Reply& reply, const std::string& text, ProviderMessage raw);
+
+// A provider's message in a request body: a placeholder serialize_request() writes the message's
+// text in place of, so the message goes back as received without a tree of it.
+[[nodiscard]] ojson message_splice(const ProviderMessage& message);
+// The items of an array message, pushed onto `array` the same way (as one placeholder; none when
+// the message holds no items).
+void push_message_items(ojson& array, const ProviderMessage& message);
 
 // `name` as one URL path segment (a deployment name, a model id or ARN): everything but RFC 3986's
 // unreserved characters percent-encoded, so `:` is %3A and `/` is %2F, as the SDKs send them.

@@ -100,7 +100,9 @@ struct CallSpec {
   RequestParameters parameters;
   // The model must call one of `tools` rather than answer in text (a tool run whose final answer
   // goes as a tool beside the others): Anthropic `tool_choice: any`, Bedrock `toolChoice: any`,
-  // OpenAI `tool_choice: required`. With thinking on, Claude refuses a forced choice: auto there.
+  // OpenAI `tool_choice: required`, Gemini `functionCallingConfig.mode: ANY`; Ollama takes no
+  // choice, so nothing holds its model to a call. With thinking on, Claude refuses a forced
+  // choice: auto there.
   bool tool_required = false;
 };
 

@@ -40,7 +40,7 @@ const SchemaCapabilities kAnthropic{
 
 ojson assistant_content(const Turn& turn) {
   // The content blocks exactly as received keep tool_use ids for the tool_result blocks.
-  if (turn.raw.is_array()) return ojson(turn.raw);
+  if (turn.raw.is_array()) return message_splice(turn.raw);
   if (turn.tool_calls.empty()) return ojson(turn.text);
   ojson blocks = ojson::array();
   if (!turn.text.empty()) blocks.push_back({{"type", "text"}, {"text", turn.text}});
@@ -260,7 +260,7 @@ class Anthropic final : public Provider {
       }
       // thinking, redacted_thinking and server-tool blocks carry no output
     }
-    set_assistant_turn(reply, text, content->to_json());
+    set_assistant_turn(reply, text, ProviderMessage(*content));
 
     const std::string stop = string_or_empty(body, "stop_reason");
     reply.detail = stop;

@@ -68,7 +68,7 @@ ojson text_block(const std::string& text) {
 
 ojson converse_assistant_content(const Turn& turn) {
   // The content blocks exactly as received keep toolUse ids for the toolResult blocks.
-  if (turn.raw.is_array()) return ojson(turn.raw);
+  if (turn.raw.is_array()) return message_splice(turn.raw);
   ojson blocks = ojson::array();
   if (!turn.text.empty()) blocks.push_back(text_block(turn.text));
   for (const auto& call : turn.tool_calls) {
@@ -439,7 +439,7 @@ class Bedrock final : public Provider {
       }
       // reasoningContent, citations, images and the rest carry no output
     }
-    set_assistant_turn(reply, text, content->to_json());
+    set_assistant_turn(reply, text, ProviderMessage(*content));
     const std::string stop = string_or_empty(body, "stopReason");
     reply.detail = stop;
     set_ending(reply, ending_of(stop, text), mode, text, text);

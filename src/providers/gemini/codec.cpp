@@ -58,7 +58,7 @@ ojson text_part(const std::string& text) {
 
 ojson model_parts(const Turn& turn) {
   // The parts exactly as received keep thought signatures, which Gemini 3 requires back.
-  if (turn.raw.is_array()) return ojson(turn.raw);
+  if (turn.raw.is_array()) return message_splice(turn.raw);
   ojson parts = ojson::array();
   if (!turn.text.empty() || turn.tool_calls.empty()) parts.push_back(text_part(turn.text));
   for (const auto& call : turn.tool_calls) {
@@ -280,6 +280,9 @@ class Gemini final : public Provider {
         body["toolConfig"] = {
             {"functionCallingConfig",
              {{"mode", "ANY"}, {"allowedFunctionNames", ojson::array({output_name(call)})}}}};
+      } else if (call.tool_required) {
+        // ANY with no names: the model must call one of the declared functions.
+        body["toolConfig"] = {{"functionCallingConfig", {{"mode", "ANY"}}}};
       }
     }
     ojson config{{"maxOutputTokens", call.max_tokens}};
@@ -315,7 +318,7 @@ class Gemini final : public Provider {
         Reply reply;
         reply.usage = usage;
         reply.detail = block;
-        set_assistant_turn(reply, "", nlohmann::json::array());
+        set_assistant_turn(reply, "", ProviderMessage(ojson::array()));
         std::string words = string_or_empty(*feedback, "blockReasonMessage");
         if (words.empty()) words = "the prompt was blocked (" + block + ")";
         set_ending(reply, Ending::refused, mode, "", std::move(words));
@@ -358,7 +361,8 @@ class Gemini final : public Provider {
       }
       // inlineData, executableCode and the like carry no output here
     }
-    set_assistant_turn(reply, text, parts ? parts->to_json() : nlohmann::json::array());
+    set_assistant_turn(reply, text,
+                       parts ? ProviderMessage(*parts) : ProviderMessage(ojson::array()));
 
     const std::string finish = string_or_empty(candidate, "finishReason");
     reply.detail = finish;

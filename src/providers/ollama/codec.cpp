@@ -167,7 +167,7 @@ class Ollama final : public Provider {
             {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
       }
     }
-    set_assistant_turn(reply, text, message->to_json());
+    set_assistant_turn(reply, text, ProviderMessage(*message));
     // The output came through `format` whichever mode asked for it.
     set_ending(reply, reply.detail == "length" ? Ending::cut_off : Ending::finished,
                OutputMode::response_format, text);

@@ -57,7 +57,7 @@ ojson input_items(const CallSpec& call) {
       case Turn::Role::assistant:
         if (turn.raw.is_array()) {
           // The output items exactly as received (reasoning items included) keep call ids valid.
-          for (const auto& item : turn.raw) out.push_back(ojson(item));
+          push_message_items(out, turn.raw);
           break;
         }
         if (!turn.text.empty()) out.push_back({{"role", "assistant"}, {"content", turn.text}});
@@ -145,7 +145,7 @@ class Responses final : public OpenAIProvider {
       // reasoning and other item types carry no output
     }
 
-    set_assistant_turn(reply, text, output->to_json());
+    set_assistant_turn(reply, text, ProviderMessage(*output));
 
     std::string reason;
     if (const auto d = body.find("incomplete_details"); d && d->is_object()) {

@@ -34,7 +34,7 @@ std::unique_ptr<CodecCall> codec_call(const char* name, std::string base_url,
   c->spec.api_key = std::move(key);
   c->spec.model = "my-deployment";
   c->spec.max_tokens = 300;
-  c->spec.turns.push_back({Turn::Role::user, "Order ORD-123456 please.", {}, {}, nullptr});
+  c->spec.turns.push_back({Turn::Role::user, "Order ORD-123456 please.", {}, {}, {}});
   c->spec.output_name = "refund";
   c->spec.output = &c->wire;
   c->spec.mode = mode;

@@ -35,7 +35,7 @@ std::unique_ptr<AzureResponsesCall> azure_responses_call(std::string base_url) {
   c->spec.api_key = "azure-key-123";
   c->spec.model = "invoices";
   c->spec.max_tokens = 300;
-  c->spec.turns.push_back({Turn::Role::user, "Invoice from ACME.", {}, {}, nullptr});
+  c->spec.turns.push_back({Turn::Role::user, "Invoice from ACME.", {}, {}, {}});
   c->spec.output_name = "invoice";
   c->spec.output = &c->wire;
   c->spec.mode = OutputMode::response_format;

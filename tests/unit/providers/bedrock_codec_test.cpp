@@ -30,8 +30,8 @@ struct BedrockCall {
     spec.api_key = std::move(key);
     spec.model = "anthropic.claude-haiku-4-5-20251001-v1:0";
     spec.max_tokens = 300;
-    spec.turns.push_back({Turn::Role::system, "Extract the order.", {}, {}, nullptr});
-    spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, nullptr});
+    spec.turns.push_back({Turn::Role::system, "Extract the order.", {}, {}, {}});
+    spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, {}});
     spec.output_name = "order";
     spec.output = &wire;
     spec.mode = mode;
@@ -93,7 +93,7 @@ TEST(BedrockCodec, ForcedToolCorrectionWireSnapshot) {
                                                 "tool_use"),
                                   OutputMode::forced_tool);
   call.spec.turns.push_back(reply.assistant);
-  Turn results{Turn::Role::tool_results, "", {}, {}, nullptr};
+  Turn results{Turn::Role::tool_results, "", {}, {}, {}};
   results.results.push_back({"tooluse_1", "order", "orderId must be a string", true});
   call.spec.turns.push_back(results);
   // Compared as unordered JSON: the echoed block's key order is not the wire's concern.

@@ -97,7 +97,7 @@ struct PerModelCall {
   explicit PerModelCall(std::string model) {
     spec.base_url = "https://bedrock-runtime.us-east-1.amazonaws.com";
     spec.model = std::move(model);
-    spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, nullptr, {}});
+    spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, {}, {}});
     spec.output_name = "order";
     spec.output = &wire;
     spec.mode = OutputMode::per_model;
@@ -147,7 +147,7 @@ TEST(BedrockCachePoint, FollowsEveryBlockOfTheFirstUserTurn) {
   auto& first = call.spec.turns.back();
   first.parts = {ContentPart::image(png, "image/png"), ContentPart::of_text("and this note")};
   // A later user turn (a scoped correction's) joins the same Converse message, after the point.
-  call.spec.turns.push_back({Turn::Role::user, "Only the orderId, please.", {}, {}, nullptr, {}});
+  call.spec.turns.push_back({Turn::Role::user, "Only the orderId, please.", {}, {}, {}, {}});
   call.spec.parameters.prompt_cache = true;
   const ojson content = call.body()["messages"][0]["content"];
   ASSERT_EQ(content.size(), 5u) << content.dump();

@@ -26,8 +26,8 @@ struct GeminiCall {
     spec.api_key = "gm-test-key";
     spec.model = "gemini-test";
     spec.max_tokens = 300;
-    spec.turns.push_back({Turn::Role::system, "Extract the order.", {}, {}, nullptr});
-    spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, nullptr});
+    spec.turns.push_back({Turn::Role::system, "Extract the order.", {}, {}, {}});
+    spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, {}});
     spec.output_name = "refund";
     spec.output = &wire;
     spec.mode = mode;
@@ -89,7 +89,7 @@ TEST(GeminiCodec, CorrectionAfterAForcedCallSendsTheCallBackAndAFunctionResponse
   ASSERT_EQ(reply.status, ReplyStatus::ok);
   ASSERT_EQ(reply.tool_calls.size(), 1u);
   call.spec.turns.push_back(reply.assistant);
-  Turn results{Turn::Role::tool_results, "", {}, {}, nullptr};
+  Turn results{Turn::Role::tool_results, "", {}, {}, {}};
   results.results.push_back(
       {reply.tool_calls[0].id, reply.tool_calls[0].name, "orderId: expected a string", true});
   call.spec.turns.push_back(results);

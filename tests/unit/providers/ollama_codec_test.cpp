@@ -26,7 +26,7 @@ OllamaCall call(OutputMode mode, std::string base_url = "http://127.0.0.1:11434"
   c.spec.base_url = std::move(base_url);
   c.spec.model = "llama3.2";
   c.spec.max_tokens = 300;
-  c.spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, nullptr});
+  c.spec.turns.push_back({Turn::Role::user, "Order ORD-1 please.", {}, {}, {}});
   c.spec.output_name = "order";
   c.spec.mode = mode;
   return c;
@@ -73,7 +73,7 @@ TEST(OllamaEncode, OllamaHostWithoutSchemeOrWithV1ReachesTheNativeApi) {
 
 TEST(OllamaEncode, ToolResultsNameTheirTool) {
   auto c = call(OutputMode::response_format);
-  c.spec.turns.push_back({Turn::Role::assistant, "", {{"", "lookup", R"({"id":1})"}}, {}, nullptr});
+  c.spec.turns.push_back({Turn::Role::assistant, "", {{"", "lookup", R"({"id":1})"}}, {}, {}});
   Turn results{.role = Turn::Role::tool_results};
   results.results.push_back({"", "lookup", "found", false});
   c.spec.turns.push_back(results);

@@ -34,8 +34,8 @@ Call first_attempt(const Provider& p, OutputMode mode, std::string key = "sk-tes
   c.spec.api_key = std::move(key);
   c.spec.model = "m-1";
   c.spec.max_tokens = 300;
-  c.spec.turns.push_back({Turn::Role::system, "Extract the order.", {}, {}, nullptr});
-  c.spec.turns.push_back({Turn::Role::user, "Order ORD-123456 please.", {}, {}, nullptr});
+  c.spec.turns.push_back({Turn::Role::system, "Extract the order.", {}, {}, {}});
+  c.spec.turns.push_back({Turn::Role::user, "Order ORD-123456 please.", {}, {}, {}});
   c.spec.output_name = "refund";
   c.spec.mode = mode;
   return c;
@@ -48,11 +48,11 @@ void add_correction(Call& c, const Provider& p, const std::string& reply_body) {
   const std::string issues = "That JSON failed validation:\n✖ bad\nReturn the corrected JSON only.";
   if (c.spec.mode == OutputMode::forced_tool) {
     ASSERT_EQ(reply.tool_calls.size(), 1u);
-    Turn results{Turn::Role::tool_results, "", {}, {}, nullptr};
+    Turn results{Turn::Role::tool_results, "", {}, {}, {}};
     results.results.push_back({reply.tool_calls[0].id, reply.tool_calls[0].name, issues, true});
     c.spec.turns.push_back(results);
   } else {
-    c.spec.turns.push_back({Turn::Role::user, issues, {}, {}, nullptr});
+    c.spec.turns.push_back({Turn::Role::user, issues, {}, {}, {}});
   }
 }
 
@@ -187,7 +187,7 @@ TEST(ProvidersEncode, SchemaTextSerialisedOnceGivesTheSameBodyAsACopy) {
       auto c = first_attempt(*p, mode);
       c.spec.output = &c.wire;
       c.spec.tools.push_back({"lookup", "Finds an order.", p->lower(kSchema, Report{})});
-      c.spec.turns.push_back({Turn::Role::user, "caf\u00e9 \"quoted\" \xff", {}, {}, nullptr});
+      c.spec.turns.push_back({Turn::Role::user, "caf\u00e9 \"quoted\" \xff", {}, {}, {}});
       const std::string copied = p->encode(c.spec).body;
       const std::string text = c.wire.schema.dump();
       c.spec.output_text = &text;
@@ -204,8 +204,8 @@ TEST(ProvidersEncode, SplicedBodyEscapesEveryAsciiCharacterAsNlohmannDoes) {
     auto c = first_attempt(*p, OutputMode::forced_tool);
     c.spec.output = &c.wire;
     c.spec.tools.push_back({"lookup", every_ascii, p->lower(kSchema, Report{})});
-    c.spec.turns.push_back({Turn::Role::system, every_ascii, {}, {}, nullptr});
-    c.spec.turns.push_back({Turn::Role::user, every_ascii + "\u00e9", {}, {}, nullptr});
+    c.spec.turns.push_back({Turn::Role::system, every_ascii, {}, {}, {}});
+    c.spec.turns.push_back({Turn::Role::user, every_ascii + "\u00e9", {}, {}, {}});
     const std::string copied = p->encode(c.spec).body;
     const std::string text = c.wire.schema.dump();
     c.spec.output_text = &text;
@@ -237,7 +237,7 @@ TEST(OpenAIChatDecode, ContentIsTheOutputWithUsage) {
   EXPECT_EQ(reply.text, R"({"orderId":"ORD-123456"})");
   EXPECT_EQ(reply.usage, (Usage{91, 23, 114}));
   EXPECT_EQ(reply.assistant.role, Turn::Role::assistant);
-  EXPECT_EQ(reply.assistant.raw["content"], reply.text);
+  EXPECT_EQ(reply.assistant.raw.tree()["content"], reply.text);
 }
 
 TEST(OpenAIChatDecode, TotalIsTheSumWhenAbsent) {
@@ -425,7 +425,7 @@ TEST(OpenAIResponsesDecode, JoinsOutputTextSkippingReasoning) {
   EXPECT_EQ(reply.text, R"({"orderId":"ORD-1"})");
   EXPECT_EQ(reply.usage, (Usage{84, 22, 106}));
   EXPECT_TRUE(reply.assistant.raw.is_array());
-  EXPECT_EQ(reply.assistant.raw.size(), 2u);
+  EXPECT_EQ(reply.assistant.raw.tree().size(), 2u);
 }
 
 TEST(OpenAIResponsesDecode, RefusalPartIsARefusal) {
@@ -580,12 +580,12 @@ TEST(AnthropicEncode, ForcedToolModeAndItsCorrectionAsAnErrorToolResult) {
 TEST(AnthropicEncode, TextAfterToolResultsJoinsTheirUserTurn) {
   auto p = provider("anthropic");
   auto c = first_attempt(*p, OutputMode::response_format);
-  Turn assistant{Turn::Role::assistant, "", {{"toolu_1", "lookup", R"({"id":1})"}}, {}, nullptr};
+  Turn assistant{Turn::Role::assistant, "", {{"toolu_1", "lookup", R"({"id":1})"}}, {}, {}};
   Turn results{
-      Turn::Role::tool_results, "", {}, {{"toolu_1", "lookup", "{\"ok\":true}", false}}, nullptr};
+      Turn::Role::tool_results, "", {}, {{"toolu_1", "lookup", "{\"ok\":true}", false}}, {}};
   c.spec.turns.push_back(assistant);
   c.spec.turns.push_back(results);
-  c.spec.turns.push_back({Turn::Role::user, "Now answer.", {}, {}, nullptr});
+  c.spec.turns.push_back({Turn::Role::user, "Now answer.", {}, {}, {}});
   const auto messages = body_of(p->encode(c.spec))["messages"];
   ASSERT_EQ(messages.size(), 3u);
   EXPECT_EQ(messages[1]["content"][0],
@@ -610,7 +610,7 @@ TEST(AnthropicDecode, TextBlocksAreTheOutputAfterThinking) {
                                 .total_tokens = 251,
                                 .cache_read_input_tokens = 3,
                                 .cache_write_input_tokens = 5}));
-  EXPECT_EQ(reply.assistant.raw.size(), 2u);
+  EXPECT_EQ(reply.assistant.raw.tree().size(), 2u);
 }
 
 TEST(AnthropicDecode, RefusalUsesTheExplanationWhenThereIsNoText) {

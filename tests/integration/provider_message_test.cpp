@@ -1,0 +1,122 @@
+// An assistant turn keeps the provider's message as its JSON text (accord/provider_message.hpp):
+// reading a reply builds no tree of it, and a conversation re-sent after the reply carries the
+// message byte for byte as the provider sent it, for every provider, over real HTTP against
+// accord-mock.
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "accord/client.hpp"
+#include "accord/typed_rules.hpp"
+#include "core/provider_message_trees.hpp"
+#include "fixtures/mock_process.hpp"
+#include "fixtures/provider_params.hpp"
+#include "fixtures/typed_fixtures.hpp"
+#include "loop/loop.hpp"
+#include "providers/wire.hpp"
+
+namespace accord {
+namespace {
+
+// curl underneath; each request body and each reply body kept as sent and received.
+class BodyRecordingTransport final : public Transport {
+ public:
+  TransportResult post(const HttpRequest& request) override {
+    TransportResult result = curl_.post(request);
+    const std::lock_guard lock(mutex_);
+    requests_.push_back(request.body);
+    replies_.push_back(result.response ? result.response->body : std::string());
+    return result;
+  }
+  std::vector<std::string> requests() const {
+    const std::lock_guard lock(mutex_);
+    return requests_;
+  }
+  std::vector<std::string> replies() const {
+    const std::lock_guard lock(mutex_);
+    return replies_;
+  }
+
+ private:
+  CurlTransport curl_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> requests_;
+  std::vector<std::string> replies_;
+};
+
+class ProviderMessageOnTheWire : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ProviderMessageOnTheWire, AConversationResentSendsTheMessageAsReceived) {
+  REQUIRE_MOCK();
+  const nlohmann::json scenario = {
+      {"replies", nlohmann::json::array({{{"json", {{"zeta", 1}, {"alpha", "x\n\u00e9"}}}},
+                                         {{"json", {{"ok", true}}}}})}};
+  MockProcess mock(scenario.dump());
+  auto transport = std::make_shared<BodyRecordingTransport>();
+  auto options = testing_support::mock_client_options(GetParam(), mock.base_url());
+  options.custom_transport = transport;
+  const Client client(options);
+
+  CallSpec call;
+  call.turns.push_back(Turn{.role = Turn::Role::user, .text = "Say something."});
+  const Exchange first = client.exchange(call);
+  ASSERT_EQ(first.reply.status, ReplyStatus::ok) << first.reply.detail;
+  const ProviderMessage& message = first.reply.assistant.raw;
+  ASSERT_FALSE(message.empty());
+  ASSERT_EQ(transport->replies().size(), 1U);
+  EXPECT_NE(transport->replies()[0].find(message.text()), std::string::npos)
+      << message.text() << "\nnot in\n"
+      << transport->replies()[0];
+
+  call.turns.push_back(first.reply.assistant);
+  call.turns.push_back(Turn{.role = Turn::Role::user, .text = "Again."});
+  const Exchange second = client.exchange(call);
+  ASSERT_EQ(second.reply.status, ReplyStatus::ok) << second.reply.detail;
+  ASSERT_EQ(transport->requests().size(), 2U);
+  // A list of items (the Responses API's output) goes into the request's list item by item.
+  const std::string& text = message.text();
+  const std::string sent = message.is_array() ? text.substr(1, text.size() - 2) : text;
+  EXPECT_NE(transport->requests()[1].find(sent), std::string::npos) << sent << "\nnot in\n"
+                                                                    << transport->requests()[1];
+}
+
+TEST_P(ProviderMessageOnTheWire, ATypedExtractBuildsNoTreeOfTheReply) {
+  REQUIRE_MOCK();
+  const nlohmann::json scenario = {
+      {"replies", nlohmann::json::array({{{"json", typed_fixtures::kRefundJson}}})}};
+  MockProcess mock(scenario.dump());
+  const Client client(testing_support::mock_client_options(GetParam(), mock.base_url()));
+  const ExtractRequest request{.schema = typed<typed_fixtures::Refund>().schema(),
+                               .prompt = "Extract."};
+  const auto envelopes = detail::envelope_trees_built();
+  const auto values = detail::reply_trees_built();
+  const auto messages = detail::provider_message_trees_built();
+  const auto result = client.extract<typed_fixtures::Refund>(request);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result.value().orderId, "ORD-482913");
+  EXPECT_EQ(detail::envelope_trees_built() - envelopes, 0U);
+  EXPECT_EQ(detail::reply_trees_built() - values, 0U);
+  EXPECT_EQ(detail::provider_message_trees_built() - messages, 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, ProviderMessageOnTheWire, ::testing::ValuesIn(provider_names()),
+                         testing_support::ProviderParamName{});
+
+TEST(ProviderMessage, KeepsTheMembersInTheOrderTheyCame) {
+  const auto document = parse_document(R"({"zeta": 1, "alpha": [true, null], "mid": "\u00e9"})");
+  ASSERT_TRUE(document.document);
+  const ProviderMessage message(document.document->root());
+  EXPECT_EQ(message.text(), "{\"zeta\":1,\"alpha\":[true,null],\"mid\":\"\xc3\xa9\"}");
+  EXPECT_TRUE(message.is_object());
+  EXPECT_EQ(message.tree().begin().key(), "zeta");
+}
+
+TEST(ProviderMessage, ANullTreeIsAnEmptyMessage) {
+  const ProviderMessage message{nlohmann::json()};
+  EXPECT_TRUE(message.empty());
+  EXPECT_FALSE(message.is_array());
+  EXPECT_TRUE(message.tree().is_null());
+}
+
+}  // namespace
+}  // namespace accord
