@@ -38,7 +38,10 @@ class Tool {
  public:
   // Throws SchemaError for a bad input schema.
   Tool(std::string name, std::string description, Schema input, ToolHandler handler);
-  Tool(std::string name, std::string description, Schema input, ToolViewHandler handler);
+  // A tool whose handler reads a view (a named maker, not a constructor, so that a generic
+  // lambda handed to the constructor above is not ambiguous).
+  [[nodiscard]] static Tool reading_views(std::string name, std::string description, Schema input,
+                                          ToolViewHandler handler);
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::string& description() const { return description_; }
   [[nodiscard]] const Schema& input() const { return input_; }

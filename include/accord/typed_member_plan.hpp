@@ -37,9 +37,10 @@ inline const SchemaNode* record_values(const SchemaNode* node) {
   return &node->elements.front().node();
 }
 
-// The address that tells the plans of two types apart when they are handed down untyped.
+// The address that tells the plans of two types apart when they are handed down untyped. Not
+// const: identical constants may be folded into one address by a linker, variables may not.
 template <class T>
-inline constexpr char plan_type = 0;
+inline char plan_type = 0;
 
 // What a reading carries down without knowing the struct's type: the node a plan was made for
 // and the type it was made for.

@@ -83,10 +83,6 @@ bool call_on_view(const F& predicate, const Schema& schema, const RootPlan<M>& p
   }
 }
 
-// Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
-// its unions' choices), or with the value inside a std::optional when the predicate takes that; a
-// value that does not convert passes (its type check reports it). `value` is a tree or a view of
-// the parsed document (accord/json_view.hpp): one reading for both.
 // The plan of the value a predicate taking `F` reads from a node of values M: the value inside a
 // std::optional when the predicate takes that.
 template <class M, class F>
@@ -99,6 +95,10 @@ requires(is_optional<M>::value &&
   using type = typename M::value_type;
 };
 
+// Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
+// its unions' choices), or with the value inside a std::optional when the predicate takes that; a
+// value that does not convert passes (its type check reports it). `value` is a tree or a view of
+// the parsed document (accord/json_view.hpp): one reading for both.
 template <class M, class F, class V>
 bool call_typed(const F& predicate, const Schema& schema,
                 const RootPlan<typename PredicateValue<M, F>::type>& plan, const V& value) {

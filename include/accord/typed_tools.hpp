@@ -35,24 +35,25 @@ template <class In, class F>
   Schema schema = input.schema();
   // The struct is read from the parsed arguments, with its member plan made once here.
   const typed_detail::RootPlan<In> plan(schema);
-  return Tool(std::move(name), std::move(description), schema,
-              ToolViewHandler([schema, plan, handler = std::move(handler)](JsonView raw) {
-                auto converted = typed_detail::read_value<In>(&schema, raw, plan.get());
-                if (!converted) {
-                  const auto where = converted.error().path.to_string();
-                  return ToolOutput::unfit("the input does not fit the tool's argument type: " +
-                                           converted.error().message +
-                                           (where.empty() ? "" : " (at " + where + ")"));
-                }
-                if constexpr (std::is_same_v<Out, ToolOutput>) {
-                  return handler(converted.value());
-                } else {
-                  static_assert(KnownType<Out>,
-                                "accord: a typed tool returns ToolOutput or a type the typed "
-                                "layer converts (typed_types.hpp)");
-                  return ToolOutput::ok(to_json_value(handler(converted.value())));
-                }
-              }));
+  return Tool::reading_views(
+      std::move(name), std::move(description), schema,
+      ToolViewHandler([schema, plan, handler = std::move(handler)](JsonView raw) {
+        auto converted = typed_detail::read_value<In>(&schema, raw, plan.get());
+        if (!converted) {
+          const auto where = converted.error().path.to_string();
+          return ToolOutput::unfit(
+              "the input does not fit the tool's argument type: " + converted.error().message +
+              (where.empty() ? "" : " (at " + where + ")"));
+        }
+        if constexpr (std::is_same_v<Out, ToolOutput>) {
+          return handler(converted.value());
+        } else {
+          static_assert(KnownType<Out>,
+                        "accord: a typed tool returns ToolOutput or a type the typed "
+                        "layer converts (typed_types.hpp)");
+          return ToolOutput::ok(to_json_value(handler(converted.value())));
+        }
+      }));
 }
 
 // The input schema derived from the argument struct with no rules added.

@@ -31,6 +31,7 @@
 
 #include "accord/json_view.hpp"
 #include "accord/path.hpp"
+#include "accord/same_bytes.hpp"
 #include "accord/schema.hpp"
 #include "accord/typed_member_plan.hpp"
 #include "accord/typed_schema.hpp"
@@ -354,26 +355,7 @@ std::array<const json*, MemberNames<T>::count> members_found(const json& j) {
   for (std::size_t i = 0; i < found.size(); ++i) found[i] = member_of(j, table.names[i]);
   return found;
 }
-// Whether two texts are equal, a key and a member name mostly: 4 to 16 bytes are compared as two
-// overlapping words each, with no call to memcmp (a third of a struct's reading went there).
-inline bool same_text(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  const auto words_equal = [&]<class W>(W /*width*/) {
-    W first_a = 0;
-    W first_b = 0;
-    W last_a = 0;
-    W last_b = 0;
-    std::memcpy(&first_a, a.data(), sizeof(W));
-    std::memcpy(&first_b, b.data(), sizeof(W));
-    std::memcpy(&last_a, a.data() + n - sizeof(W), sizeof(W));
-    std::memcpy(&last_b, b.data() + n - sizeof(W), sizeof(W));
-    return ((first_a ^ first_b) | (last_a ^ last_b)) == 0;
-  };
-  if (n >= 8 && n <= 16) return words_equal(std::uint64_t{});
-  if (n >= 4 && n < 8) return words_equal(std::uint32_t{});
-  return a == b;
-}
+using bytes_detail::same_text;
 
 template <class T>
 std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonView j) {

@@ -20,8 +20,9 @@ namespace accord {
 
 // Appends values to a document's tape in text order; a container is opened, filled and closed,
 // and finish() ends the document. Values wait in a small buffer and reach the tape a run at a time
-// (when a container closes, or kPending are waiting): a value costs a store into the buffer, not
-// a call into std::vector's push_back, which g++ does not inline into the reader.
+// (when an object of two or more members closes and is ordered, when kPending are waiting, or at
+// finish()): a value costs a store into the buffer, not a call into std::vector's push_back, which
+// g++ does not inline into the reader.
 class JsonDocument::Writer {
  public:
   using Kind = JsonDocument::Kind;
@@ -708,9 +709,11 @@ Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& r
     return std::move(tree.issues);
   }
   // The value once more as an ordered_json, whose members stay in the text's order (a repeated
-  // key's last value at its first place, as nlohmann::json keeps it): the tape holds them in that
-  // order, as the quick reader's does, so a dump in text order (core/json_dump.hpp) writes back
-  // what the model wrote. This text is rare (a repeated key, an integer of 19 or more digits).
+  // key's last value at its first place, as ordered_json::parse keeps it): the tape holds them in
+  // that order, as the quick reader's does, so a dump in text order (core/json_dump.hpp) writes
+  // back what the model wrote. This text is rare (a repeated key, an integer of 19 or more
+  // digits); the first tree is freed first, so a large reply is held as one tree at a time.
+  tree.value.reset();
   detail::write_tree(parse_ordered_json(text, /*allow_exceptions=*/false), out);
   out.finish();
   return {};

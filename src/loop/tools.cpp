@@ -60,7 +60,7 @@ class CallJudge {
     auto judged =
         detail::judge_text(call.arguments_text, specs_[index].input.lowering, tool->validator(),
                            {repair_, &input_schema(index), /*root_is_array=*/false});
-    record.arguments.emplace(std::move(judged.value));
+    if (judged.parsed) record.arguments.emplace(std::move(judged.value));
     record.issues = std::move(judged.issues);
     record.repairs = std::move(judged.repairs);
     int& rejections = rejections_[tool->name()];
@@ -204,8 +204,10 @@ std::optional<Error> answer_calls(const Reply& reply, bool last_turn, const Tool
 Tool::Tool(std::string name, std::string description, Schema input, ToolHandler handler)
     : Tool(std::move(name), std::move(description), std::move(input), std::move(handler), {}) {}
 
-Tool::Tool(std::string name, std::string description, Schema input, ToolViewHandler handler)
-    : Tool(std::move(name), std::move(description), std::move(input), {}, std::move(handler)) {}
+Tool Tool::reading_views(std::string name, std::string description, Schema input,
+                         ToolViewHandler handler) {
+  return {std::move(name), std::move(description), std::move(input), {}, std::move(handler)};
+}
 
 Tool::Tool(std::string name, std::string description, Schema input, ToolHandler handler,
            ToolViewHandler view_handler)

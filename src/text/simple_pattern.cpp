@@ -3,7 +3,7 @@
 #include <limits>
 #include <string_view>
 
-#include "core/same_bytes.hpp"
+#include "accord/same_bytes.hpp"
 
 namespace accord::detail {
 namespace {
@@ -203,7 +203,8 @@ std::optional<SimplePattern> SimplePattern::compile(std::string_view source) {
 }
 
 bool SimplePattern::search(std::string_view text) const {
-  if (text.size() < prefix_.size() || !same_bytes(text.data(), prefix_.data(), prefix_.size())) {
+  if (text.size() < prefix_.size() ||
+      !bytes_detail::same_bytes(text.data(), prefix_.data(), prefix_.size())) {
     return false;
   }
   std::size_t at = prefix_.size();

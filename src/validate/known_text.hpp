@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/same_bytes.hpp"
+#include "accord/same_bytes.hpp"
 
 namespace accord::detail {
 
@@ -14,7 +14,7 @@ struct KnownText {
   std::string_view text;  // points into the node that owns the string
 
   [[nodiscard]] bool equals(std::string_view other) const {
-    return other.size() == text.size() && same_bytes(other.data(), text.data(), text.size());
+    return bytes_detail::same_text(other, text);
   }
   // How `other` orders against this text, as string_view::compare's sign (bytes unsigned, a
   // prefix first): the first bytes decide most unequal pairs.

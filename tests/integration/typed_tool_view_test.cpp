@@ -110,6 +110,18 @@ TEST_F(TypedToolView, TheRecordBuildsTheInputTreeOnlyWhenAsked) {
   EXPECT_EQ(record.input(), kViewToolArguments);
 }
 
+TEST_F(TypedToolView, ArgumentsThatDoNotParseLeaveTheRecordWithoutArguments) {
+  REQUIRE_MOCK();
+  trees_built_by_run({view_tool_call("{\"sku\": "), {{"text", "done"}}}, typed_tools(),
+                     "openai-chat");
+  ASSERT_TRUE(run_->ok()) << run_->error().message;
+  const ToolCallRecord& record = run_->value().calls.at(0);
+  EXPECT_EQ(record.verdict, CallVerdict::rejected);
+  EXPECT_FALSE(record.arguments.has_value());
+  EXPECT_TRUE(record.input().is_null());
+  EXPECT_TRUE(shipments_.empty());
+}
+
 TEST_F(TypedToolView, ARepairedInputReachesTheTypedHandlerFromItsTree) {
   REQUIRE_MOCK();
   // "3" for an integer: the lossless repair makes it 3, on a tree.
@@ -129,6 +141,13 @@ TEST_F(TypedToolView, AViewHandlerRunsOnATreeGivenToTheTool) {
   ASSERT_EQ(shipments_.size(), 1U);
   EXPECT_EQ(shipments_[0].sku, "KT-7");
   EXPECT_EQ(shipments_[0].quantity, 2);
+}
+
+TEST_F(TypedToolView, AGenericLambdaHandlerMakesATreeTool) {
+  const Tool tool("echo", "", object({{"x", integer()}}),
+                  [](const auto& input) { return ToolOutput::ok(input); });
+  EXPECT_FALSE(tool.reads_view());
+  EXPECT_EQ(tool.run(json{{"x", 1}}).result, json({{"x", 1}}));
 }
 
 TEST_F(TypedToolView, ATreeHandlerRunsOnAViewGivenToTheTool) {

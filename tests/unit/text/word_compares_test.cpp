@@ -1,4 +1,4 @@
-// The byte checks that read a word at a time (core/same_bytes.hpp, a simple pattern's literal
+// The byte checks that read a word at a time (accord/same_bytes.hpp, a simple pattern's literal
 // start, is_iso_date's digits and dashes) give the verdicts of a byte-by-byte reading, for every
 // length and every byte in every place.
 
@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
+#include "accord/same_bytes.hpp"
 #include "core/ascii.hpp"
-#include "core/same_bytes.hpp"
 #include "text/simple_pattern.hpp"
 #include "text/string_formats.hpp"
 
@@ -20,11 +20,12 @@ TEST(WordCompares, SameBytesAgreesWithMemcmpForEveryLengthAndPlace) {
   const std::string base = "abcdefghijklmnopqrstuvwxyz0123456789ABCD";
   for (std::size_t size = 0; size <= base.size(); ++size) {
     std::string other = base;
-    EXPECT_TRUE(same_bytes(base.data(), other.data(), size)) << size;
+    EXPECT_TRUE(bytes_detail::same_bytes(base.data(), other.data(), size)) << size;
     for (std::size_t place = 0; place < size; ++place) {
       other = base;
       other[place] = static_cast<char>(other[place] ^ 0x80);
-      EXPECT_FALSE(same_bytes(base.data(), other.data(), size)) << size << " at " << place;
+      EXPECT_FALSE(bytes_detail::same_bytes(base.data(), other.data(), size))
+          << size << " at " << place;
     }
   }
 }

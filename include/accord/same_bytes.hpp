@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
-namespace accord::detail {
+// Public only because the typed headers match member names with it; not part of the API.
+namespace accord::bytes_detail {
 
 // Two words that overlap in the middle: `size` from one to two words' worth of bytes.
 template <class Word>
@@ -30,4 +32,9 @@ template <class Word>
   return true;
 }
 
-}  // namespace accord::detail
+// Whether two texts are equal (a key and a member or property name, mostly).
+[[gnu::always_inline]] inline bool same_text(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
+}
+
+}  // namespace accord::bytes_detail
