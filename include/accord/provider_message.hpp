@@ -1,6 +1,7 @@
 #pragma once
 // An assistant message in the provider's own form, kept as JSON text so that reading a reply
-// builds no tree of it and a conversation sends it back as it came.
+// builds no tree of it and a conversation sends it back value for value, members in the order
+// they came (compact; escapes and numbers as nlohmann writes them).
 
 #include <nlohmann/json.hpp>
 #include <string>

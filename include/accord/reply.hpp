@@ -41,7 +41,7 @@ struct ToolResult {
 };
 
 // One turn of the conversation. An assistant turn keeps the provider's own message (`raw`, its
-// JSON text) so it can be sent back exactly as received.
+// JSON text, members in the provider's order) so it can be sent back as received.
 struct Turn {
   enum class Role { system, user, assistant, tool_results };
   Role role = Role::user;

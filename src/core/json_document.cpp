@@ -563,44 +563,64 @@ void dump_string(std::string_view text, std::string& out) {
 
 }  // namespace
 
+namespace {
+
+// The letter of a byte's short escape (\" \\ \b \f \n \r \t), 'u' for the other control
+// characters (\u00xx), 0 for a byte written as it is.
+constexpr std::array<char, 256> kDumpEscapeLetter = [] {
+  std::array<char, 256> letters{};
+  for (int c = 0; c < 0x20; ++c) letters[static_cast<std::size_t>(c)] = 'u';
+  letters['"'] = '"';
+  letters['\\'] = '\\';
+  letters['\b'] = 'b';
+  letters['\f'] = 'f';
+  letters['\n'] = 'n';
+  letters['\r'] = 'r';
+  letters['\t'] = 't';
+  return letters;
+}();
+
+// How many bytes a byte's escape adds to it: 0, 1 for a short escape, 5 for \u00xx.
+constexpr std::array<unsigned char, 256> kDumpEscapeGrowth = [] {
+  std::array<unsigned char, 256> growth{};
+  for (std::size_t c = 0; c < growth.size(); ++c) {
+    const char letter = kDumpEscapeLetter[c];
+    growth[c] = letter == 0 ? 0 : letter == 'u' ? 5 : 1;
+  }
+  return growth;
+}();
+
+}  // namespace
+
+// Sized first, then written through a pointer: appending an escape at a time cost about 20
+// instructions a byte of a JSON text held in a string (a model's reply inside its envelope).
 void append_escaped_utf8(std::string_view text, std::string& out) {
+  std::size_t growth = 0;
+  for (const char c : text) growth += kDumpEscapeGrowth[static_cast<unsigned char>(c)];
+  if (growth == 0) {
+    out.append(text);
+    return;
+  }
   static constexpr char kHex[] = "0123456789abcdef";
-  std::size_t plain_from = 0;  // text[plain_from, i) is waiting to be copied as it is
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text, plain_from, i - plain_from);
-    plain_from = i + 1;
-    out += '\\';
-    switch (c) {
-      case '"':
-        out += '"';
-        break;
-      case '\\':
-        out += '\\';
-        break;
-      case '\b':
-        out += 'b';
-        break;
-      case '\t':
-        out += 't';
-        break;
-      case '\n':
-        out += 'n';
-        break;
-      case '\f':
-        out += 'f';
-        break;
-      case '\r':
-        out += 'r';
-        break;
-      default:
-        out += "u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
+  const std::size_t at = out.size();
+  out.resize(at + text.size() + growth);
+  char* to = out.data() + at;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    const char letter = kDumpEscapeLetter[byte];
+    if (letter == 0) {
+      *to++ = c;
+    } else if (letter != 'u') {
+      to[0] = '\\';
+      to[1] = letter;
+      to += 2;
+    } else {
+      std::memcpy(to, "\\u00", 4);
+      to[4] = kHex[byte >> 4];
+      to[5] = kHex[byte & 0xF];
+      to += 6;
     }
   }
-  out.append(text, plain_from);
 }
 
 void dump_value(JsonView value, MemberOrder order, std::string& out) {

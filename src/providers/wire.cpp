@@ -287,6 +287,12 @@ void push_message_items(ojson& array, const ProviderMessage& message) {
   }
 }
 
+ojson message_items(const ProviderMessage& message) {
+  ojson items = ojson::array();
+  push_message_items(items, message);
+  return items;
+}
+
 std::string serialize_request(const ojson& body, const CallSpec& call) {
   const bool has_output_text = call.output != nullptr && call.output_text != nullptr;
   if (!has_output_text && !holds_messages(call)) return serialize(body);

@@ -129,6 +129,9 @@ void set_assistant_turn(Reply& reply, const std::string& text, ProviderMessage r
 // The items of an array message, pushed onto `array` the same way (as one placeholder; none when
 // the message holds no items).
 void push_message_items(ojson& array, const ProviderMessage& message);
+// An array message as an array of that one placeholder: a message joined to the one before it
+// (turns of one role in a row, which Converse and Gemini merge) adds its items, not an array.
+[[nodiscard]] ojson message_items(const ProviderMessage& message);
 
 // `name` as one URL path segment (a deployment name, a model id or ARN): everything but RFC 3986's
 // unreserved characters percent-encoded, so `:` is %3A and `/` is %2F, as the SDKs send them.

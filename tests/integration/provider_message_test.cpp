@@ -1,7 +1,7 @@
 // An assistant turn keeps the provider's message as its JSON text (accord/provider_message.hpp):
 // reading a reply builds no tree of it, and a conversation re-sent after the reply carries the
-// message byte for byte as the provider sent it, for every provider, over real HTTP against
-// accord-mock.
+// message as the provider sent it (accord-mock writes compact JSON in nlohmann's form, so that is
+// byte for byte here), for every provider, over real HTTP against accord-mock.
 #include <gtest/gtest.h>
 
 #include <mutex>

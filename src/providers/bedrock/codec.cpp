@@ -68,7 +68,7 @@ ojson text_block(const std::string& text) {
 
 ojson converse_assistant_content(const Turn& turn) {
   // The content blocks exactly as received keep toolUse ids for the toolResult blocks.
-  if (turn.raw.is_array()) return message_splice(turn.raw);
+  if (turn.raw.is_array()) return message_items(turn.raw);
   ojson blocks = ojson::array();
   if (!turn.text.empty()) blocks.push_back(text_block(turn.text));
   for (const auto& call : turn.tool_calls) {

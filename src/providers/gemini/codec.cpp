@@ -58,7 +58,7 @@ ojson text_part(const std::string& text) {
 
 ojson model_parts(const Turn& turn) {
   // The parts exactly as received keep thought signatures, which Gemini 3 requires back.
-  if (turn.raw.is_array()) return message_splice(turn.raw);
+  if (turn.raw.is_array()) return message_items(turn.raw);
   ojson parts = ojson::array();
   if (!turn.text.empty() || turn.tool_calls.empty()) parts.push_back(text_part(turn.text));
   for (const auto& call : turn.tool_calls) {

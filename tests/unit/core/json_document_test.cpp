@@ -274,5 +274,18 @@ TEST(JsonView, DumpEscapesAsNlohmann) {
   EXPECT_THROW((void)JsonDocument::from_json(invalid).root().dump(), nlohmann::json::type_error);
 }
 
+TEST(JsonView, DumpEscapesEveryAsciiByteAsNlohmann) {
+  for (int c = 0; c < 0x80; ++c) {
+    const nlohmann::json tree = "<" + std::string(1, static_cast<char>(c)) + ">";
+    EXPECT_EQ(JsonDocument::from_json(tree).root().dump(), tree.dump()) << c;
+  }
+}
+
+TEST(JsonView, DumpEscapesAJsonTextInAStringAsNlohmann) {
+  const nlohmann::json tree =
+      R"({"orderId":"ORD-123456","note":"line\nnext \"quoted\" caf\u00e9","n":[1,2]})";
+  EXPECT_EQ(JsonDocument::from_json(tree).root().dump(), tree.dump());
+}
+
 }  // namespace
 }  // namespace accord
