@@ -132,8 +132,17 @@ bool every_member(JsonView value, Step step) {
   const auto it = members.find(key);
   return it == members.end() ? nullptr : &it->second;
 }
-[[nodiscard]] inline std::optional<JsonView> find_member(JsonView object, std::string_view key) {
-  return object.find(key);
+// Any value of an ordered tree (a reply envelope, a stream event): nullptr unless an object with
+// `key`.
+[[nodiscard]] inline const nlohmann::ordered_json* find_member(const nlohmann::ordered_json& value,
+                                                               std::string_view key) {
+  if (!value.is_object()) return nullptr;
+  const auto found = value.find(key);
+  return found == value.end() ? nullptr : &*found;
+}
+// Any view: nullopt unless an object with `key`.
+[[nodiscard]] inline std::optional<JsonView> find_member(JsonView value, std::string_view key) {
+  return value.find(key);
 }
 
 }  // namespace accord::detail

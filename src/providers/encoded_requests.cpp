@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_dump.hpp"
 #include "core/utf8.hpp"
 #include "providers/wire.hpp"
 
@@ -77,7 +78,8 @@ struct EncodedRequests::Skeleton {
     body.reserve(size);
     for (std::size_t i = 0; i < texts.size(); ++i) {
       body += pieces[i];
-      append_json_escaped(call.turns[texts[i]].text, body);
+      // has_plain_turns checked every text is UTF-8 before a kept shape is used or probed.
+      append_escaped_utf8(call.turns[texts[i]].text, body);
     }
     body += pieces.back();
     return body;

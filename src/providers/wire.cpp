@@ -54,14 +54,14 @@ bool is_success(long status) {
 
 template <class Json>
 std::optional<Reply> error_envelope(const Json& body) {
-  const auto error = member(body, "error");
+  const auto error = find_member(body, "error");
   if (!error) return std::nullopt;
   Reply reply;
   if (error->is_string()) {
     reply.detail = text_of(*error);
   } else if (error->is_object()) {
     reply.detail = string_or_empty(*error, "message");
-    const auto code = member(*error, "code");
+    const auto code = find_member(*error, "code");
     if (code && code->is_string() && !text_of(*code).empty()) {
       reply.error_code = text_of(*code);
     } else if (code && code->is_number()) {
@@ -93,7 +93,7 @@ Reply http_error_reply(const HttpResponse& response) {
 
 template <class Json>
 std::optional<Reply> error_in_success(const Json& body, const char* expected) {
-  if (member(body, expected)) return std::nullopt;
+  if (find_member(body, expected)) return std::nullopt;
   auto envelope = error_envelope(body);
   if (!envelope) return std::nullopt;
   envelope->status = ReplyStatus::bad_reply;
@@ -165,7 +165,7 @@ std::int64_t token_count(const Json& object, const char* key) {
   // Real counts are far below 2^53; clamping there keeps a hostile 1e300 from being UB when
   // converted, and sums of a few counts (input + cache reads, totals over attempts) in range.
   constexpr std::int64_t kMax = std::int64_t{1} << 53;
-  const auto found = member(object, key);
+  const auto found = find_member(object, key);
   if (!found || !found->is_number()) return 0;
   const NumberValue number = number_of(*found);
   if (number.kind == JsonType::number_unsigned) {
@@ -184,7 +184,7 @@ template std::int64_t token_count(const JsonView&, const char*);
 
 template <class Json>
 std::string string_or_empty(const Json& object, const char* key) {
-  const auto found = member(object, key);
+  const auto found = find_member(object, key);
   return found && found->is_string() ? std::string(text_of(*found)) : std::string();
 }
 template std::string string_or_empty(const ojson&, const char*);

@@ -59,17 +59,6 @@ template <class Json>
 // compressed or binary body is described by its size instead of quoted.
 [[nodiscard]] std::string snippet(std::string_view body, std::size_t limit = 200);
 
-// A member of an object, in either form: a view or a pointer, empty when `object` is no object
-// or has no `key`.
-[[nodiscard]] inline std::optional<JsonView> member(JsonView object, const char* key) {
-  return object.find(key);
-}
-[[nodiscard]] inline const ojson* member(const ojson& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto found = object.find(key);
-  return found == object.end() ? nullptr : &*found;
-}
-
 // A token count, 0 when absent or not a number.
 template <class Json>
 [[nodiscard]] std::int64_t token_count(const Json& object, const char* key);
