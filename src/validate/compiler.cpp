@@ -381,9 +381,6 @@ void Compiler::finish() {
               [](const Node::PropertyByName& a, const Node::PropertyByName& b) {
                 return a.name.text < b.name.text;
               });
-    if (node.enum_strings) {
-      for (const auto& option : *node.enum_strings) node.enum_texts.push_back(KnownText{option});
-    }
     for (const auto& name : node.required) {
       const bool declared =
           std::any_of(node.properties.begin(), node.properties.end(),

@@ -25,7 +25,7 @@ std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
 [[gnu::always_inline]] inline bool kind_plainly_ok(const Node& n, const JsonView* v) {
   if (n.const_source != nullptr || v == nullptr) return false;
   if (n.enum_source != nullptr &&
-      !(n.enum_strings && v->is_string() && is_one_of(n.enum_texts, v->get_string()))) {
+      !(n.enum_strings && v->is_string() && is_one_of(*n.enum_strings, v->get_string()))) {
     return false;
   }
   // One type, as most nodes ask for: the value's kind alone decides.

@@ -1,8 +1,9 @@
 #pragma once
-// A text the schema fixes (a property's name, a string enum's option), compiled for comparing
-// with the texts of values: most compares are of a member's key with the property it names, and
-// are decided by the length and one or two word loads, without a call to memcmp.
+// A text the schema fixes (a property's name, a string enum's option), compared with the texts
+// of values: most compares are of a member's key with the property it names, and are decided by
+// the length and one or two word loads, without a call to memcmp.
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,9 +29,11 @@ struct KnownText {
   }
 };
 
-[[nodiscard]] inline bool is_one_of(const std::vector<KnownText>& options, std::string_view text) {
-  for (const KnownText& option : options) {
-    if (option.equals(text)) return true;
+// Whether `text` is one of a string enum's options.
+[[nodiscard]] inline bool is_one_of(const std::vector<std::string>& options,
+                                    std::string_view text) {
+  for (const std::string& option : options) {
+    if (bytes_detail::same_text(option, text)) return true;
   }
   return false;
 }

@@ -89,7 +89,6 @@ struct Node {
   std::vector<json> enum_values;
   // The enum's options as text when every one is a string (Zod's enums): compared in place.
   std::optional<std::vector<std::string>> enum_strings;
-  std::vector<KnownText> enum_texts;  // enum_strings, compiled (Compiler::finish)
   const ojson* const_source = nullptr;
   json const_value;
   // The issues of a failed enum and const, worded when compiled: they do not depend on the value.

@@ -106,7 +106,7 @@ bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
   if (n.enum_source != nullptr) {
     bool found = false;
     if (v != nullptr && n.enum_strings) {
-      found = v->is_string() && is_one_of(n.enum_texts, v->get_string());
+      found = v->is_string() && is_one_of(*n.enum_strings, v->get_string());
     } else if (v != nullptr) {
       found = std::any_of(n.enum_values.begin(), n.enum_values.end(),
                           [&](const json& e) { return json_equal(*v, e); });
