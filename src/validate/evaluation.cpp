@@ -1,5 +1,7 @@
 #include "validate/evaluation.hpp"
 
+#include <algorithm>
+
 #include "core/json_number.hpp"
 
 namespace accord::detail {
@@ -19,37 +21,23 @@ std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
   return filled;
 }
 
-// Whether the node asks only for a type (or a type and one of some strings) and the value has it
-// (most nodes, most values), decided here without a call; anything else goes to value_kind_ok,
-// which decides and words the issue.
-[[gnu::always_inline]] inline bool kind_plainly_ok(const Node& n, const JsonView* v) {
-  if (n.const_source != nullptr || v == nullptr) return false;
-  if (n.enum_source != nullptr &&
-      !(n.enum_strings && v->is_string() && is_one_of(*n.enum_strings, v->get_string()))) {
-    return false;
-  }
-  // One type, as most nodes ask for: the value's kind alone decides.
-  if (n.types == kString) return v->is_string();
-  if (n.types == kObject) return v->is_object();
-  if (n.types == kNumber) return v->is_number();
-  return n.types == 0 || type_matches(n.types, *v);
-}
-
 }  // namespace
 
 Path to_path(const Link* at) {
   std::size_t depth = 0;
   for (const Link* link = at; link != nullptr; link = link->up) ++depth;
-  // Filled from the leaf up: one allocation for the segments, none for a chain.
-  std::vector<PathSegment> segments(depth);
+  // Made from the leaf up, each segment once, then turned round: one allocation for the
+  // segments, none for a chain.
+  std::vector<PathSegment> segments;
+  segments.reserve(depth);
   for (; at != nullptr; at = at->up) {
-    --depth;
     if (at->named) {
-      segments[depth].emplace<std::string>(at->key);
+      segments.emplace_back(std::in_place_type<std::string>, at->key);
     } else {
-      segments[depth] = at->index;
+      segments.emplace_back(std::in_place_type<std::size_t>, at->index);
     }
   }
+  std::reverse(segments.begin(), segments.end());
   return Path(std::move(segments));
 }
 
@@ -79,6 +67,7 @@ const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t in
 
 bool Run::node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen) {
   const Node& n = d_.nodes[id];
+  if (judged_as_leaf(n, v)) return leaf(n, *v, at, dsl);
   if (depth_ >= kMaxEvalDepth) {
     fail(IssueCode::custom, at, true, [] {
       return "Invalid input: the schema recurses deeper than " + std::to_string(kMaxEvalDepth) +
@@ -166,7 +155,8 @@ bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl
                      [&](Unit unit) { return string_unit(unit, n, text, at, format_failed); });
   }
   if (v.is_number()) {
-    return each_unit(n, v, at, seen, [&](Unit unit) { return number_unit(unit, n, v, at); });
+    const NumberValue value = number_of(v);
+    return each_unit(n, v, at, seen, [&](Unit unit) { return number_unit(unit, n, v, value, at); });
   }
   if (v.is_array()) {
     return each_unit(n, v, at, seen,
@@ -191,8 +181,11 @@ bool Run::refinements_hold(JsonView v, const Link* at, const SchemaNode* dsl,
 
 bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
   if (!kind_plainly_ok(n, &v) && !value_kind_ok(n, &v, at)) return false;
+  // Many leaves (a plain string, an enum) have no unit, and most no refinement.
+  const bool refined = dsl != nullptr && !dsl->refinements.empty();
+  if (!refined) return n.units.empty() || units(n, v, at, dsl, nullptr);
   const std::size_t start = aborts();
-  const bool ok = units(n, v, at, dsl, nullptr);
+  const bool ok = n.units.empty() || units(n, v, at, dsl, nullptr);
   if (!ok && sink_ == nullptr) return false;
   return refinements_hold(v, at, dsl, start) && ok;
 }

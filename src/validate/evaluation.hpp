@@ -82,6 +82,35 @@ struct Seen {
   }
 };
 
+// Whether the node asks only for a type (or a type and one of some strings) and the value has it
+// (most nodes, most values), decided without a call; anything else goes to Run::value_kind_ok,
+// which decides and words the issue.
+[[gnu::always_inline]] inline bool kind_plainly_ok(const Node& n, const JsonView* v) {
+  if (n.const_source != nullptr || v == nullptr) return false;
+  if (n.enum_source != nullptr &&
+      !(n.enum_strings && v->is_string() && is_one_of(*n.enum_strings, v->get_string()))) {
+    return false;
+  }
+  // One type, as most nodes ask for: the value's kind alone decides.
+  if (n.types == kString) return v->is_string();
+  if (n.types == kObject) return v->is_object();
+  if (n.types == kNumber) return v->is_number();
+  return n.types == 0 || type_matches(n.types, *v);
+}
+
+// The keys of an object that no keyword allows, gathered in the words of their issue (`"a", "b"`):
+// the issue is then made with one allocation.
+struct ExtraKeys {
+  std::string listed;
+  std::size_t count = 0;
+
+  void add(std::string_view key) {
+    listed += count++ == 0 ? "\"" : ", \"";
+    listed += key;
+    listed += '"';
+  }
+};
+
 // Zod's name for the kind of value received ("undefined" when absent).
 [[nodiscard]] std::string received(const JsonView* value);
 [[nodiscard]] std::string plural(std::uint64_t n, const char* one, const char* many);
@@ -96,16 +125,28 @@ class Run {
   Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
 
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
-  // node() for a member or an item: a present value of a leaf node (Node::leaf) is judged in
-  // place, without node()'s steps for sub-nodes and wrappers.
+  // node() for a member or an item, with its leaf shortcut inlined: most members and items are
+  // leaves, judged without a call to node(); a leaf with no unit and no refinement (a plain
+  // string, an enum) whose kind fits is judged here whole.
   [[gnu::always_inline]] bool visit(NodeId id, const JsonView* v, const Link* at,
                                     const SchemaNode* dsl) {
     const Node& n = d_.nodes[id];
-    if (n.leaf && v != nullptr && depth_ < kMaxEvalDepth) return leaf(n, *v, at, dsl);
+    if (judged_as_leaf(n, v)) {
+      if (n.units.empty() && (dsl == nullptr || dsl->refinements.empty()) &&
+          kind_plainly_ok(n, v)) {
+        return true;
+      }
+      return leaf(n, *v, at, dsl);
+    }
     return node(id, v, at, dsl, nullptr);
   }
 
  private:
+  // A present value of a leaf node (Node::leaf) is judged by leaf(), without node()'s steps for
+  // sub-nodes, wrappers, the dynamic scope and what applicators saw (a leaf has none of them).
+  [[nodiscard]] bool judged_as_leaf(const Node& n, const JsonView* v) const {
+    return n.leaf && v != nullptr && depth_ < kMaxEvalDepth;
+  }
   [[nodiscard]] std::size_t aborts() const { return sink_ != nullptr ? sink_->aborting : 0; }
   [[nodiscard]] std::size_t issued() const { return sink_ != nullptr ? sink_->count : 0; }
 
@@ -182,8 +223,9 @@ class Run {
   // keywords/string.cpp: minLength, maxLength, format, pattern
   bool string_unit(Unit unit, const Node& n, std::string_view text, const Link* at,
                    bool format_failed);
-  // keywords/numeric.cpp: minimum, maximum, their exclusive forms, multipleOf
-  bool number_unit(Unit unit, const Node& n, JsonView v, const Link* at);
+  // keywords/numeric.cpp: minimum, maximum, their exclusive forms, multipleOf; `value` is
+  // number_of(v), read once for all of the node's units
+  bool number_unit(Unit unit, const Node& n, JsonView v, const NumberValue& value, const Link* at);
   // keywords/array.cpp: items, prefixItems, minItems, maxItems, uniqueItems, contains
   bool tuple_length_ok(const Node& n, JsonView v, const Link* at);
   bool array_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
@@ -195,7 +237,7 @@ class Run {
                    Seen* seen);
   bool object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
                        Seen* seen);
-  bool unrecognized(const std::vector<std::string_view>& extra, const Link* at);
+  bool unrecognized(const ExtraKeys& extra, const Link* at);
   // keywords/unevaluated.cpp: unevaluatedItems, unevaluatedProperties
   bool unevaluated(const Node& n, JsonView v, const Link* at, Seen& seen);
   // keywords/accord_rules.cpp: x-accord-rules

@@ -44,8 +44,8 @@ void compile_multiple_of(KeywordCompiler& k, const std::string& /*key*/, const o
   k.add_unit(Unit::multiple_of);
 }
 
-bool Run::number_unit(Unit unit, const Node& n, JsonView v, const Link* at) {
-  const NumberValue value = number_of(v);
+bool Run::number_unit(Unit unit, const Node& n, JsonView v, const NumberValue& value,
+                      const Link* at) {
   switch (unit) {
     case Unit::exclusive_minimum:
       if (n.exclusive_minimum.is_null() || compare_numbers(value, n.exclusive_minimum_number) > 0) {

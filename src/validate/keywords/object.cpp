@@ -261,7 +261,7 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
   if (n.pattern_properties.empty() && (n.additional == kNone || present == object.size())) {
     return ok;
   }
-  std::vector<std::string_view> extra;
+  ExtraKeys extra;
   for (const auto& [name, item] : object.members()) {
     const Link field = Link::field(at, name);
     bool matched = false;
@@ -285,26 +285,20 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
     const Node& additional = d_.nodes[n.additional];
     if (additional.boolean && !additional.allows) {
       if (sink_ == nullptr) return false;
-      extra.push_back(name);
+      extra.add(name);
     } else {
       // A DSL record's values: their refinements run as a field's do.
       ok = visit(n.additional, &item, &field, element_node(dsl, Kind::object, 0)) && ok;
       if (!ok && sink_ == nullptr) return false;
     }
   }
-  if (!extra.empty()) ok = unrecognized(extra, at);
+  if (extra.count > 0) ok = unrecognized(extra, at);
   return ok;
 }
 
-bool Run::unrecognized(const std::vector<std::string_view>& extra, const Link* at) {
+bool Run::unrecognized(const ExtraKeys& extra, const Link* at) {
   return fail(IssueCode::unrecognized_keys, at, kUnrecognizedKeysAbort, [&] {
-    std::string message = extra.size() == 1 ? "Unrecognized key: " : "Unrecognized keys: ";
-    for (std::size_t i = 0; i < extra.size(); ++i) {
-      message += (i == 0 ? "\"" : ", \"");
-      message += extra[i];
-      message += "\"";
-    }
-    return message;
+    return (extra.count == 1 ? "Unrecognized key: " : "Unrecognized keys: ") + extra.listed;
   });
 }
 

@@ -120,6 +120,7 @@ void compile_format(KeywordCompiler& k, const std::string& /*key*/, const ojson&
   Node& node = k.node();
   node.format = value.get<std::string>();
   node.format_check = format_check(node.format, k.data().format_rules);
+  node.format_issue = format_message(node.format);
   k.add_unit(Unit::format);
 }
 
@@ -140,8 +141,7 @@ bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Lin
       });
     case Unit::format:
       if (!format_failed) return true;
-      return fail(IssueCode::invalid_format, at, false,
-                  [&] { return std::string(format_message(n.format)); });
+      return fail(IssueCode::invalid_format, at, false, [&] { return n.format_issue; });
     case Unit::pattern:
       if (!n.pattern || (n.pattern_follows_format && !format_failed)) return true;
       if (const auto matched = matches(n.pattern, text)) {

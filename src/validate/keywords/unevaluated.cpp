@@ -31,19 +31,19 @@ bool Run::unevaluated(const Node& n, JsonView v, const Link* at, Seen& seen) {
   }
   if (n.unevaluated_properties != kNone && v.is_object()) {
     const Node& rest = d_.nodes[n.unevaluated_properties];
-    std::vector<std::string_view> extra;
+    ExtraKeys extra;
     for (const JsonMember& member : v.members()) {
       if (seen.has_property(member.value)) continue;
       if (rest.boolean && !rest.allows) {
         if (sink_ == nullptr) return false;
-        extra.push_back(member.key);
+        extra.add(member.key);
         continue;
       }
       const Link field = Link::field(at, member.key);
       ok = node(n.unevaluated_properties, &member.value, &field, nullptr, nullptr) && ok;
       if (!ok && sink_ == nullptr) return false;
     }
-    if (!extra.empty()) ok = unrecognized(extra, at);
+    if (extra.count > 0) ok = unrecognized(extra, at);
     seen.all_properties = true;
   }
   return ok;

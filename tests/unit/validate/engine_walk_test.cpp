@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "accord/schema.hpp"
 #include "accord/validate.hpp"
@@ -155,6 +156,35 @@ TEST(EngineWalk, ContinuationBytesAloneCountAsNoCodePoints) {
   EXPECT_FALSE(at_least_one.validate({{"s", std::string(4, '\x80')}}).empty());
   const Validator at_most_one(object({{"s", string().max(1)}}));
   EXPECT_TRUE(at_most_one.validate({{"s", std::string(8, '\x80')}}).empty());
+}
+
+// A leaf (a node checking its value's own text or number) reached through a $ref, alone or as a
+// union's option, is judged by the same leaf steps as one written in place: the same issues.
+TEST(EngineWalk, ALeafReachedThroughARefIsJudgedAsOneWrittenInPlace) {
+  const auto schema = [](const std::string& v, const std::string& w, const std::string& defs) {
+    return Validator::from_json_schema(nlohmann::ordered_json::parse(
+        R"({"$defs":{"leaf":)" + defs + R"(},"type":"object","properties":{"v":)" + v +
+        R"(,"w":{"anyOf":[{"type":"boolean"},)" + w + "]}}}"));
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"type":"string","minLength":3,"pattern":"^a"})", R"("bc")"},
+      {R"({"type":"string","format":"email"})", R"("nope")"},
+      {R"({"type":"number","minimum":1,"multipleOf":2})", "0.5"},
+      {R"({"enum":["x","y"]})", R"("z")"},
+      {R"({"type":"integer"})", R"("1")"},
+      {R"({"type":"string","minLength":3})", R"("abc")"},
+  };
+  for (const auto& [leaf, text] : cases) {
+    const Validator in_place = schema(leaf, leaf, "{}");
+    const Validator through_ref =
+        schema(R"({"$ref":"#/$defs/leaf"})", R"({"$ref":"#/$defs/leaf"})", leaf);
+    for (const char* key : {"v", "w"}) {
+      const std::string document = std::string("{\"") + key + "\":" + text + "}";
+      EXPECT_EQ(through_ref.parse_and_validate(document).issues,
+                in_place.parse_and_validate(document).issues)
+          << leaf << " " << document;
+    }
+  }
 }
 
 }  // namespace
