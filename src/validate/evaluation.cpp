@@ -148,6 +148,9 @@ bool Run::each_unit(const Node& n, JsonView v, const Link* at, Seen* seen, const
 }
 
 bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+  // Many nodes (a plain string, a string enum, a union's wrapper) have none; the value is then
+  // not read at all.
+  if (n.units.empty()) return true;
   if (v.is_string()) {
     const std::string_view text = v.get_string();
     const bool format_failed = n.format_check != nullptr && !n.format_check(text);
@@ -172,8 +175,7 @@ bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl
 
 bool Run::refinements_hold(JsonView v, const Link* at, const SchemaNode* dsl,
                            std::size_t aborts_before) {
-  if (dsl == nullptr || dsl->refinements.empty() || (dsl->nullable && v.is_null()) ||
-      aborts() != aborts_before) {
+  if (!has_refinements(dsl) || (dsl->nullable && v.is_null()) || aborts() != aborts_before) {
     return true;
   }
   return refine(*dsl, v, at);
@@ -181,11 +183,9 @@ bool Run::refinements_hold(JsonView v, const Link* at, const SchemaNode* dsl,
 
 bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
   if (!kind_plainly_ok(n, &v) && !value_kind_ok(n, &v, at)) return false;
-  // Many leaves (a plain string, an enum) have no unit, and most no refinement.
-  const bool refined = dsl != nullptr && !dsl->refinements.empty();
-  if (!refined) return n.units.empty() || units(n, v, at, dsl, nullptr);
   const std::size_t start = aborts();
-  const bool ok = n.units.empty() || units(n, v, at, dsl, nullptr);
+  const bool ok = units(n, v, at, dsl, nullptr);
+  if (!has_refinements(dsl)) return ok;
   if (!ok && sink_ == nullptr) return false;
   return refinements_hold(v, at, dsl, start) && ok;
 }

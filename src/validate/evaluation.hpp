@@ -98,8 +98,13 @@ struct Seen {
   return n.types == 0 || type_matches(n.types, *v);
 }
 
-// The keys of an object that no keyword allows, gathered in the words of their issue (`"a", "b"`):
-// the issue is then made with one allocation.
+// Whether the DSL node of a value (if any) carries C++ refinements.
+[[nodiscard]] inline bool has_refinements(const SchemaNode* dsl) {
+  return dsl != nullptr && !dsl->refinements.empty();
+}
+
+// The keys of an object that no keyword allows, gathered straight into the words of their issue
+// (`"a", "b"`), with no list of keys kept beside them.
 struct ExtraKeys {
   std::string listed;
   std::size_t count = 0;
@@ -127,14 +132,14 @@ class Run {
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
   // node() for a member or an item, with its leaf shortcut inlined: most members and items are
   // leaves, judged without a call to node(); a leaf with no unit and no refinement (a plain
-  // string, an enum) whose kind fits is judged here whole.
+  // string, a string enum) is judged here whole.
   [[gnu::always_inline]] bool visit(NodeId id, const JsonView* v, const Link* at,
                                     const SchemaNode* dsl) {
     const Node& n = d_.nodes[id];
     if (judged_as_leaf(n, v)) {
-      if (n.units.empty() && (dsl == nullptr || dsl->refinements.empty()) &&
-          kind_plainly_ok(n, v)) {
-        return true;
+      // leaf()'s result when there is nothing but the kind to check.
+      if (n.units.empty() && !has_refinements(dsl)) {
+        return kind_plainly_ok(n, v) || value_kind_ok(n, v, at);
       }
       return leaf(n, *v, at, dsl);
     }
@@ -143,7 +148,8 @@ class Run {
 
  private:
   // A present value of a leaf node (Node::leaf) is judged by leaf(), without node()'s steps for
-  // sub-nodes, wrappers, the dynamic scope and what applicators saw (a leaf has none of them).
+  // sub-nodes, wrappers, the dynamic scope and what applicators saw (a leaf has none of them);
+  // at the depth limit node() stops it as it stops any node.
   [[nodiscard]] bool judged_as_leaf(const Node& n, const JsonView* v) const {
     return n.leaf && v != nullptr && depth_ < kMaxEvalDepth;
   }

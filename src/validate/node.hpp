@@ -114,7 +114,7 @@ struct Node {
   std::string pattern_issue;  // the words of a failed `pattern`, made when compiled
   std::string format;
   FormatCheck format_check = nullptr;  // null for a format accord does not check
-  std::string format_issue;            // the words of a failed `format`, made when compiled
+  std::string_view format_issue;  // the words of a failed `format` (a literal), found when compiled
   // emit()'s date pattern beside an asserted `date` format: a date the format check passed
   // matches it, so it is searched only when that check failed.
   bool pattern_follows_format = false;

@@ -141,7 +141,8 @@ bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Lin
       });
     case Unit::format:
       if (!format_failed) return true;
-      return fail(IssueCode::invalid_format, at, false, [&] { return n.format_issue; });
+      return fail(IssueCode::invalid_format, at, false,
+                  [&] { return std::string(n.format_issue); });
     case Unit::pattern:
       if (!n.pattern || (n.pattern_follows_format && !format_failed)) return true;
       if (const auto matched = matches(n.pattern, text)) {

@@ -159,7 +159,9 @@ TEST(EngineWalk, ContinuationBytesAloneCountAsNoCodePoints) {
 }
 
 // A leaf (a node checking its value's own text or number) reached through a $ref, alone or as a
-// union's option, is judged by the same leaf steps as one written in place: the same issues.
+// union's option, is judged by the same leaf steps as one written in place, and both give the
+// issues of the same node judged by the general steps (an `allOf: [{}]` beside it makes it no
+// leaf).
 TEST(EngineWalk, ALeafReachedThroughARefIsJudgedAsOneWrittenInPlace) {
   const auto schema = [](const std::string& v, const std::string& w, const std::string& defs) {
     return Validator::from_json_schema(nlohmann::ordered_json::parse(
@@ -170,21 +172,40 @@ TEST(EngineWalk, ALeafReachedThroughARefIsJudgedAsOneWrittenInPlace) {
       {R"({"type":"string","minLength":3,"pattern":"^a"})", R"("bc")"},
       {R"({"type":"string","format":"email"})", R"("nope")"},
       {R"({"type":"number","minimum":1,"multipleOf":2})", "0.5"},
+      {R"({"type":"integer","minimum":-1,"maximum":5})", "-2"},
+      {R"({"type":"integer","minimum":-1,"maximum":5})", "18446744073709551615"},
       {R"({"enum":["x","y"]})", R"("z")"},
+      {R"({"enum":[1,"y"]})", "2"},
       {R"({"type":"integer"})", R"("1")"},
       {R"({"type":"string","minLength":3})", R"("abc")"},
   };
   for (const auto& [leaf, text] : cases) {
+    const std::string general = R"({"allOf":[{}],)" + leaf.substr(1);
     const Validator in_place = schema(leaf, leaf, "{}");
     const Validator through_ref =
         schema(R"({"$ref":"#/$defs/leaf"})", R"({"$ref":"#/$defs/leaf"})", leaf);
+    const Validator not_a_leaf = schema(general, general, "{}");
     for (const char* key : {"v", "w"}) {
       const std::string document = std::string("{\"") + key + "\":" + text + "}";
-      EXPECT_EQ(through_ref.parse_and_validate(document).issues,
-                in_place.parse_and_validate(document).issues)
+      const auto expected = not_a_leaf.parse_and_validate(document).issues;
+      EXPECT_EQ(in_place.parse_and_validate(document).issues, expected) << leaf << " " << document;
+      EXPECT_EQ(through_ref.parse_and_validate(document).issues, expected)
           << leaf << " " << document;
     }
   }
+}
+
+// The leaf steps report every failed check of a leaf, in the schema's order, at the member's path.
+TEST(EngineWalk, ALeafReportsEachFailedCheckInOrder) {
+  const auto validator = Validator::from_json_schema(nlohmann::ordered_json::parse(
+      R"({"type":"object","properties":{"v":{"type":"string","minLength":3,"pattern":"^a"}}})"));
+  const auto issues = validator.parse_and_validate(R"({"v":"bc"})").issues;
+  ASSERT_EQ(issues.size(), 2U);
+  EXPECT_EQ(issues[0].code, IssueCode::too_small);
+  EXPECT_EQ(issues[1].code, IssueCode::invalid_format);
+  EXPECT_EQ(issues[0].path, Path{} / "v");
+  EXPECT_EQ(issues[1].path, Path{} / "v");
+  EXPECT_TRUE(validator.parse_and_validate(R"({"v":"abc"})").ok());
 }
 
 }  // namespace
