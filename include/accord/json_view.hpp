@@ -2,10 +2,10 @@
 // A parsed JSON text as a flat tape instead of a tree of map nodes, and a read-only view of one
 // value in it. A verdict needs only to read the value: the tape is one vector of 16-byte entries
 // plus one buffer holding every string (and a list of member orders when keys came out of order),
-// so reading a document costs two or three allocations however many values it holds, and none
-// when a document is reused (the parse_document that takes one). The views agree with the tree
-// nlohmann would build from the same text (number kinds, member order, equality), so code can move
-// from one to the other without changing a result.
+// so reading a document costs at most three allocations however many values it holds, and none
+// when a document is reused (the parse_document that takes one) or one died before on the thread.
+// The views agree with the tree nlohmann would build from the same text (number kinds, member
+// order, equality), so code can move from one to the other without changing a result.
 
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +28,15 @@ struct ParsedDocument;
 class JsonDocument {
  public:
   JsonDocument();  // the document `null`
+  JsonDocument(const JsonDocument&) = default;
+  JsonDocument(JsonDocument&&) noexcept = default;
+  JsonDocument& operator=(const JsonDocument&) = default;
+  JsonDocument& operator=(JsonDocument&&) noexcept = default;
+  // Leaves its tape and strings to the next document parsed on this thread without one to reuse
+  // (a ValidationResult's): a few documents' worth, each within a bound, are kept per thread.
+  ~JsonDocument() {
+    if (tape_.capacity() != 0) leave_buffers();  // a document moved from holds none
+  }
 
   [[nodiscard]] JsonView root() const;
   // A tree to a tape. A binary or discarded value (no JSON text has one) becomes null.
@@ -38,11 +47,14 @@ class JsonDocument {
   // What appends to the tape (src/core/json_document.cpp): declared here for the library,
   // complete only there; no part of the API.
   class Writer;
+  // Where a document that dies leaves its buffers (src/core/json_document.cpp), likewise.
+  class Pool;
 
  private:
   friend class JsonView;
   struct Empty {};
   explicit JsonDocument(Empty /*no entry yet: a Writer fills it*/) {}
+  void leave_buffers();
 
   enum class Kind : std::uint8_t {
     null,

@@ -18,6 +18,61 @@
 
 namespace accord {
 
+// The buffers of documents that died on this thread, for the next documents written on it
+// (Writer::empty_document): a ValidationResult per text then costs what reusing one document
+// does, no allocation and no free. Bounded: kKept documents' buffers of at most kKeptBytes each
+// (a larger one is freed at once, so one huge document does not stay resident), all freed when
+// the thread ends.
+class JsonDocument::Pool {
+ public:
+  static JsonDocument take() {
+    JsonDocument document{Empty{}};
+    if (closed || this_thread.size_ == 0) return document;
+    Buffers& kept = this_thread.kept_[--this_thread.size_];
+    document.tape_ = std::move(kept.tape);
+    document.strings_ = std::move(kept.strings);
+    document.order_ = std::move(kept.order);
+    return document;
+  }
+  static void give(JsonDocument& dying) {
+    if (closed || dying.bytes() > kKeptBytes) return;
+    Pool& pool = this_thread;
+    if (pool.size_ == kKept) return;
+    Buffers& kept = pool.kept_[pool.size_++];
+    kept.tape = std::move(dying.tape_);
+    kept.strings = std::move(dying.strings_);
+    kept.order = std::move(dying.order_);
+  }
+
+  Pool() = default;
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+  // Documents that die on this thread after its pool (another thread_local's) free their own.
+  ~Pool() { closed = true; }
+
+  static constexpr std::size_t kKept = 4;
+  static constexpr std::size_t kKeptBytes = std::size_t{64} << 10;
+
+ private:
+  struct Buffers {
+    std::vector<Entry> tape;
+    std::string strings;
+    std::vector<std::uint32_t> order;
+  };
+  std::array<Buffers, kKept> kept_{};
+  std::size_t size_ = 0;
+
+  static thread_local Pool this_thread;
+  static thread_local bool closed;
+};
+
+thread_local JsonDocument::Pool JsonDocument::Pool::this_thread;
+constinit thread_local bool JsonDocument::Pool::closed = false;
+
+void JsonDocument::leave_buffers() {
+  Pool::give(*this);
+}
+
 // Appends values to a document's tape in text order; a container is opened, filled and closed,
 // and finish() ends the document. Values wait in a small buffer and reach the tape a run at a time
 // (when an object of two or more members closes and is ordered, when kPending are waiting, or at
@@ -33,8 +88,9 @@ class JsonDocument::Writer {
     doc_.strings_.clear();
     doc_.order_.clear();
   }
-  // A document with no entry, for a Writer to fill (the default one allocates its null).
-  static JsonDocument empty_document() { return JsonDocument(JsonDocument::Empty{}); }
+  // A document with no entry, for a Writer to fill (the default one allocates its null), holding
+  // the buffers of one that died on this thread when the pool has some.
+  static JsonDocument empty_document() { return Pool::take(); }
 
   void scalar(Kind kind, std::uint64_t bits = 0) { push(kind, 0, bits); }
   [[gnu::always_inline]] void number(const detail::ScannedNumber& number) {
@@ -699,10 +755,15 @@ std::size_t JsonDocument::bytes() const {
 
 ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
   ParsedDocument parsed;
-  JsonDocument document = detail::TapeWriter::empty_document();
-  parsed.issues = parse_document(text, limits, document);
-  if (parsed.issues.empty()) parsed.document = std::move(document);
+  parsed.issues = detail::parse_document_into(text, limits, parsed.document);
   return parsed;
+}
+
+Issues detail::parse_document_into(std::string_view text, ParseLimits limits,
+                                   std::optional<JsonDocument>& into) {
+  Issues issues = parse_document(text, limits, into.emplace(TapeWriter::empty_document()));
+  if (!issues.empty()) into.reset();
+  return issues;
 }
 
 Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {

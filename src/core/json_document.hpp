@@ -2,6 +2,8 @@
 // What the library builds JsonDocuments from beyond accord/json_view.hpp's API.
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
 
 #include "accord/json_view.hpp"
 
@@ -13,5 +15,11 @@ namespace accord::detail {
 // repeated in the text is already one member there (nlohmann keeps the last value, at the place
 // of the first).
 [[nodiscard]] JsonDocument document_from_ordered_json(const nlohmann::ordered_json& value);
+
+// parse_document(text, limits) into `into`, which holds the document when the text parsed (its
+// buffers from the thread's pool: JsonDocument::Pool) and nothing otherwise: a caller that keeps
+// the document in an optional of its own (a ValidationResult) moves none.
+[[nodiscard]] Issues parse_document_into(std::string_view text, ParseLimits limits,
+                                         std::optional<JsonDocument>& into);
 
 }  // namespace accord::detail

@@ -1,5 +1,6 @@
 #include "accord/validate.hpp"
 
+#include "core/json_document.hpp"
 #include "validate/validator_impl.hpp"
 
 namespace accord {
@@ -90,13 +91,10 @@ const std::vector<Path>& Validator::keywords_beside_ref() const {
 
 ValidationResult Validator::parse_and_validate(std::string_view text, ParseLimits limits) const {
   ValidationResult result;
-  auto parsed = parse_document(text, limits);
-  if (!parsed.document) {
-    result.issues = std::move(parsed.issues);
-    return result;
+  result.issues = detail::parse_document_into(text, limits, result.document);
+  if (result.document && !judge_parsed(*impl_->engine, *result.document, limits, result.issues)) {
+    result.document.reset();
   }
-  if (judge_parsed(*impl_->engine, *parsed.document, limits, result.issues))
-    result.document = std::move(parsed.document);
   return result;
 }
 
