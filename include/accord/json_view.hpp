@@ -171,6 +171,9 @@ class JsonView {
   // `for (const JsonMember& m : v.members())`, in key order as nlohmann::json (a std::map)
   // iterates them; empty unless an object.
   [[nodiscard]] Members members() const;
+  // The same members in the order the text wrote them, for a reader to whom the order is no
+  // matter (a text's keys are unique): a walk of the tape, without members()'s key order.
+  [[nodiscard]] Members members_as_written() const;
 
   // The subtree as a tree.
   [[nodiscard]] nlohmann::json to_json() const;
@@ -286,6 +289,11 @@ inline std::size_t JsonView::size() const {
 inline JsonView::Items JsonView::items() const {
   if (kind() != Kind::array) return {doc_, 0, 0};
   return {doc_, index_ + 1, index_ + entry().a};
+}
+
+inline JsonView::Members JsonView::members_as_written() const {
+  if (kind() != Kind::object) return {doc_, nullptr, 0, 0};
+  return {doc_, nullptr, index_ + 1, index_ + entry().a};
 }
 
 inline JsonView::Members JsonView::members() const {

@@ -77,6 +77,28 @@ inline Failure under(PathSegment segment, Failure failure) {
   return failure;
 }
 
+// The failures a reading words, built out of line: a reading runs for every value and fails
+// rarely, and kept inline their strings would take room and registers on every call.
+// "expected <what>, got <the value's type>".
+template <class V>
+[[gnu::cold, gnu::noinline]] Failure expected(const char* what, const V& j) {
+  return fail(std::string("expected ") + what + ", got " + j.type_name());
+}
+// The value's text followed by `what`.
+template <class V>
+[[gnu::cold, gnu::noinline]] Failure dumped(const V& j, std::string_view what) {
+  std::string message = j.dump();
+  message += what;
+  return fail(std::move(message));
+}
+// The failure `inner` of the struct member `name`.
+[[gnu::cold, gnu::noinline]] inline Failure under_member(const char* name, Failure inner) {
+  return under(std::string(name), std::move(inner));
+}
+[[gnu::cold, gnu::noinline]] inline Failure missing_member(const char* name) {
+  return under(std::string(name), fail("missing"));
+}
+
 // The <cstdint> name of an integer type of I's size and sign: what a message calls it.
 template <class I>
 std::string integer_name() {
@@ -189,7 +211,7 @@ bool enumerator_named(std::string_view name, E& out) {
 
 template <class I, class V>
 Failure read_integer(const V& j, I& out) {
-  if (!j.is_number()) return fail("expected an integer, got " + std::string(j.type_name()));
+  if (!j.is_number()) return expected("an integer", j);
   bool fits = false;
   if (j.is_number_unsigned()) {
     fits = std::in_range<I>(unsigned_of(j));
@@ -197,11 +219,11 @@ Failure read_integer(const V& j, I& out) {
     fits = std::in_range<I>(integer_of(j));
   } else {
     const double d = double_of(j);
-    if (std::trunc(d) != d) return fail(j.dump() + " is not a whole number");
+    if (std::trunc(d) != d) return dumped(j, " is not a whole number");
     const double limit = std::ldexp(1.0, std::numeric_limits<I>::digits);  // exclusive
     fits = d < limit && (std::numeric_limits<I>::is_signed ? d >= -limit : d >= 0);
   }
-  if (!fits) return fail(j.dump() + " does not fit in " + integer_name<I>());
+  if (!fits) return dumped(j, " does not fit in " + integer_name<I>());
   if (j.is_number_unsigned()) {
     out = static_cast<I>(unsigned_of(j));
   } else if (j.is_number_integer()) {
@@ -220,10 +242,11 @@ struct UnionSite {
   std::vector<PathSegment> segments;
 };
 
-// `site` (when there is one) one step further in, for the life of this object.
+// `site` (when there is one) one step further in, for the life of this object. Inlined, so that
+// a step with no site (site_into) costs nothing.
 class SiteStep {
  public:
-  SiteStep(UnionSite* site, std::string_view key) : site_(site) {
+  [[gnu::always_inline]] SiteStep(UnionSite* site, std::string_view key) : site_(site) {
     if (site_ != nullptr) site_->segments.emplace_back(std::string(key));
   }
   SiteStep(UnionSite* site, std::size_t union_option) : site_(site) {
@@ -231,7 +254,7 @@ class SiteStep {
   }
   SiteStep(const SiteStep&) = delete;
   SiteStep& operator=(const SiteStep&) = delete;
-  ~SiteStep() {
+  [[gnu::always_inline]] ~SiteStep() {
     if (site_ != nullptr) site_->segments.pop_back();
   }
 
@@ -248,6 +271,17 @@ struct Reading {
   UnionSite* site = nullptr;
   const AnyMemberPlan* plan = nullptr;
 };
+
+// The site a step into a part of type M carries: none when M holds no variant, as nothing read
+// below it asks the site then.
+template <class M>
+UnionSite* site_into(const Reading& reading) {
+  if constexpr (holds_variant<M>) {
+    return reading.site;
+  } else {
+    return nullptr;
+  }
+}
 
 template <class T, class V>
 Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading);
@@ -323,13 +357,21 @@ Failure read_variant(const V& j, Variant& out, const SchemaNode* node, const Rea
   return best.failure;
 }
 
-// T's described member names, and their places among them in key order (the order an object's
-// members come in), worked out once per type.
+// T's described member names, and their places among them in key order, worked out once per
+// type.
 template <class T>
 struct MemberNames {
   static constexpr std::size_t count = boost::mp11::mp_size<described_members<T>>::value;
   std::array<std::string_view, count> names{};
   std::array<std::size_t, count> by_name{};
+
+  // The place of the member named `key`, or `count` when T names none.
+  [[nodiscard]] std::size_t place_of(std::string_view key) const {
+    const auto at = std::lower_bound(
+        by_name.begin(), by_name.end(), key,
+        [&](std::size_t place, std::string_view wanted) { return names[place] < wanted; });
+    return at != by_name.end() && names[*at] == key ? *at : count;
+  }
 
   static const MemberNames& get() {
     static const MemberNames table = [] {
@@ -347,7 +389,7 @@ struct MemberNames {
 };
 
 // The value of each of T's members in `j`, by the member's place: a lookup per member in a tree;
-// in a parsed document one pass over the object's members, which come in key order.
+// in a parsed document one pass over the object's members as the text wrote them.
 template <class T>
 std::array<const json*, MemberNames<T>::count> members_found(const json& j) {
   const auto& table = MemberNames<T>::get();
@@ -361,22 +403,18 @@ template <class T>
 std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonView j) {
   const auto& table = MemberNames<T>::get();
   std::array<std::optional<JsonView>, MemberNames<T>::count> found{};
-  const auto members = j.members();
-  auto member = members.begin();
-  for (const std::size_t place : table.by_name) {
-    const std::string_view name = table.names[place];
-    for (; member != members.end(); ++member) {
-      const JsonMember here = *member;
-      // Equal first: an object the struct describes has each name next, so the ordering compare
-      // runs only beside an absent member or an unknown key.
-      if (same_text(here.key, name)) {
-        found[place] = here.value;
-        ++member;
-        break;
-      }
-      if (here.key > name) break;
+  // A text mostly names the members in the struct's order (a model writes them as the schema
+  // lists them), so a key is compared first with the name after the last one found, and looked
+  // up among all of them only when it is not that one.
+  std::size_t next = 0;
+  for (const JsonMember& member : j.members_as_written()) {
+    std::size_t place = next;
+    if (place == table.count || !same_text(member.key, table.names[place])) {
+      place = table.place_of(member.key);
+      if (place == table.count) continue;  // a key the struct does not name
     }
-    if (member == members.end()) break;
+    found[place] = member.value;
+    next = place + 1;
   }
   return found;
 }
@@ -385,7 +423,7 @@ std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonVie
 // schema gives one (not filled in further, as with_defaults leaves a default as it is).
 template <class T, class V>
 Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
-  if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
+  if (!j.is_object()) return expected("an object", j);
   // The caller's plan when it was made for this node, else one made now.
   const MemberPlan<T>* plan = MemberPlan<T>::matching(reading.plan, node);
   std::optional<MemberPlan<T>> made;
@@ -398,9 +436,9 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
     if (failure) return;
     using M = member_type_t<decltype(member)>;
     const auto read_member = [&](const auto& value, const SchemaNode* member_node) {
-      const SiteStep step(reading.site, member.name);
+      const SiteStep step(site_into<M>(reading), member.name);
       if (auto inner = read(value, out.*member.pointer, member_node, reading)) {
-        failure = under(std::string(member.name), std::move(inner));
+        failure = under_member(member.name, std::move(inner));
       }
     };
     if (const auto& found = values[index]) {
@@ -410,7 +448,7 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
     } else if constexpr (is_optional<M>::value) {
       (out.*member.pointer).reset();
     } else {
-      failure = under(std::string(member.name), fail("missing"));
+      failure = missing_member(member.name);
     }
   });
   return failure;
@@ -420,29 +458,33 @@ template <class T, class V>
 Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
   if (node != nullptr) node = reading.defaults->resolved(node);
   if constexpr (std::is_same_v<T, bool>) {
-    if (!j.is_boolean()) return fail("expected a boolean, got " + std::string(j.type_name()));
+    if (!j.is_boolean()) return expected("a boolean", j);
     out = bool_of(j);
   } else if constexpr (std::is_integral_v<T>) {
     return read_integer(j, out);
   } else if constexpr (std::is_floating_point_v<T>) {
-    if (!j.is_number()) return fail("expected a number, got " + std::string(j.type_name()));
+    if (!j.is_number()) return expected("a number", j);
     const double d = double_of(j);
     if (std::isfinite(d) && std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
-      return fail(j.dump() + " does not fit in " + (sizeof(T) == 4 ? "float" : "double"));
+      return dumped(j, sizeof(T) == 4 ? " does not fit in float" : " does not fit in double");
     }
     out = static_cast<T>(d);
   } else if constexpr (std::is_same_v<T, std::string>) {
-    if (!j.is_string()) return fail("expected a string, got " + std::string(j.type_name()));
-    out = string_of(j);
+    if (!j.is_string()) return expected("a string", j);
+    // Cleared and appended to, which keeps the capacity as assigning does, without assign's
+    // check for a text that overlaps the string (the value's text never lies in `out`).
+    const std::string_view text = string_of(j);
+    out.clear();
+    out.append(text.data(), text.size());
   } else if constexpr (std::is_same_v<T, std::monostate>) {
-    if (!j.is_null()) return fail("expected null, got " + std::string(j.type_name()));
+    if (!j.is_null()) return expected("null", j);
   } else if constexpr (is_tag<T>::value) {
     if (!j.is_string() || string_of(j) != std::string_view(T::value)) {
       return fail("expected \"" + std::string(T::value) + "\", got " + j.dump());
     }
   } else if constexpr (DescribedEnum<T>) {
-    if (!j.is_string()) return fail("expected a string, got " + std::string(j.type_name()));
-    if (!enumerator_named(string_of(j), out)) return fail(j.dump() + " names no enumerator");
+    if (!j.is_string()) return expected("a string", j);
+    if (!enumerator_named(string_of(j), out)) return dumped(j, " names no enumerator");
   } else if constexpr (is_optional<T>::value) {
     if (j.is_null()) {
       out.reset();
@@ -453,14 +495,14 @@ Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading)
       return read(j, *out, node, reading);
     }
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
-    if (!j.is_array()) return fail("expected an array, got " + std::string(j.type_name()));
+    if (!j.is_array()) return expected("an array", j);
     if constexpr (is_vector<T>::value) {
       out.resize(j.size());
     } else if (j.size() != out.size()) {
       return fail("expected " + std::to_string(out.size()) + " items, got " +
                   std::to_string(j.size()));
     }
-    const SiteStep items(reading.site, "[]");
+    const SiteStep items(site_into<typename T::value_type>(reading), "[]");
     std::size_t i = 0;
     for (const auto& item : items_of(j)) {
       if (auto failure = read(item, out[i], item_node(node, i), reading)) {
@@ -469,9 +511,9 @@ Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading)
       ++i;
     }
   } else if constexpr (is_string_map<T>::value) {
-    if (!j.is_object()) return fail("expected an object, got " + std::string(j.type_name()));
+    if (!j.is_object()) return expected("an object", j);
     out.clear();
-    const SiteStep values(reading.site, "{}");
+    const SiteStep values(site_into<typename T::mapped_type>(reading), "{}");
     const SchemaNode* values_node = record_values(node);
     Failure failure;
     for_each_member(j, [&](std::string_view key, const auto& item) {

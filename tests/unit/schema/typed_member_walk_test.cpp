@@ -1,6 +1,6 @@
 // A struct's members read in one walk (#26): each member's node and default are resolved once per
-// schema (typed_member_plan.hpp), found in one pass over the object's sorted keys, and read with
-// the same results and errors as a reading that looks every member up by name.
+// schema (typed_member_plan.hpp), found in one pass over the object's keys as written, and read
+// with the same results and errors as a reading that looks every member up by name.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -92,6 +92,34 @@ TEST(TypedMemberWalk, MembersAreFoundBesideUnknownKeysAndAbsentOnes) {
   const auto order = from_json_value<WalkOrder>(parsed.document->root());
   ASSERT_TRUE(order) << order.error().message;
   EXPECT_EQ(order.value(), (WalkOrder{"EU", 3, std::nullopt, "app", {"S-1", 2}, {}}));
+}
+
+TEST(TypedMemberWalk, MembersInAnyOrderOfTheTextReadAsTheTreeReadsThem) {
+  // The members written in the struct's order, reversed, and shuffled with unknown keys between
+  // them; the last two have two members that do not fit, which fail at the first declared.
+  for (const std::string text : {
+           R"({"zone": "EU", "count": 2, "memo": "m", "channel": "app",
+               "first": {"sku": "S", "quantity": 1}, "lines": []})",
+           R"({"lines": [], "first": {"quantity": 1, "sku": "S"}, "channel": "app", "memo": "m",
+               "count": 2, "zone": "EU"})",
+           R"({"q": 0, "first": {"sku": "S", "quantity": 1}, "zone": "EU", "a": 1,
+               "lines": [{"quantity": 3, "sku": "L"}], "count": 2, "zz": null})",
+           R"({"lines": [{"sku": "L", "quantity": 5000000000}], "count": 3000000000, "zone": "EU",
+               "first": {"sku": "S", "quantity": 1}})",
+           R"({"first": {"sku": "S", "quantity": 1}, "zone": 7, "count": 3000000000, "lines": []})",
+       }) {
+    const auto parsed = parse_document(text);
+    ASSERT_TRUE(parsed.document) << text;
+    const auto from_view = from_json_value<WalkOrder>(kWalkOrderSchema, parsed.document->root());
+    const auto from_tree = from_json_value<WalkOrder>(kWalkOrderSchema, json::parse(text));
+    ASSERT_EQ(from_view.ok(), from_tree.ok()) << text;
+    if (from_tree) {
+      EXPECT_EQ(from_view.value(), from_tree.value()) << text;
+    } else {
+      EXPECT_EQ(from_view.error().path.to_string(), from_tree.error().path.to_string()) << text;
+      EXPECT_EQ(from_view.error().message, from_tree.error().message) << text;
+    }
+  }
 }
 
 TEST(TypedMemberWalk, AnAbsentMemberReadsItsDefaultWithThePlan) {
