@@ -650,7 +650,13 @@ constexpr std::array<unsigned char, 256> kDumpEscapeGrowth = [] {
 
 // Sized first, then written through a pointer: appending an escape at a time cost about 20
 // instructions a byte of a JSON text held in a string (a model's reply inside its envelope).
+// The bytes before the first one that may need an escape are found sixteen at a time and
+// appended as they are: a text with none (a prompt, most keys) is never looked at byte by byte.
 void append_escaped_utf8(std::string_view text, std::string& out) {
+  const char* plain_end = scan::plain_ascii_end(text.data(), text.data() + text.size());
+  const auto plain = static_cast<std::size_t>(plain_end - text.data());
+  out.append(text.substr(0, plain));
+  text.remove_prefix(plain);
   std::size_t growth = 0;
   for (const char c : text) growth += kDumpEscapeGrowth[static_cast<unsigned char>(c)];
   if (growth == 0) {
@@ -720,7 +726,8 @@ void dump_value(JsonView value, MemberOrder order, std::string& out) {
         out += ':';
         dump_value(member.value, order, out);
       };
-      if (order == MemberOrder::key) {
+      // One member is in either order (a Gemini part, {"text": ...}): no list to sort.
+      if (order == MemberOrder::key || value.size() <= 1) {
         for (const JsonMember& member : value.members()) write(member);
       } else {
         // members() gives key order; the tape holds them in the text's, which their places say.

@@ -18,6 +18,7 @@
 #include "providers/content_parts.hpp"
 #include "providers/encoded_requests.hpp"
 #include "providers/wire.hpp"
+#include "transport/delivery_steps.hpp"
 #include "transport/redaction.hpp"
 
 namespace accord {
@@ -200,8 +201,11 @@ Exchange Client::exchange(CallSpec call) const {
 
 Exchange Client::Internals::send(const Client& client, detail::PreparedExchange prepared,
                                  Deadline deadline, const RetryObserver& on_retry) {
-  Delivery delivery = deliver(*client.impl_->transport, prepared.request,
-                              client.impl_->options.retry, {}, deadline, on_retry);
+  // The request is sent and not kept (the attempt's record holds its body, redacted): moved in.
+  Delivery delivery = deliver_all(
+      *client.impl_->transport,
+      DeliverySteps(std::move(prepared.request), client.impl_->options.retry, deadline, on_retry),
+      {});
   return finish(client, std::move(prepared), std::move(delivery));
 }
 
@@ -286,8 +290,10 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
     // Providers send the usage last: a stream stopped early or cut off never got it.
     if (reply.usage == Usage{}) reply.usage = estimated_usage(attempt, reply.text.size());
   } else {
-    attempt.raw_reply = response.body.substr(0, kKeptReplyBytes);
     reply = client.impl_->provider->decode(response, prepared.mode);
+    // Decoded: the body itself is the record when it fits, not a copy of it.
+    if (response.body.size() > kKeptReplyBytes) response.body.resize(kKeptReplyBytes);
+    attempt.raw_reply = std::move(response.body);
   }
   attempt.status = reply.status;
   attempt.content = reply.text;

@@ -28,8 +28,8 @@ class AsyncExtraction : public std::enable_shared_from_this<AsyncExtraction> {
   void send_attempt() {
     prepared_ = loop_.prepare();
     loop_.sending();
-    steps_.emplace(prepared_->request, Client::Internals::options(client_).retry, loop_.deadline(),
-                   loop_.retries());
+    steps_.emplace(std::move(prepared_->request), Client::Internals::options(client_).retry,
+                   loop_.deadline(), loop_.retries());
     send_try(std::chrono::milliseconds{0});
   }
 

@@ -138,7 +138,9 @@ void ExtractionLoop::begin_with(const Client& client) {
   mode_note_ = std::move(chosen.why);
   call_.mode = mode_;
   call_.output_cap = 0;
-  whole_turns_ = call_.turns;
+  // Set from request_turns_ by the first whole-object reply that needs correcting, before any
+  // read: not a third copy of the caller's turns on every call.
+  whole_turns_.clear();
   request_turns_ = call_.turns;
   role_ = AttemptRole::first;
   corrections_sent_ = 0;

@@ -20,26 +20,32 @@ milliseconds left_until(Deadline deadline) {
 DeliverySteps::DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline,
                              RetryObserver on_retry)
     : request_(std::move(request)),
+      timeout_(request_.timeout),
       policy_(policy),
       deadline_(deadline),
       on_retry_(std::move(on_retry)) {}
 
-std::optional<HttpRequest> DeliverySteps::next_try(milliseconds wait) {
+const HttpRequest* DeliverySteps::next_request(milliseconds wait) {
   const milliseconds left = left_until(deadline_);
   if (left != milliseconds::max() && left <= wait) {
     delivery_.tries.push_back(TransportResult{
         std::nullopt, TransportError{TransportFailure::timeout, "the call's deadline passed"},
         milliseconds{0}});
     delivery_.decisions.push_back(detail::not_retried("timeout", "the call's deadline passed"));
-    return std::nullopt;
+    return nullptr;
   }
-  HttpRequest timed = request_;
+  request_.timeout = timeout_;
   if (left != milliseconds::max()) {
     const milliseconds after_wait = left - wait;
-    timed.timeout =
-        request_.timeout.count() == 0 ? after_wait : std::min(after_wait, request_.timeout);
+    request_.timeout = timeout_.count() == 0 ? after_wait : std::min(after_wait, timeout_);
   }
-  return timed;
+  return &request_;
+}
+
+std::optional<HttpRequest> DeliverySteps::next_try(milliseconds wait) {
+  const HttpRequest* request = next_request(wait);
+  if (request == nullptr) return std::nullopt;
+  return *request;
 }
 
 const RetryDecision& DeliverySteps::record(TransportResult result) {

@@ -2,7 +2,12 @@
 #include "core/ascii.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace accord::detail {
 namespace {
@@ -33,14 +38,47 @@ std::size_t match_end(std::string_view text, std::size_t at, std::string_view se
   return at;
 }
 
+// The first backslash at or after `from` that is followed by 'u', or npos. Sixteen places at a
+// time with SSE2 (baseline on x86-64): the \" of JSON text held in a JSON string, as in each
+// reply's content, is passed over without a look of its own.
+std::size_t backslash_u(std::string_view text, std::size_t from) {
+  const char* p = text.data() + from;
+  const char* const end = text.data() + text.size();
+#if defined(__SSE2__)
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i u = _mm_set1_epi8('u');
+  while (end - p >= 17) {  // the block and the byte after it
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i after = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+    const auto found = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(here, backslash), _mm_cmpeq_epi8(after, u))));
+    if (found != 0) return static_cast<std::size_t>(p - text.data()) + std::countr_zero(found);
+    p += 16;
+  }
+#endif
+  for (; end - p >= 2; ++p) {
+    if (p[0] == '\\' && p[1] == 'u') return static_cast<std::size_t>(p - text.data());
+  }
+  return std::string_view::npos;
+}
+
+// Where the next run of backslashes followed by 'u' begins at or after `from` (its first
+// backslash there), or npos: only such a run can start an escape of a character.
+std::size_t next_escape(std::string_view text, std::size_t from) {
+  std::size_t start = backslash_u(text, from);
+  if (start == std::string_view::npos) return start;
+  while (start > from && text[start - 1] == '\\') --start;
+  return start;
+}
+
 // The next occurrence of `secret` at or after `from`, as {start, end}; start is npos when there
-// is none. Candidates are the secret's first character and backslashes (which may begin an
-// escape of it), each found with a memchr-speed search rather than a look at every byte.
+// is none. Candidates are the secret's first character and the escapes that may spell it, each
+// found with a memchr-speed search rather than a look at every byte.
 std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_t from,
                                                std::string_view secret) {
   constexpr auto npos = std::string_view::npos;
   std::size_t plain = text.find(secret.front(), from);
-  std::size_t escape = text.find('\\', from);
+  std::size_t escape = next_escape(text, from);
   while (plain != npos || escape != npos) {
     const std::size_t at = std::min(plain, escape);
     if (const auto end = match_end(text, at, secret); end != npos) return {at, end};
@@ -51,7 +89,7 @@ std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_
       next = std::min(text.find_first_not_of('\\', at), text.size());
     }
     if (plain < next) plain = text.find(secret.front(), next);
-    if (escape < next) escape = text.find('\\', next);
+    if (escape < next) escape = next_escape(text, next);
   }
   return {npos, npos};
 }
@@ -60,24 +98,22 @@ std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_
 
 Spans secret_spans(std::string_view text, std::string_view secret) {
   Spans spans;
-  // The whole key, then each part of a key joined with ':' (AWS credentials: the secret half and
-  // the session token travel on their own).
-  std::vector<std::string_view> secrets{secret};
-  if (secret.find(':') != std::string_view::npos) {
-    for (std::size_t from = 0; from <= secret.size();) {
-      const std::size_t colon = std::min(secret.find(':', from), secret.size());
-      secrets.push_back(secret.substr(from, colon - from));
-      from = colon + 1;
-    }
-  }
-  for (const std::string_view one : secrets) {
-    if (one.size() < 4 || text.size() < one.size()) continue;
+  const auto add_matches = [&](std::string_view one) {
+    if (one.size() < 4 || text.size() < one.size()) return;
     for (auto span = find_match(text, 0, one); span.first != std::string_view::npos;
          span = find_match(text, span.second, one)) {
       spans.push_back(span);
     }
+  };
+  // The whole key, then each part of a key joined with ':' (AWS credentials: the secret half and
+  // the session token travel on their own).
+  add_matches(secret);
+  if (secret.find(':') == std::string_view::npos) return spans;
+  for (std::size_t from = 0; from <= secret.size();) {
+    const std::size_t colon = std::min(secret.find(':', from), secret.size());
+    add_matches(secret.substr(from, colon - from));
+    from = colon + 1;
   }
-  if (secrets.size() == 1) return spans;
   // In order and apart: overlapping matches (a part inside the whole) become one span.
   std::sort(spans.begin(), spans.end());
   Spans merged;

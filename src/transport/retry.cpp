@@ -207,10 +207,8 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
   return RetryDecision{true, wait, std::move(reason)};
 }
 
-Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,
-                 const Sleeper& sleep, Deadline deadline, const RetryObserver& on_retry) {
-  DeliverySteps steps(request, policy, deadline, on_retry);
-  for (auto next = steps.next_try(); next; next = steps.next_try()) {
+Delivery deliver_all(Transport& transport, DeliverySteps steps, const Sleeper& sleep) {
+  for (const auto* next = steps.next_request(); next; next = steps.next_request()) {
     const RetryDecision& decision = steps.record(transport.post(*next));
     if (!decision.retry) break;
     if (sleep) {
@@ -220,6 +218,11 @@ Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPo
     }
   }
   return steps.take();
+}
+
+Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,
+                 const Sleeper& sleep, Deadline deadline, const RetryObserver& on_retry) {
+  return deliver_all(transport, DeliverySteps(request, policy, deadline, on_retry), sleep);
 }
 
 }  // namespace accord

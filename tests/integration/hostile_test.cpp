@@ -10,8 +10,10 @@
 #include <accord/json_text.hpp>
 #include <accord/printable.hpp>
 #include <accord/tools.hpp>
+#include <charconv>
 #include <chrono>
 #include <deque>
+#include <random>
 #include <string>
 
 #include "accord/providers/provider.hpp"
@@ -252,6 +254,72 @@ TEST(HostileRedaction, RedactionIsLinearOnABodyOfBackslashes) {
   const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
   const std::string text(4 * 1024 * 1024, '\\');
   EXPECT_EQ(client.redacted(text).size(), text.size());
+}
+
+// Where `secret` spelled at `at` ends, each character plain or as a run of backslashes, 'u' and
+// its four hex digits; npos when it is not spelled there. The rule redaction follows, tried at
+// every byte: the oracle of the quick search.
+std::size_t spelled_end(std::string_view text, std::size_t at, std::string_view secret) {
+  for (const char c : secret) {
+    if (at < text.size() && text[at] == c) {
+      ++at;
+      continue;
+    }
+    std::size_t u = at;
+    while (u < text.size() && text[u] == '\\') ++u;
+    unsigned code = 0;
+    if (u == at || u + 5 > text.size() || text[u] != 'u' ||
+        std::from_chars(text.data() + u + 1, text.data() + u + 5, code, 16).ptr !=
+            text.data() + u + 5 ||
+        code != static_cast<unsigned char>(c)) {
+      return std::string_view::npos;
+    }
+    at = u + 5;
+  }
+  return at;
+}
+
+std::string redacted_at_every_byte(std::string_view text, std::string_view secret) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    if (const auto end = spelled_end(text, at, secret); end != std::string_view::npos) {
+      out += "[redacted]";
+      at = end;
+    } else {
+      out += text[at++];
+    }
+  }
+  return out;
+}
+
+TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingEveryByte) {
+  // Content that is JSON text inside a JSON string is full of \" ; the quick search passes
+  // over every backslash that cannot begin an escape of a character.
+  const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
+  const std::vector<std::string> pieces = {kKey,
+                                           kEscapedKey,
+                                           R"(sk\\u002dtest-SENTINEL-9f8e)",
+                                           R"(\u0073k-test-SENTINEL-9f8e)",
+                                           R"(\")",
+                                           R"(\\)",
+                                           R"(\)",
+                                           "u",
+                                           "sk-",
+                                           R"(\u002d)",
+                                           R"(\\u)",
+                                           "s",
+                                           "x",
+                                           "\"",
+                                           "9f8e"};
+  std::mt19937 random(26);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const auto count = std::uniform_int_distribution<std::size_t>(0, 24)(random);
+    for (std::size_t i = 0; i < count; ++i) {
+      text += pieces[std::uniform_int_distribution<std::size_t>(0, pieces.size() - 1)(random)];
+    }
+    ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
+  }
 }
 
 // ---- terminal and log injection ------------------------------------------------------------

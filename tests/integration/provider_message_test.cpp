@@ -111,6 +111,21 @@ TEST(ProviderMessage, KeepsTheMembersInTheOrderTheyCame) {
   EXPECT_EQ(message.tree().begin().key(), "zeta");
 }
 
+TEST(ProviderMessage, AReadStringIsWrittenAsItsTreeWouldBeWhereverItsFirstEscapeFalls) {
+  // The plain bytes before a string's first escape are copied sixteen at a time: each kind of
+  // byte that needs an escape (or is UTF-8) at each place in and past the first blocks.
+  for (const std::string special : {"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9", "/"}) {
+    for (std::size_t plain = 0; plain <= 40; ++plain) {
+      const std::string text = std::string(plain, 'a') + special + "tail\"";
+      const nlohmann::ordered_json tree = {{"text", text}, {"one", {{"k", text}}}};
+      const auto document = parse_document(tree.dump());
+      ASSERT_TRUE(document.document);
+      EXPECT_EQ(ProviderMessage(document.document->root()).text(), ProviderMessage(tree).text())
+          << plain;
+    }
+  }
+}
+
 TEST(ProviderMessage, ANullTreeIsAnEmptyMessage) {
   const ProviderMessage message{nlohmann::json()};
   EXPECT_TRUE(message.empty());

@@ -317,12 +317,14 @@ class ScriptedTransport final : public Transport {
   TransportResult post(const HttpRequest& request) override {
     ++calls;
     last_url = request.url;
+    timeouts.push_back(request.timeout);
     TransportResult next = script_.front();
     if (script_.size() > 1) script_.pop_front();  // the last result repeats
     return next;
   }
   int calls = 0;
   std::string last_url;
+  std::vector<milliseconds> timeouts;  // each try's
 
  private:
   std::deque<TransportResult> script_;
@@ -400,6 +402,30 @@ TEST(Deliver, SendsTheSameRequestEachTry) {
   RecordingSleeper sleeper;
   (void)deliver(transport, kRequest, steady(), sleeper.sleeper());
   EXPECT_EQ(transport.last_url, kRequest.url);
+}
+
+TEST(Deliver, EachTryKeepsTheRequestsOwnTimeoutWhenTheDeadlineIsFurther) {
+  // The request is sent as it is, its timeout set for each try: a try's cut must not carry over
+  // to the next.
+  ScriptedTransport transport({reply(503), reply(503), reply(200)});
+  RecordingSleeper sleeper;
+  HttpRequest request = kRequest;
+  request.timeout = milliseconds{300};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{60};
+  (void)deliver(transport, request, steady(), sleeper.sleeper(), deadline);
+  EXPECT_EQ(transport.timeouts, std::vector<milliseconds>(3, milliseconds{300}));
+}
+
+TEST(Deliver, EachTryOfARequestWithoutTimeoutGetsTheTimeLeft) {
+  ScriptedTransport transport({reply(503), reply(200)});
+  RecordingSleeper sleeper;  // records the 500 ms wait without taking it
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{60};
+  (void)deliver(transport, kRequest, steady(), sleeper.sleeper(), deadline);
+  ASSERT_EQ(transport.timeouts.size(), 2u);
+  EXPECT_GT(transport.timeouts[0], milliseconds{59'000});
+  EXPECT_LE(transport.timeouts[0], milliseconds{60'000});
+  EXPECT_GT(transport.timeouts[1], milliseconds{59'000});
+  EXPECT_LE(transport.timeouts[1], transport.timeouts[0]);
 }
 
 TEST(Deliver, DefaultSleeperWaitsForReal) {
