@@ -32,8 +32,9 @@ class JsonDocument {
   JsonDocument(JsonDocument&&) noexcept = default;
   JsonDocument& operator=(const JsonDocument&) = default;
   JsonDocument& operator=(JsonDocument&&) noexcept = default;
-  // Leaves its tape and strings to the next document parsed on this thread without one to reuse
-  // (a ValidationResult's): a few documents' worth, each within a bound, are kept per thread.
+  // Leaves its buffers (tape, strings, member order) to the next document made on this thread
+  // without one to reuse (a ValidationResult's, one built from a tree): a few documents' worth,
+  // each within a bound, are kept per thread until it ends.
   ~JsonDocument() {
     if (tape_.capacity() != 0) leave_buffers();  // a document moved from holds none
   }
@@ -171,8 +172,10 @@ class JsonView {
   // `for (const JsonMember& m : v.members())`, in key order as nlohmann::json (a std::map)
   // iterates them; empty unless an object.
   [[nodiscard]] Members members() const;
-  // The same members in the order the text wrote them, for a reader to whom the order is no
-  // matter (a text's keys are unique): a walk of the tape, without members()'s key order.
+  // The same members in the document's order, a walk of the tape without members()'s key order:
+  // the text's for a parsed document (after the fallback parse, ordered_json's, where a repeated
+  // key's last value sits at its first place), key order for one built from a tree. A document's
+  // keys are unique either way.
   [[nodiscard]] Members members_as_written() const;
 
   // The subtree as a tree.
@@ -238,7 +241,8 @@ class JsonView::Items {
 
 class JsonView::Members {
  public:
-  // Walks the tape when the keys came in order, else the object's list in JsonDocument::order_.
+  // Walks the tape when the keys came in order (or for members_as_written()), else the object's
+  // list in JsonDocument::order_.
   class iterator : public Step<iterator, JsonMember> {
    public:
     using Step<iterator, JsonMember>::operator++;
@@ -297,10 +301,8 @@ inline JsonView::Members JsonView::members_as_written() const {
 }
 
 inline JsonView::Members JsonView::members() const {
-  if (kind() != Kind::object) return {doc_, nullptr, 0, 0};
-  const auto& e = entry();
-  const auto order_at = static_cast<std::uint32_t>(e.b >> 32);
-  if (order_at == 0) return {doc_, nullptr, index_ + 1, index_ + e.a};
+  const auto order_at = static_cast<std::uint32_t>(entry().b >> 32);
+  if (kind() != Kind::object || order_at == 0) return members_as_written();
   return {doc_, doc_->order_.data() + (order_at - 1), 0, static_cast<std::uint32_t>(size())};
 }
 

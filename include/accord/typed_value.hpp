@@ -235,8 +235,9 @@ Failure read_integer(const V& j, I& out) {
 }
 
 // Where the value being read sits in its schema, as the Report writes paths, and the schema's
-// union choices: how a std::variant is read as the alternative its value is valid for. Only a
-// type holding a variant keeps one; every other reading passes none and builds no path.
+// union choices: how a std::variant is read as the alternative its value is valid for. Its path
+// is stepped only into members, items and values that hold a variant, the only readings that
+// consult it (below any other, the site is left as it was and is not read).
 struct UnionSite {
   const UnionChoices& choices;
   std::vector<PathSegment> segments;
@@ -364,6 +365,7 @@ struct MemberNames {
   static constexpr std::size_t count = boost::mp11::mp_size<described_members<T>>::value;
   std::array<std::string_view, count> names{};
   std::array<std::size_t, count> by_name{};
+  std::array<std::size_t, count> rank{};  // a member's place in by_name
 
   // The place of the member named `key`, or `count` when T names none.
   [[nodiscard]] std::size_t place_of(std::string_view key) const {
@@ -382,6 +384,7 @@ struct MemberNames {
       for (i = 0; i < count; ++i) out.by_name[i] = i;
       std::sort(out.by_name.begin(), out.by_name.end(),
                 [&](std::size_t a, std::size_t b) { return out.names[a] < out.names[b]; });
+      for (i = 0; i < count; ++i) out.rank[out.by_name[i]] = i;
       return out;
     }();
     return table;
@@ -404,17 +407,24 @@ std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonVie
   const auto& table = MemberNames<T>::get();
   std::array<std::optional<JsonView>, MemberNames<T>::count> found{};
   // A text mostly names the members in the struct's order (a model writes them as the schema
-  // lists them), so a key is compared first with the name after the last one found, and looked
-  // up among all of them only when it is not that one.
+  // lists them), and a document built from a tree has them in key order; so a key is compared
+  // first with the name after the last one found in the struct's order, then in key order, and
+  // looked up among all of them only when it is neither.
   std::size_t next = 0;
+  std::size_t next_by_name = 0;
+  const auto is = [&](std::string_view key, std::size_t place) {
+    return place < table.count && same_text(key, table.names[place]);
+  };
   for (const JsonMember& member : j.members_as_written()) {
     std::size_t place = next;
-    if (place == table.count || !same_text(member.key, table.names[place])) {
-      place = table.place_of(member.key);
+    if (!is(member.key, place)) {
+      place = next_by_name < table.count ? table.by_name[next_by_name] : table.count;
+      if (!is(member.key, place)) place = table.place_of(member.key);
       if (place == table.count) continue;  // a key the struct does not name
     }
     found[place] = member.value;
     next = place + 1;
+    next_by_name = table.rank[place] + 1;
   }
   return found;
 }

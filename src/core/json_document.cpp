@@ -16,22 +16,61 @@
 #include "core/json_scanner.hpp"
 #include "core/utf8.hpp"
 
+// The pool's kept buffers are poisoned under AddressSanitizer; elsewhere the marks do nothing.
+#if defined(__has_include) && __has_include(<sanitizer/asan_interface.h>)
+#include <sanitizer/asan_interface.h>
+#endif
+#ifndef ASAN_POISON_MEMORY_REGION
+#define ASAN_POISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#endif
+
 namespace accord {
+
+namespace {
+
+// A kept buffer is poisoned under AddressSanitizer until a document takes it, so a view read
+// after its document died is still reported (without the pool the memory would be freed).
+// Only heap memory: a short string's characters live in the string object itself.
+template <class Buffer>
+void poison(const Buffer& buffer, bool on) {
+  const auto* data = reinterpret_cast<const char*>(buffer.data());
+  const auto* self = reinterpret_cast<const char*>(&buffer);
+  if (buffer.capacity() == 0 || (data >= self && data < self + sizeof(Buffer))) return;
+  const std::size_t bytes = buffer.capacity() * sizeof(*buffer.data());
+  if (on) {
+    ASAN_POISON_MEMORY_REGION(data, bytes);
+  } else {
+    ASAN_UNPOISON_MEMORY_REGION(data, bytes);
+  }
+}
+
+}  // namespace
 
 // The buffers of documents that died on this thread, for the next documents written on it
 // (Writer::empty_document): a ValidationResult per text then costs what reusing one document
 // does, no allocation and no free. Bounded: kKept documents' buffers of at most kKeptBytes each
 // (a larger one is freed at once, so one huge document does not stay resident), all freed when
-// the thread ends.
+// the thread ends. A document takes only buffers sized for its text, so a small document kept
+// for long does not hold the room an earlier large one needed.
 class JsonDocument::Pool {
  public:
-  static JsonDocument take() {
+  // Buffers for a document of a text of `text_bytes` (0: built from a tree, size unknown).
+  static JsonDocument take(std::size_t text_bytes) {
     JsonDocument document{Empty{}};
-    if (closed || this_thread.size_ == 0) return document;
-    Buffers& kept = this_thread.kept_[--this_thread.size_];
-    document.tape_ = std::move(kept.tape);
-    document.strings_ = std::move(kept.strings);
-    document.order_ = std::move(kept.order);
+    if (closed) return document;
+    Pool& pool = this_thread;
+    const std::size_t fits = 4 * text_bytes + kSmallBytes;
+    for (std::size_t i = pool.size_; i-- > 0;) {
+      Buffers& kept = pool.kept_[i];
+      if (kept.bytes() > fits) continue;
+      kept.poison(false);
+      document.tape_ = std::move(kept.tape);
+      document.strings_ = std::move(kept.strings);
+      document.order_ = std::move(kept.order);
+      std::swap(kept, pool.kept_[--pool.size_]);
+      return document;
+    }
     return document;
   }
   static void give(JsonDocument& dying) {
@@ -42,22 +81,39 @@ class JsonDocument::Pool {
     kept.tape = std::move(dying.tape_);
     kept.strings = std::move(dying.strings_);
     kept.order = std::move(dying.order_);
+    kept.poison(true);
   }
 
   Pool() = default;
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
   // Documents that die on this thread after its pool (another thread_local's) free their own.
-  ~Pool() { closed = true; }
+  ~Pool() {
+    closed = true;
+    for (std::size_t i = 0; i < size_; ++i) kept_[i].poison(false);
+  }
 
   static constexpr std::size_t kKept = 4;
   static constexpr std::size_t kKeptBytes = std::size_t{64} << 10;
+  // What any document may take whatever its text: a tape, strings and order of a few hundred
+  // values.
+  static constexpr std::size_t kSmallBytes = std::size_t{4} << 10;
 
  private:
   struct Buffers {
     std::vector<Entry> tape;
     std::string strings;
     std::vector<std::uint32_t> order;
+
+    [[nodiscard]] std::size_t bytes() const {
+      return tape.capacity() * sizeof(Entry) + strings.capacity() +
+             order.capacity() * sizeof(std::uint32_t);
+    }
+    void poison(bool on) const {
+      accord::poison(tape, on);
+      accord::poison(strings, on);
+      accord::poison(order, on);
+    }
   };
   std::array<Buffers, kKept> kept_{};
   std::size_t size_ = 0;
@@ -89,8 +145,8 @@ class JsonDocument::Writer {
     doc_.order_.clear();
   }
   // A document with no entry, for a Writer to fill (the default one allocates its null), holding
-  // the buffers of one that died on this thread when the pool has some.
-  static JsonDocument empty_document() { return Pool::take(); }
+  // the buffers of one that died on this thread when the pool has some sized for `text_bytes`.
+  static JsonDocument empty_document(std::size_t text_bytes = 0) { return Pool::take(text_bytes); }
 
   void scalar(Kind kind, std::uint64_t bits = 0) { push(kind, 0, bits); }
   [[gnu::always_inline]] void number(const detail::ScannedNumber& number) {
@@ -726,17 +782,9 @@ void dump_value(JsonView value, MemberOrder order, std::string& out) {
         out += ':';
         dump_value(member.value, order, out);
       };
-      // One member is in either order (a Gemini part, {"text": ...}): no list to sort.
-      if (order == MemberOrder::key || value.size() <= 1) {
-        for (const JsonMember& member : value.members()) write(member);
-      } else {
-        // members() gives key order; the tape holds them in the text's, which their places say.
-        std::vector<JsonMember> members(value.members().begin(), value.members().end());
-        std::sort(members.begin(), members.end(), [](const JsonMember& a, const JsonMember& b) {
-          return a.value.index() < b.value.index();
-        });
-        for (const JsonMember& member : members) write(member);
-      }
+      // The tape holds members in the text's order, members() gives key order.
+      const auto members = order == MemberOrder::key ? value.members() : value.members_as_written();
+      for (const JsonMember& member : members) write(member);
       out += '}';
       return;
     }
@@ -768,7 +816,8 @@ ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
 
 Issues detail::parse_document_into(std::string_view text, ParseLimits limits,
                                    std::optional<JsonDocument>& into) {
-  Issues issues = parse_document(text, limits, into.emplace(TapeWriter::empty_document()));
+  Issues issues =
+      parse_document(text, limits, into.emplace(TapeWriter::empty_document(text.size())));
   if (!issues.empty()) into.reset();
   return issues;
 }

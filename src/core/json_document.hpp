@@ -18,7 +18,7 @@ namespace accord::detail {
 
 // parse_document(text, limits) into `into`, which holds the document when the text parsed (its
 // buffers from the thread's pool: JsonDocument::Pool) and nothing otherwise: a caller that keeps
-// the document in an optional of its own (a ValidationResult) moves none.
+// the document in an optional of its own (a ValidationResult) moves it once, into that optional.
 [[nodiscard]] Issues parse_document_into(std::string_view text, ParseLimits limits,
                                          std::optional<JsonDocument>& into);
 

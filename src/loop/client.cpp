@@ -291,9 +291,11 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
     if (reply.usage == Usage{}) reply.usage = estimated_usage(attempt, reply.text.size());
   } else {
     reply = client.impl_->provider->decode(response, prepared.mode);
-    // Decoded: the body itself is the record when it fits, not a copy of it.
-    if (response.body.size() > kKeptReplyBytes) response.body.resize(kKeptReplyBytes);
-    attempt.raw_reply = std::move(response.body);
+    // Decoded: the body itself is the record when it fits, not a copy of it. A longer one is cut
+    // by a copy, since a shortened string keeps its whole buffer (up to twice the body).
+    attempt.raw_reply = response.body.size() > kKeptReplyBytes
+                            ? response.body.substr(0, kKeptReplyBytes)
+                            : std::move(response.body);
   }
   attempt.status = reply.status;
   attempt.content = reply.text;

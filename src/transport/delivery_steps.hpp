@@ -14,8 +14,9 @@ namespace accord {
 
 // next_request() gives the request to send (its timeout cut to what is left of the deadline after
 // `wait`), or null, recorded as a timeout, when the deadline leaves no room; next_try() gives a
-// copy of it, for a try that outlives the steps (Transport::post_async); record() takes the
-// try's result and says whether to try again and after what wait.
+// copy of it, since Transport::post_async owns its request while the steps keep theirs for the
+// tries after it; record() takes the try's result and says whether to try again and after what
+// wait.
 class DeliverySteps {
  public:
   DeliverySteps(HttpRequest request, const RetryPolicy& policy, Deadline deadline,

@@ -19,6 +19,7 @@
 #include "accord/providers/provider.hpp"
 #include "fixtures/call_records.hpp"
 #include "fixtures/hostile_server.hpp"
+#include "transport/redaction.hpp"
 
 namespace {
 
@@ -320,6 +321,28 @@ TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingE
     }
     ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
   }
+}
+
+// The piece of a key cut at a stream's continuation may begin with the backslash of an escape
+// (`\u002dtest-...`); inside JSON text that backslash is doubled, and a match may begin at any
+// backslash of a run, not only its first.
+TEST(HostileRedaction, AKeyPieceBeginningWithABackslashIsFoundInsideABackslashRun) {
+  const std::string piece = R"(\u002dtest-SENTINEL-9f8e)";
+  const std::vector<std::string> parts = {piece, R"(\)", R"(\")", "u002d", "x", "test-"};
+  std::mt19937 random(27);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const auto count = std::uniform_int_distribution<std::size_t>(0, 16)(random);
+    for (std::size_t i = 0; i < count; ++i) {
+      text += parts[std::uniform_int_distribution<std::size_t>(0, parts.size() - 1)(random)];
+    }
+    ASSERT_EQ(detail::redact_spans(text, detail::secret_spans(text, piece)),
+              redacted_at_every_byte(text, piece))
+        << text;
+  }
+  EXPECT_EQ(detail::redact_spans(R"(\u002dtest-SENTINEL-9f8e)",
+                                 detail::secret_spans(R"(\u002dtest-SENTINEL-9f8e)", piece)),
+            R"(\[redacted])");
 }
 
 // ---- terminal and log injection ------------------------------------------------------------

@@ -287,5 +287,40 @@ TEST(JsonView, DumpEscapesAJsonTextInAStringAsNlohmann) {
   EXPECT_EQ(JsonDocument::from_json(tree).root().dump(), tree.dump());
 }
 
+// members_as_written() gives an object's members in the document's order: the text's, as
+// nlohmann::ordered_json reads it (a repeated key, which the fallback parse reads, keeps its last
+// value at its first place); key order for a document built from a tree.
+TEST(JsonView, MembersAsWrittenComeInDocumentOrder) {
+  std::string many = "{";
+  for (int i = 20; i > 0; --i) many += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  many.back() = '}';
+  for (const std::string text :
+       {std::string(R"({"a":1,"b":2})"), std::string(R"({"b":1,"a":[2,"c"]})"), many,
+        std::string(R"({"z":1,"a":2,"z":3})"), std::string(R"({"n":1234567890123456789012,"a":1})"),
+        std::string("{}")}) {
+    const auto parsed = parse_document(text);
+    ASSERT_TRUE(parsed.document.has_value()) << text;
+    const auto expected = nlohmann::ordered_json::parse(text);
+    std::vector<std::pair<std::string, std::string>> read;
+    for (const JsonMember& member : parsed.document->root().members_as_written()) {
+      read.emplace_back(member.key, member.value.dump());
+    }
+    std::vector<std::pair<std::string, std::string>> wanted;
+    for (const auto& [key, value] : expected.items()) wanted.emplace_back(key, value.dump());
+    EXPECT_EQ(read, wanted) << text;
+  }
+  const auto built = JsonDocument::from_json(nlohmann::json::parse(R"({"b":1,"a":2})"));
+  std::vector<std::string> keys;
+  for (const JsonMember& member : built.root().members_as_written()) keys.emplace_back(member.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"a", "b"}));
+  const auto array = parse_document("[1,2]");
+  std::size_t members_of_an_array = 0;
+  for (const JsonMember& member : array.document->root().members_as_written()) {
+    (void)member;
+    ++members_of_an_array;
+  }
+  EXPECT_EQ(members_of_an_array, 0U);
+}
+
 }  // namespace
 }  // namespace accord

@@ -96,7 +96,7 @@ TEST(TypedMemberWalk, MembersAreFoundBesideUnknownKeysAndAbsentOnes) {
 
 TEST(TypedMemberWalk, MembersInAnyOrderOfTheTextReadAsTheTreeReadsThem) {
   // The members written in the struct's order, reversed, and shuffled with unknown keys between
-  // them; the last two have two members that do not fit, which fail at the first declared.
+  // them; the last two have two members that fail (a number that does not fit, a wrong type).
   for (const std::string text : {
            R"({"zone": "EU", "count": 2, "memo": "m", "channel": "app",
                "first": {"sku": "S", "quantity": 1}, "lines": []})",
@@ -120,6 +120,25 @@ TEST(TypedMemberWalk, MembersInAnyOrderOfTheTextReadAsTheTreeReadsThem) {
       EXPECT_EQ(from_view.error().message, from_tree.error().message) << text;
     }
   }
+}
+
+// Of two members that fail, the one declared first is reported, wherever the text wrote it: the
+// tree reading's rule, pinned here on its own since both readings share read_struct.
+TEST(TypedMemberWalk, TheFirstDeclaredFailingMemberIsReportedWhereverTheTextWroteIt) {
+  const auto later_in_text = parse_document(
+      R"({"lines": [{"sku": "L", "quantity": 5000000000}], "count": 3000000000, "zone": "EU",
+          "first": {"sku": "S", "quantity": 1}})");
+  const auto count_fails =
+      from_json_value<WalkOrder>(kWalkOrderSchema, later_in_text.document->root());
+  ASSERT_FALSE(count_fails.ok());
+  EXPECT_EQ(count_fails.error().path.to_string(), (Path{} / "count").to_string());
+  EXPECT_EQ(count_fails.error().message, "3000000000 does not fit in int32_t");
+  const auto wrong_type = parse_document(
+      R"({"first": {"sku": "S", "quantity": 1}, "count": 3000000000, "zone": 7, "lines": []})");
+  const auto zone_fails = from_json_value<WalkOrder>(kWalkOrderSchema, wrong_type.document->root());
+  ASSERT_FALSE(zone_fails.ok());
+  EXPECT_EQ(zone_fails.error().path.to_string(), (Path{} / "zone").to_string());
+  EXPECT_EQ(zone_fails.error().message, "expected a string, got number");
 }
 
 TEST(TypedMemberWalk, AnAbsentMemberReadsItsDefaultWithThePlan) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accord/retry.hpp"
+#include "transport/delivery_steps.hpp"
 
 namespace accord {
 namespace {
@@ -426,6 +427,19 @@ TEST(Deliver, EachTryOfARequestWithoutTimeoutGetsTheTimeLeft) {
   EXPECT_LE(transport.timeouts[0], milliseconds{60'000});
   EXPECT_GT(transport.timeouts[1], milliseconds{59'000});
   EXPECT_LE(transport.timeouts[1], transport.timeouts[0]);
+}
+
+// A try's timeout is cut to the time left after its wait; the next try starts again from the
+// request's own (none here), so a cut does not carry over to a try with a shorter wait.
+TEST(DeliverySteps, ATrysCutTimeoutDoesNotCarryOverToTheNextTry) {
+  DeliverySteps steps(kRequest, steady(),
+                      std::chrono::steady_clock::now() + std::chrono::seconds{60});
+  const HttpRequest* first = steps.next_request(std::chrono::seconds{10});
+  ASSERT_NE(first, nullptr);
+  EXPECT_LE(first->timeout, milliseconds{50'000});
+  const HttpRequest* second = steps.next_request(milliseconds{0});
+  ASSERT_NE(second, nullptr);
+  EXPECT_GT(second->timeout, milliseconds{59'000});
 }
 
 TEST(Deliver, DefaultSleeperWaitsForReal) {
