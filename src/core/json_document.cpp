@@ -68,7 +68,8 @@ class JsonDocument::Pool {
       document.tape_ = std::move(kept.tape);
       document.strings_ = std::move(kept.strings);
       document.order_ = std::move(kept.order);
-      std::swap(kept, pool.kept_[--pool.size_]);
+      // The emptied slot goes last, the last set into its place.
+      if (i != --pool.size_) std::swap(kept, pool.kept_[pool.size_]);
       return document;
     }
     return document;

@@ -293,6 +293,17 @@ std::string redacted_at_every_byte(std::string_view text, std::string_view secre
   return out;
 }
 
+// Up to `most` of `parts`, drawn at random and joined.
+std::string random_text(const std::vector<std::string>& parts, std::size_t most,
+                        std::mt19937& random) {
+  std::string text;
+  const auto count = std::uniform_int_distribution<std::size_t>(0, most)(random);
+  for (std::size_t i = 0; i < count; ++i) {
+    text += parts[std::uniform_int_distribution<std::size_t>(0, parts.size() - 1)(random)];
+  }
+  return text;
+}
+
 TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingEveryByte) {
   // Content that is JSON text inside a JSON string is full of \" ; the quick search passes
   // over every backslash that cannot begin an escape of a character.
@@ -314,11 +325,7 @@ TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingE
                                            "9f8e"};
   std::mt19937 random(26);
   for (int round = 0; round < 3000; ++round) {
-    std::string text;
-    const auto count = std::uniform_int_distribution<std::size_t>(0, 24)(random);
-    for (std::size_t i = 0; i < count; ++i) {
-      text += pieces[std::uniform_int_distribution<std::size_t>(0, pieces.size() - 1)(random)];
-    }
+    const std::string text = random_text(pieces, 24, random);
     ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
   }
 }
@@ -328,21 +335,16 @@ TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingE
 // backslash of a run, not only its first.
 TEST(HostileRedaction, AKeyPieceBeginningWithABackslashIsFoundInsideABackslashRun) {
   const std::string piece = R"(\u002dtest-SENTINEL-9f8e)";
-  const std::vector<std::string> parts = {piece, R"(\)", R"(\")", "u002d", "x", "test-"};
+  const std::vector<std::string> parts = {piece, R"(\)", R"(\\)", R"(\")", "u002d", "x", "test-"};
   std::mt19937 random(27);
   for (int round = 0; round < 3000; ++round) {
-    std::string text;
-    const auto count = std::uniform_int_distribution<std::size_t>(0, 16)(random);
-    for (std::size_t i = 0; i < count; ++i) {
-      text += parts[std::uniform_int_distribution<std::size_t>(0, parts.size() - 1)(random)];
-    }
+    const std::string text = random_text(parts, 16, random);
     ASSERT_EQ(detail::redact_spans(text, detail::secret_spans(text, piece)),
               redacted_at_every_byte(text, piece))
         << text;
   }
-  EXPECT_EQ(detail::redact_spans(R"(\u002dtest-SENTINEL-9f8e)",
-                                 detail::secret_spans(R"(\u002dtest-SENTINEL-9f8e)", piece)),
-            R"(\[redacted])");
+  const std::string doubled = R"(\\u002dtest-SENTINEL-9f8e)";  // as JSON text holds the piece
+  EXPECT_EQ(detail::redact_spans(doubled, detail::secret_spans(doubled, piece)), R"(\[redacted])");
 }
 
 // ---- terminal and log injection ------------------------------------------------------------

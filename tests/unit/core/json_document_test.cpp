@@ -294,7 +294,7 @@ TEST(JsonView, MembersAsWrittenComeInDocumentOrder) {
   std::string many = "{";
   for (int i = 20; i > 0; --i) many += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
   many.back() = '}';
-  for (const std::string text :
+  for (const std::string& text :
        {std::string(R"({"a":1,"b":2})"), std::string(R"({"b":1,"a":[2,"c"]})"), many,
         std::string(R"({"z":1,"a":2,"z":3})"), std::string(R"({"n":1234567890123456789012,"a":1})"),
         std::string("{}")}) {
