@@ -11,6 +11,7 @@
 #include "core/json_document.hpp"
 
 #include "accord/json_view.hpp"
+#include "accord/same_bytes.hpp"
 #include "core/json_access.hpp"
 #include "core/json_dump.hpp"
 #include "core/json_scanner.hpp"
@@ -885,11 +886,15 @@ std::optional<JsonView> JsonView::find(std::string_view key) const {
   if (kind() != Kind::object) return std::nullopt;
   const auto order_at = static_cast<std::uint32_t>(entry().b >> 32);
   if (order_at == 0 || size() <= 16) {
-    // A small object is scanned on the tape, the length deciding most comparisons.
+    // A small object is scanned on the tape, the length deciding most comparisons and a word
+    // or two the rest (keys are short: a call to memcmp would cost more).
     for (std::uint32_t at = index_ + 1, end = index_ + entry().a; at < end;
          at += 1 + doc_->span(at + 1)) {
       const auto& candidate = doc_->tape_[at];
-      if (candidate.a == key.size() && doc_->text(at) == key) return JsonView(doc_, at + 1);
+      if (candidate.a == key.size() &&
+          bytes_detail::same_bytes(doc_->strings_.data() + candidate.b, key.data(), key.size())) {
+        return JsonView(doc_, at + 1);
+      }
     }
     return std::nullopt;
   }

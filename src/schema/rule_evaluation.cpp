@@ -1,5 +1,7 @@
 #include "schema/rule_evaluation.hpp"
 
+#include "accord/same_bytes.hpp"
+#include "core/json_access.hpp"
 #include "schema/local_ref.hpp"
 #include "schema/rule_fields.hpp"
 
@@ -7,21 +9,31 @@ namespace accord::detail {
 
 using ojson = nlohmann::ordered_json;
 
-// A value a comparison reads: in the document, or a tree (a literal, a declared default).
+// A value a comparison reads: a tree when `tree` is set (a literal, a declared default), else
+// `view`, in the document. Two views or a view and a literal of the same kind, string or number,
+// compare where they are, without a tree.
 struct ComparedValue {
-  std::optional<JsonView> view;
+  JsonView view;
   const nlohmann::json* tree = nullptr;
 
   [[nodiscard]] std::optional<std::string_view> text() const {
-    if (view) {
-      if (view->is_string()) return view->get_string();
-    } else if (tree->is_string()) {
-      return tree->get_ref<const std::string&>();
+    if (tree == nullptr) {
+      if (view.is_string()) return view.get_string();
+    } else if (const auto* literal = tree->get_ptr<const std::string*>()) {
+      return *literal;
+    }
+    return std::nullopt;
+  }
+  [[nodiscard]] std::optional<NumberValue> number() const {
+    if (tree == nullptr) {
+      if (view.is_number()) return number_of(view);
+    } else if (tree->is_number()) {
+      return number_of(*tree);
     }
     return std::nullopt;
   }
   // A number, boolean or null becomes a tree without allocating.
-  [[nodiscard]] nlohmann::json to_json() const { return view ? view->to_json() : *tree; }
+  [[nodiscard]] nlohmann::json to_json() const { return tree == nullptr ? view.to_json() : *tree; }
 };
 
 namespace {
@@ -45,13 +57,26 @@ std::pair<std::optional<nlohmann::json>, const ojson*> declared_default(const oj
   return {nlohmann::json::parse((*declared)["default"].dump()), property};
 }
 
+// Whether `left` < `right` as nlohmann's operator< orders two numbers (JSON_IMPLEMENT_OPERATOR in
+// json.hpp): within a kind exactly, a float against an integer of either kind as doubles, an
+// unsigned against a signed integer as int64s (so 2^63 and above wrap to negative).
+bool tree_less(const NumberValue& left, const NumberValue& right) {
+  if (left.kind == JsonType::number_float || right.kind == JsonType::number_float) {
+    return as_double(left) < as_double(right);
+  }
+  if (left.kind == JsonType::number_unsigned && right.kind == JsonType::number_unsigned) {
+    return left.bits < right.bits;
+  }
+  return static_cast<std::int64_t>(left.bits) < static_cast<std::int64_t>(right.bits);
+}
+
 // Strings compare by code unit, which for UTF-8 is code point order, as nlohmann's do.
 bool compare_strings(std::string_view left, Op op, std::string_view right) {
   switch (op) {
     case Op::eq:
-      return left == right;
+      return bytes_detail::same_text(left, right);
     case Op::ne:
-      return left != right;
+      return !bytes_detail::same_text(left, right);
     case Op::lt:
       return left < right;
     case Op::lte:
@@ -106,18 +131,17 @@ CompiledRule::Check CompiledRule::check(const Comparison& comparison, const ojso
 // The value a side reads in `object`: a default stands in for an absent field, and once one
 // did, the rest of the path is read from it. nullopt when the path leads nowhere.
 std::optional<ComparedValue> CompiledRule::value_of(const Side& side, JsonView object) {
-  if (!side.field) return ComparedValue{std::nullopt, &side.literal};
+  if (!side.field) return ComparedValue{object, &side.literal};
   const auto& names = side.field->names;
   const auto& defaults = side.field->defaults;
   ComparedValue at{object, nullptr};
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (at.view) {
-      if (!at.view->is_object()) return std::nullopt;
-      if (const auto member = at.view->find(names[i])) {
-        at.view = member;
+    if (at.tree == nullptr) {
+      if (!at.view.is_object()) return std::nullopt;
+      if (const auto member = at.view.find(names[i])) {
+        at.view = *member;
         continue;
       }
-      at.view.reset();
     } else {
       if (!at.tree->is_object()) return std::nullopt;
       if (const auto it = at.tree->find(names[i]); it != at.tree->end()) {
@@ -136,9 +160,15 @@ std::optional<bool> CompiledRule::judge(const Check& check, JsonView object) {
   if (!left) return std::nullopt;
   const auto right = value_of(check.right, object);
   if (!right) return std::nullopt;
-  const auto left_text = left->text();
-  const auto right_text = right->text();
-  if (left_text && right_text) return compare_strings(*left_text, check.op, *right_text);
+  if (const auto left_text = left->text()) {
+    if (const auto right_text = right->text()) {
+      return compare_strings(*left_text, check.op, *right_text);
+    }
+  } else if (const auto left_number = left->number()) {
+    if (const auto right_number = right->number()) {
+      return compare_numbers_in_tree_order(*left_number, check.op, *right_number);
+    }
+  }
   return compare_values(left->to_json(), check.op, right->to_json());
 }
 
@@ -148,33 +178,33 @@ bool CompiledRule::holds(JsonView object) const {
   return judge(requirement_, object) != std::optional(false);
 }
 
-std::optional<bool> compare_values(const nlohmann::json& left, Op op, const nlohmann::json& right) {
-  if (op == Op::eq || op == Op::ne) {
-    bool equal = false;
-    if (left.is_number() && right.is_number()) {
-      equal = !(left < right) && !(right < left);
-    } else {
-      equal = left == right;
-    }
-    return op == Op::eq ? equal : !equal;
-  }
-  const bool numbers = left.is_number() && right.is_number();
-  const bool strings = left.is_string() && right.is_string();
-  if (!numbers && !strings) return std::nullopt;
-  // nlohmann orders numbers across integer/float kinds and strings by code unit, which for UTF-8
-  // is code point order.
+bool compare_numbers_in_tree_order(const NumberValue& left, Op op, const NumberValue& right) {
   switch (op) {
+    case Op::eq:
+      return !tree_less(left, right) && !tree_less(right, left);
+    case Op::ne:
+      return tree_less(left, right) || tree_less(right, left);
     case Op::lt:
-      return left < right;
+      return tree_less(left, right);
     case Op::lte:
-      return !(right < left);
+      return !tree_less(right, left);
     case Op::gt:
-      return right < left;
+      return tree_less(right, left);
     case Op::gte:
-      return !(left < right);
-    default:
-      return std::nullopt;
+      return !tree_less(left, right);
   }
+  return false;
+}
+
+std::optional<bool> compare_values(const nlohmann::json& left, Op op, const nlohmann::json& right) {
+  if (left.is_number() && right.is_number()) {
+    return compare_numbers_in_tree_order(number_of(left), op, number_of(right));
+  }
+  if (left.is_string() && right.is_string()) {
+    return compare_strings(text_of(left), op, text_of(right));
+  }
+  if (op == Op::eq || op == Op::ne) return (left == right) == (op == Op::eq);
+  return std::nullopt;
 }
 
 Op negated(Op op) {

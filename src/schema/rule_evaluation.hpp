@@ -10,6 +10,7 @@
 #include "accord/json_view.hpp"
 #include "accord/path.hpp"
 #include "accord/rules.hpp"
+#include "core/json_access.hpp"
 
 namespace accord::detail {
 
@@ -57,9 +58,14 @@ class CompiledRule {
 };
 
 // How the comparison of two JSON values turns out: true, false, or not judged (nullopt) when the
-// sides cannot be ordered.
+// sides cannot be ordered. Numbers are ordered as nlohmann's operator< orders them (an integer
+// against a float as doubles), strings by code unit (for UTF-8 code point order).
 [[nodiscard]] std::optional<bool> compare_values(const nlohmann::json& left, Op op,
                                                  const nlohmann::json& right);
+// The same for two numbers read with number_of (core/json_access.hpp) from a tree or a view,
+// without building a tree.
+[[nodiscard]] bool compare_numbers_in_tree_order(const NumberValue& left, Op op,
+                                                 const NumberValue& right);
 [[nodiscard]] Op negated(Op op);
 
 }  // namespace accord::detail

@@ -199,6 +199,9 @@ std::optional<SimplePattern> SimplePattern::compile(std::string_view source) {
     }
   }
   out.items_.erase(out.items_.begin(), out.items_.begin() + static_cast<std::ptrdiff_t>(literal));
+  for (Item& item : out.items_) {
+    for (std::size_t c = 0; c < item.chars.size(); ++c) item.takes[c] = item.chars[c];
+  }
   return out;
 }
 
@@ -207,18 +210,16 @@ bool SimplePattern::search(std::string_view text) const {
       !bytes_detail::same_bytes(text.data(), prefix_.data(), prefix_.size())) {
     return false;
   }
-  std::size_t at = prefix_.size();
+  const auto* at = reinterpret_cast<const unsigned char*>(text.data()) + prefix_.size();
+  const auto* const end = reinterpret_cast<const unsigned char*>(text.data()) + text.size();
   for (const Item& item : items_) {
-    std::uint32_t count = 0;
-    while (count < item.max && at < text.size()) {
-      const auto c = static_cast<unsigned char>(text[at]);
-      if (c >= 128 || !item.chars[c]) break;
-      ++count;
-      ++at;
-    }
-    if (count < item.min) return false;
+    // The run stops at the item's maximum, so the loop tests one table entry a character.
+    const auto* const first = at;
+    const auto* const stop = static_cast<std::size_t>(end - at) > item.max ? at + item.max : end;
+    while (at != stop && item.takes[*at]) ++at;
+    if (static_cast<std::size_t>(at - first) < item.min) return false;
   }
-  return !to_end_ || at == text.size();
+  return !to_end_ || at == end;
 }
 
 }  // namespace accord::detail

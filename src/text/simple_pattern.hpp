@@ -6,6 +6,7 @@
 // wrong (an item of varying length is followed by one that needs a character it cannot take),
 // and everything else stays with RE2.
 
+#include <array>
 #include <bitset>
 #include <cstdint>
 #include <optional>
@@ -27,6 +28,8 @@ class SimplePattern {
     std::bitset<128> chars;  // ASCII only: a byte >= 0x80 is in no item
     std::uint32_t min = 1;
     std::uint32_t max = 1;
+    // `chars` by byte, filled once compiled: search reads one entry a character.
+    std::array<bool, 256> takes{};
   };
   std::string prefix_;       // the literal characters the pattern starts with, compared whole
   std::vector<Item> items_;  // what follows them

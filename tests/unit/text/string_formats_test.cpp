@@ -2,6 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "text/ecma_regex.hpp"
+
 namespace accord::detail {
 namespace {
 
@@ -70,6 +78,34 @@ TEST(Email, RejectsBrokenAddresses) {
   EXPECT_FALSE(is_email("a@example.c"));
   EXPECT_FALSE(is_email("a@-x.com"));
   EXPECT_FALSE(is_email("a b@example.com"));
+}
+
+// Zod 4's email pattern (zod/v4/core/regexes.js), run by the regex front end: is_email must give
+// its verdict on strings drawn from the characters that matter and on the transfer corpus's
+// addresses (the held-out corpus Zod judged).
+TEST(Email, AgreesWithZodsPatternOnGeneratedAndCorpusStrings) {
+  const auto zod = compile_ecma_regex(
+      R"(^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$)");
+  ASSERT_TRUE(zod.regex);
+  std::vector<std::string> texts;
+  const std::string alphabet = "aZ09-_+'.@@.x \xC3\xA9";
+  std::mt19937 random(26);
+  for (int i = 0; i < 200000; ++i) {
+    std::string text;
+    const auto length = random() % 14;
+    for (std::size_t j = 0; j < length; ++j) text += alphabet[random() % alphabet.size()];
+    texts.push_back(text);
+  }
+  std::ifstream corpus(std::string(ACCORD_SHARED_DIR) + "/corpus/transfer.jsonl");
+  for (std::string line; std::getline(corpus, line);) {
+    const auto value = nlohmann::json::parse(line, nullptr, false);
+    if (value.is_object() && value.contains("email") && value["email"].is_string()) {
+      texts.push_back(value["email"].get<std::string>());
+    }
+  }
+  for (const auto& text : texts) {
+    ASSERT_EQ(is_email(text), regex_search(*zod.regex, text)) << "\"" << text << "\"";
+  }
 }
 
 TEST(Uri, AcceptsAbsoluteUris) {
