@@ -73,22 +73,25 @@ std::string pattern_message(const std::string& source) {
   return "Invalid string: must match pattern " + regex_display(source);
 }
 
-std::size_t code_points(std::string_view text) {
-  std::size_t count = 0;
-  for (char c : text) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;
-  }
-  return count;
-}
-
 // A code point takes at least one byte, so a string shorter in bytes than `min` is too short and
 // one no longer than `max` fits without counting. (A quarter of the bytes is no lower bound: a
-// tree built in code may hold continuation bytes alone, which count as nothing.)
+// tree built in code may hold continuation bytes alone, which count as nothing.) Otherwise the
+// count stops at the bound: a long text is read only as far as `min` or `max` + 1 code points.
 bool at_least(std::string_view text, std::uint64_t min) {
-  return text.size() >= min && code_points(text) >= min;
+  if (text.size() < min) return false;
+  std::uint64_t count = 0;
+  for (const char c : text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80 && ++count >= min) return true;
+  }
+  return count >= min;
 }
 bool at_most(std::string_view text, std::uint64_t max) {
-  return text.size() <= max || code_points(text) <= max;
+  if (text.size() <= max) return true;
+  std::uint64_t count = 0;
+  for (const char c : text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80 && ++count > max) return false;
+  }
+  return true;
 }
 
 }  // namespace
