@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -57,43 +58,14 @@ void poison(const Buffer& buffer, bool on) {
 class JsonDocument::Pool {
  public:
   // Buffers for a document of a text of `text_bytes` (0: built from a tree, size unknown).
-  static JsonDocument take(std::size_t text_bytes) {
-    JsonDocument document{Empty{}};
-    if (closed) return document;
-    Pool& pool = this_thread;
-    const std::size_t fits = 4 * text_bytes + kSmallBytes;
-    for (std::size_t i = pool.size_; i-- > 0;) {
-      Buffers& kept = pool.kept_[i];
-      if (kept.bytes() > fits) continue;
-      kept.poison(false);
-      document.tape_ = std::move(kept.tape);
-      document.strings_ = std::move(kept.strings);
-      document.order_ = std::move(kept.order);
-      // The emptied slot goes last, the last set into its place.
-      if (i != --pool.size_) std::swap(kept, pool.kept_[pool.size_]);
-      return document;
-    }
-    return document;
-  }
-  static void give(JsonDocument& dying) {
-    if (closed || dying.bytes() > kKeptBytes) return;
-    Pool& pool = this_thread;
-    if (pool.size_ == kKept) return;
-    Buffers& kept = pool.kept_[pool.size_++];
-    kept.tape = std::move(dying.tape_);
-    kept.strings = std::move(dying.strings_);
-    kept.order = std::move(dying.order_);
-    kept.poison(true);
-  }
+  static JsonDocument take(std::size_t text_bytes);
+  static void give(JsonDocument& dying);
 
-  Pool() = default;
+  constexpr Pool() = default;
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
   // Documents that die on this thread after its pool (another thread_local's) free their own.
-  ~Pool() {
-    closed = true;
-    for (std::size_t i = 0; i < size_; ++i) kept_[i].poison(false);
-  }
+  ~Pool();
 
   static constexpr std::size_t kKept = 4;
   static constexpr std::size_t kKeptBytes = std::size_t{64} << 10;
@@ -102,34 +74,104 @@ class JsonDocument::Pool {
   static constexpr std::size_t kSmallBytes = std::size_t{4} << 10;
 
  private:
-  struct Buffers {
-    std::vector<Entry> tape;
-    std::string strings;
-    std::vector<std::uint32_t> order;
-
-    [[nodiscard]] std::size_t bytes() const {
-      return tape.capacity() * sizeof(Entry) + strings.capacity() +
-             order.capacity() * sizeof(std::uint32_t);
-    }
-    void poison(bool on) const {
-      accord::poison(tape, on);
-      accord::poison(strings, on);
-      accord::poison(order, on);
-    }
+  // A dead document, alive only in the first size_ slots: its buffers move in and out by a move
+  // construction (their pointers), where an assignment would also free what it replaced.
+  union Slot {
+    constexpr Slot() : none{} {}
+    ~Slot() {}  // the pool ends the documents it holds
+    Empty none;
+    JsonDocument document;
   };
-  std::array<Buffers, kKept> kept_{};
-  std::size_t size_ = 0;
+  // The document kept at `slot`, its slot then filled from the last one.
+  JsonDocument release(std::size_t slot);
+  static void poison(const JsonDocument& kept, bool on) {
+    accord::poison(kept.tape_, on);
+    accord::poison(kept.strings_, on);
+    accord::poison(kept.order_, on);
+  }
 
-  static thread_local Pool this_thread;
-  static thread_local bool closed;
+  std::array<Slot, kKept> kept_;
+  std::size_t size_ = 0;
 };
 
-thread_local JsonDocument::Pool JsonDocument::Pool::this_thread;
-constinit thread_local bool JsonDocument::Pool::closed = false;
+namespace {
+
+// This thread's pool, and whether it was destroyed. File-scope rather than class statics: the
+// shared library then neither exports them nor looks them up by symbol on each use.
+constinit thread_local JsonDocument::Pool this_thread_pool;
+constinit thread_local bool pool_closed = false;
+
+}  // namespace
+
+JsonDocument JsonDocument::Pool::take(std::size_t text_bytes) {
+  if (!pool_closed) {
+    Pool& pool = this_thread_pool;
+    const std::size_t fits = 4 * text_bytes + kSmallBytes;
+    for (std::size_t i = pool.size_; i-- > 0;) {
+      if (pool.kept_[i].document.bytes() <= fits) return pool.release(i);
+    }
+  }
+  return JsonDocument{Empty{}};
+}
+
+JsonDocument JsonDocument::Pool::release(std::size_t slot) {
+  JsonDocument& kept = kept_[slot].document;
+  poison(kept, false);
+  JsonDocument document(std::move(kept));
+  std::destroy_at(&kept);
+  if (slot != --size_) {
+    JsonDocument& last = kept_[size_].document;
+    std::construct_at(&kept, std::move(last));
+    std::destroy_at(&last);
+  }
+  return document;
+}
+
+void JsonDocument::Pool::give(JsonDocument& dying) {
+  if (pool_closed) return;
+  Pool& pool = this_thread_pool;
+  if (pool.size_ == kKept || dying.bytes() > kKeptBytes) return;
+  poison(*std::construct_at(&pool.kept_[pool.size_++].document, std::move(dying)), true);
+}
+
+// A kept document ends here with the pool closed: it frees its buffers.
+JsonDocument::Pool::~Pool() {
+  pool_closed = true;
+  for (std::size_t i = 0; i < size_; ++i) {
+    poison(kept_[i].document, false);
+    std::destroy_at(&kept_[i].document);
+  }
+}
 
 void JsonDocument::leave_buffers() {
   Pool::give(*this);
 }
+
+namespace {
+
+// The members of an object whose keys are put in order from their sort keys (Writer::sort_key).
+constexpr std::size_t kSmallObject = 16;
+
+// The sort keys of a small object sorted on this thread and its member order (the positions
+// of its keys in key order), when those keys had no tie: count 0 otherwise.
+struct KnownOrder {
+  std::size_t count = 0;
+  bool in_order = false;
+  std::array<std::uint64_t, kSmallObject> keys{};
+  std::array<std::uint8_t, kSmallObject> positions{};
+};
+// The last two objects sorted of each set (shape_set) per thread, the later first: a stream's
+// few shapes each keep a place of their own, two whose hashes meet included.
+constexpr std::size_t kShapeSets = 8;
+constinit thread_local std::array<std::array<KnownOrder, 2>, kShapeSets> known_orders;
+// From the count and the first and last keys: shapes mostly differ in their optional members,
+// and a shape that finds no place only sorts again.
+std::size_t shape_set(const std::uint64_t* keys, std::size_t count) {
+  const std::uint64_t hash = keys[0] ^ std::rotl(keys[count - 1], 17) ^ count;
+  return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 61);
+}
+
+}  // namespace
 
 // Appends values to a document's tape in text order; a container is opened, filled and closed,
 // and finish() ends the document. Values wait in a small buffer and reach the tape a run at a time
@@ -197,7 +239,6 @@ class JsonDocument::Writer {
     return order_small_object(at, keys.data(), key_at.data());
   }
 
-  static constexpr std::size_t kSmallObject = 16;
   // A small object's key as an integer that sorts as the key does, decided by its first seven
   // bytes (the most significant first, zeros after a shorter key); the low byte holds the key's
   // position in the object (`i`), so the integers of one object always differ. `loadable`: eight
@@ -266,11 +307,15 @@ class JsonDocument::Writer {
     // Documents of one stream mostly share a few shapes: an object whose sort keys are those of
     // an object sorted before takes its order (the sort keys hold each key's position, so equal
     // ones sort alike).
-    KnownOrder& last = known_orders[shape_slot(keys, count)];
-    if (count == last.count && std::equal(keys, keys + count, last.keys.begin())) {
-      if (!last.in_order) append_order(at, key_at, last.positions.data(), count);
-      return true;
+    auto& known = known_orders[shape_set(keys, count)];
+    for (const KnownOrder& shape : known) {
+      if (count == shape.count && std::equal(keys, keys + count, shape.keys.begin())) {
+        if (!shape.in_order) append_order(at, key_at, shape.positions.data(), count);
+        return true;
+      }
     }
+    known[1] = known[0];
+    KnownOrder& last = known[0];
     last.count = 0;
     std::copy(keys, keys + count, last.keys.begin());
     // Insertion sort: a small object is nearly always at most a dozen members.
@@ -350,34 +395,11 @@ class JsonDocument::Writer {
 
   static constexpr std::size_t kPending = 32;
 
-  // The sort keys of a small object sorted on this thread and its member order (the positions
-  // of its keys in key order), when those keys had no tie: count 0 otherwise.
-  struct KnownOrder {
-    std::size_t count = 0;
-    bool in_order = false;
-    std::array<std::uint64_t, kSmallObject> keys{};
-    std::array<std::uint8_t, kSmallObject> positions{};
-  };
-  // The last object sorted of each slot (shape_slot), per thread: a stream's few shapes each
-  // keep a slot of their own.
-  static constexpr std::size_t kKnownOrders = 8;
-  static thread_local std::array<KnownOrder, kKnownOrders> known_orders;
-  // From the count and the first and last keys: shapes mostly differ in their optional members,
-  // and a shape that shares a slot only sorts again.
-  static std::size_t shape_slot(const std::uint64_t* keys, std::size_t count) {
-    const std::uint64_t hash = keys[0] ^ std::rotl(keys[count - 1], 17) ^ count;
-    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 61);
-  }
-
   JsonDocument& doc_;
   std::array<JsonDocument::Entry, kPending> pending_;  // the entries after the tape's last
   std::size_t pending_size_ = 0;
   std::size_t flushed_ = 0;  // the tape's size
 };
-
-constinit thread_local std::array<JsonDocument::Writer::KnownOrder,
-                                  JsonDocument::Writer::kKnownOrders>
-    JsonDocument::Writer::known_orders;
 
 namespace detail {
 namespace {
@@ -509,7 +531,7 @@ class TapeReader : BasicJsonScanner<true> {
     for (bool more_members = true; more_members; ++count) {
       const std::uint32_t key = out_.next_index();
       if (*p_ != '"' || !string(Kind::key)) return false;
-      if (count < TapeWriter::kSmallObject && kept_ < kKeptKeys) {
+      if (count < kSmallObject && kept_ < kKeptKeys) {
         keys_[kept_] = TapeWriter::sort_key(read_, count, true);
         key_at_[kept_] = key;
         ++kept_;

@@ -86,20 +86,38 @@ TEST(PooledResult, ALargeDocumentIsFreedNotKept) {
   });
 }
 
+// About 11 KB: its buffers (about 40 KB) are within what the pool keeps, but far more room than
+// a 26-byte text needs.
+std::string large_text() {
+  std::string large = "[";
+  for (int i = 0; i < 1000; ++i) large += i == 0 ? "\"abcdefgh\"" : ",\"abcdefgh\"";
+  return large + "]";
+}
+
 TEST(PooledResult, ASmallTextDoesNotTakeTheBuffersOfAMuchLargerDocument) {
   on_a_thread_of_its_own([] {
     std::vector<ParsedDocument> kept;
     kept.reserve(3);
     const long long fresh = allocations_to_parse(kOrderedText, kept);
-    // About 11 KB: its buffers (about 40 KB) are within what the pool keeps, but far more room
-    // than a 26-byte text needs.
-    std::string large = "[";
-    for (int i = 0; i < 1000; ++i) large += i == 0 ? "\"abcdefgh\"" : ",\"abcdefgh\"";
-    large += "]";
+    const std::string large = large_text();
     (void)allocations_to_parse(large, kept);
     kept.pop_back();                                             // its buffers are kept ...
     EXPECT_EQ(allocations_to_parse(kOrderedText, kept), fresh);  // ... but not given to this one
     EXPECT_EQ(allocations_to_parse(large, kept), 0);             // a text of its size takes them
+  });
+}
+
+TEST(PooledResult, BuffersTakenFromUnderOthersLeaveTheOthersKept) {
+  on_a_thread_of_its_own([] {
+    std::vector<ParsedDocument> kept;
+    kept.reserve(4);
+    const std::string large = large_text();
+    (void)allocations_to_parse(kOrderedText, kept);
+    (void)allocations_to_parse(large, kept);
+    kept.clear();  // the small document dies first: the large one's buffers are kept after its
+    EXPECT_EQ(allocations_to_parse(kOrderedText, kept), 0);  // taken from under the large one's
+    EXPECT_EQ(allocations_to_parse(large, kept), 0);         // still kept
+    EXPECT_EQ(kept.back().document->root().to_json(), nlohmann::json::parse(large));
   });
 }
 
