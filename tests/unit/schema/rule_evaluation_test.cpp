@@ -97,8 +97,15 @@ JsonDocument document_of(const json& value) {
 }
 
 TEST(RuleEvaluation, NumbersCompareAsNlohmannOrdersThemForEveryPairOfKinds) {
-  for (const json& left : numbers()) {
-    for (const json& right : numbers()) {
+  std::vector<json> grid = numbers();
+  // No parsed text holds these, but a literal built in code can.
+  for (const double d :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity()}) {
+    grid.emplace_back(d);
+  }
+  for (const json& left : grid) {
+    for (const json& right : grid) {
       for (const Op op : kOps) {
         EXPECT_EQ(compare_numbers_in_tree_order(number_of(left), op, number_of(right)),
                   nlohmann_verdict(left, op, right))

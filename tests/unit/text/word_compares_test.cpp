@@ -97,7 +97,7 @@ TEST(WordCompares, AnAnchorAloneMatchesTheEmptyText) {
   EXPECT_TRUE(anchor_only->search(""));
 }
 
-// is_email read part by part, as it was before it became one pass with a class table.
+// is_email read part by part, as it was before it became an automaton.
 bool word_compares_email_by_parts(std::string_view text) {
   const auto at = text.find('@');
   if (at == std::string_view::npos || at == 0) return false;
