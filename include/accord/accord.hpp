@@ -10,6 +10,7 @@
 #include "accord/hooks.hpp"
 #include "accord/http.hpp"
 #include "accord/issue.hpp"
+#include "accord/issue_json.hpp"
 #include "accord/json_schema.hpp"
 #include "accord/json_schema_file.hpp"
 #include "accord/json_text.hpp"

@@ -103,11 +103,14 @@ class InOrderPool {
       } catch (...) {
         slot->failure = std::current_exception();
       }
+      // Only the front's result lets the caller deliver: a wakeup for another would be wasted.
+      bool front = false;
       {
         const std::lock_guard lock(mutex_);
         slot->done = true;
+        front = pending_.front() == slot;
       }
-      done_.notify_all();
+      if (front) done_.notify_all();
     }
   }
 

@@ -33,6 +33,12 @@ void IssueRows::add(const accord::Issues& issues) {
   }
 }
 
+void IssueRows::clear() {
+  rows_.clear();
+  numbers_.clear();
+  ids_.clear();
+}
+
 void IssueTally::add(const IssueRows& rows, std::size_t issues) {
   // Each of the batch's rows is looked up once, when it first comes: its count is a kept row's,
   // or others_ past the kept rows, as adding one issue at a time decides.

@@ -25,6 +25,7 @@ class IssueRows {
   using Row = std::pair<accord::IssueCode, std::string>;  // code, folded path
 
   void add(const accord::Issues& issues);
+  void clear();
   // How many issues were added so far: where the next document's begin.
   [[nodiscard]] std::size_t issues() const { return ids_.size(); }
   [[nodiscard]] const std::vector<Row>& rows() const { return rows_; }

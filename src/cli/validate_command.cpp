@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <accord/bounded_file.hpp>
+#include <accord/issue_json.hpp>
 #include <accord/printable.hpp>
 #include <accord/repair.hpp>
 #include <accord/validate.hpp>
 #include <algorithm>
+#include <charconv>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -25,6 +28,8 @@
 
 namespace accord_cli {
 namespace {
+
+using namespace std::string_view_literals;
 
 struct ValidateArgs {
   std::string schema;
@@ -161,77 +166,10 @@ bool is_jsonl(const std::string& file) {
   return ends_with(".jsonl") || ends_with(".ndjson") || file == "-";
 }
 
-// One document's verdict, worded by the thread that judged it.
-struct Verdict {
-  accord::Issues issues;
-  bool repaired = false;
-  std::string text;  // what is printed for it (empty for a valid document, unless --json)
-};
-
-// How each document is judged and worded; shared read-only by the judging threads.
-struct Judge {
-  // One document's text at most (a longer line is not read: it is an issue).
-  static constexpr std::size_t kMaxLineBytes = accord::ParseLimits{}.max_bytes;
-
-  const Checker& checker;
-  const ValidateArgs& args;
-  accord::RepairPolicy policy;
-
-  // `line` is 0 for a whole file. `reuse` holds each document while it is judged, so judging
-  // one after another allocates for the value only when a document is larger than those before.
-  [[nodiscard]] Verdict operator()(std::string_view document, std::size_t line,
-                                   accord::JsonDocument& reuse) const {
-    Verdict verdict;
-    std::string repairs;
-    if (policy == accord::RepairPolicy::off) {
-      verdict.issues = checker.validator.parse_and_validate(document, reuse);
-    } else {
-      auto judged = accord::judge_with_repairs(document, checker.validator, checker.schema, policy);
-      verdict.issues = std::move(judged.issues);
-      verdict.repaired = !judged.repairs.empty();
-      for (const auto& repair : judged.repairs) repairs += "  " + accord::describe(repair) + "\n";
-    }
-    word(verdict, line, repairs);
-    return verdict;
-  }
-
-  [[nodiscard]] Verdict overlong(std::size_t line, std::size_t bytes) const {
-    Verdict verdict;
-    verdict.issues.push_back({accord::IssueCode::invalid_json,
-                              {},
-                              "the line is " + std::to_string(bytes) +
-                                  " bytes, more than the limit of " +
-                                  std::to_string(kMaxLineBytes) + " for one document"});
-    word(verdict, line, "");
-    return verdict;
-  }
-
- private:
-  void word(Verdict& verdict, std::size_t line, const std::string& repairs) const {
-    if (args.json) {
-      nlohmann::ordered_json out;
-      if (line > 0) {
-        out["line"] = line;
-      } else {
-        out["document"] = args.documents;
-      }
-      out["valid"] = verdict.issues.empty();
-      if (policy != accord::RepairPolicy::off) out["repaired"] = verdict.repaired;
-      out["issues"] = accord::to_json(verdict.issues);
-      verdict.text = dump_line(out);
-      return;
-    }
-    if (args.summary) return;
-    const std::string label = line > 0 ? "line " + std::to_string(line) : args.documents;
-    if (verdict.repaired) verdict.text += label + ": repaired\n" + repairs;
-    if (verdict.issues.empty()) return;
-    verdict.text += label + ": invalid\n" + accord::prettify_printable(verdict.issues, "  ") + "\n";
-  }
-};
-
 // The verdicts of a run of documents as the judging thread leaves them for the one that prints:
 // their printed text end to end, their issues folded into tally rows, and where each document's
-// part of both ends. A document's issues are freed by the thread that made them.
+// part of both ends. A document's issues are freed by the thread that made them; a batch's
+// buffers are cleared and filled again by the next batch, not freed.
 struct JudgedBatch {
   struct Document {
     bool invalid = false;
@@ -243,10 +181,90 @@ struct JudgedBatch {
   IssueRows rows;
   std::vector<Document> documents;
 
-  void add(const Verdict& verdict) {
-    text += verdict.text;
-    rows.add(verdict.issues);
-    documents.push_back({!verdict.issues.empty(), verdict.repaired, text.size(), rows.issues()});
+  void clear() {
+    text.clear();
+    rows.clear();
+    documents.clear();
+  }
+  // One document's verdict, after its text was added.
+  void end_document(const accord::Issues& issues, bool repaired) {
+    rows.add(issues);
+    documents.push_back({!issues.empty(), repaired, text.size(), rows.issues()});
+  }
+};
+
+// How each document is judged and worded; shared read-only by the judging threads.
+struct Judge {
+  // One document's text at most (a longer line is not read: it is an issue).
+  static constexpr std::size_t kMaxLineBytes = accord::ParseLimits{}.max_bytes;
+
+  const Checker& checker;
+  const ValidateArgs& args;
+  accord::RepairPolicy policy;
+
+  // Judges one document into `out`; `line` is 0 for a whole file. `reuse` holds each document
+  // while it is judged, so judging one after another allocates for the value only when a
+  // document is larger than those before.
+  void operator()(std::string_view document, std::size_t line, accord::JsonDocument& reuse,
+                  JudgedBatch& out) const {
+    if (policy == accord::RepairPolicy::off) {
+      word(checker.validator.parse_and_validate(document, reuse), false, "", line, out);
+      return;
+    }
+    auto judged = accord::judge_with_repairs(document, checker.validator, checker.schema, policy);
+    std::string repairs;
+    for (const auto& repair : judged.repairs) repairs += "  " + accord::describe(repair) + "\n";
+    word(judged.issues, !judged.repairs.empty(), repairs, line, out);
+  }
+
+  void overlong(std::size_t line, std::size_t bytes, JudgedBatch& out) const {
+    const accord::Issues issues = {{accord::IssueCode::invalid_json,
+                                    {},
+                                    "the line is " + std::to_string(bytes) +
+                                        " bytes, more than the limit of " +
+                                        std::to_string(kMaxLineBytes) + " for one document"}};
+    word(issues, false, "", line, out);
+  }
+
+ private:
+  // The document's printed text (none for a valid one, unless --json), then its verdict.
+  void word(const accord::Issues& issues, bool repaired, std::string_view repairs, std::size_t line,
+            JudgedBatch& out) const {
+    std::string& text = out.text;
+    if (args.json) {
+      // As nlohmann::ordered_json dumps {"line" or "document", "valid", "repaired", "issues"}.
+      if (line > 0) {
+        text += R"({"line":)"sv;
+        append_number(line, text);
+      } else {
+        text += R"({"document":)"sv;
+        text += nlohmann::json(args.documents)
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      }
+      text += issues.empty() ? R"(,"valid":true)"sv : R"(,"valid":false)"sv;
+      if (policy != accord::RepairPolicy::off) {
+        text += repaired ? R"(,"repaired":true)"sv : R"(,"repaired":false)"sv;
+      }
+      text += R"(,"issues":)"sv;
+      accord::append_json(issues, text);
+      text += "}\n"sv;
+    } else if (!args.summary && (repaired || !issues.empty())) {
+      const std::string label = line > 0 ? "line " + std::to_string(line) : args.documents;
+      if (repaired) {
+        text += label + ": repaired\n";
+        text += repairs;
+      }
+      if (!issues.empty()) {
+        text += label + ": invalid\n" + accord::prettify_printable(issues, "  ") + "\n";
+      }
+    }
+    out.end_document(issues, repaired);
+  }
+
+  static void append_number(std::size_t number, std::string& out) {
+    char digits[24];
+    const char* end = std::to_chars(std::begin(digits), std::end(digits), number).ptr;
+    out.append(digits, static_cast<std::size_t>(end - digits));
   }
 };
 
@@ -272,81 +290,71 @@ struct Totals {
     if (taken == 0) return;
     const auto& last = batch.documents[taken - 1];
     tally.add(batch.rows, last.issues_end);
-    std::cout << std::string_view(batch.text).substr(0, last.text_end);
+    std::cout.write(batch.text.data(), static_cast<std::streamsize>(last.text_end));
   }
 };
+
+// The last of `kept` taken out, or a new one when none is kept.
+template <class Buffers>
+Buffers take_kept(std::vector<Buffers>& kept) {
+  if (kept.empty()) return {};
+  Buffers taken = std::move(kept.back());
+  kept.pop_back();
+  return taken;
+}
 
 // The documents of a JSONL stream, judged by --jobs threads in batches and printed in input
 // order as soon as they are judged; reading stops once --max-errors documents are invalid.
 void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
-  // A batch's lines share one buffer: one allocation per batch rather than per line, and none
-  // freed on another thread than the one that made it, which costs glibc's allocator most.
+  // A batch's lines and their verdicts go round: read into on this thread, judged on a worker,
+  // printed here, then kept to be filled again, so their buffers are made once per batch in
+  // flight, not once per batch.
   struct Batch {
-    struct Line {
-      std::size_t offset;
-      std::size_t number;
-      std::size_t bytes;
-    };
-    std::string text;
-    std::vector<Line> lines;
+    LineBatch lines;
+    JudgedBatch judged;
   };
   const std::size_t threads =
       args.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : args.jobs;
-  // A batch amortises the hand-over between threads; a few per thread keep them all busy. Its
-  // bytes are bounded too, so memory stays a few batches whatever the lines' length.
-  constexpr std::size_t kBatchLines = 256;
-  constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
-  InOrderPool<JudgedBatch> pool(
-      threads, 4 * threads, [&](JudgedBatch&& judged) { totals.take(judged, args.max_errors); });
-  Batch batch;
-  std::size_t last_batch_bytes = 0;  // what the next batch's buffer reserves
-  auto give = [&] {
-    last_batch_bytes = batch.text.size();
-    if (batch.lines.empty() || totals.stopped) {
-      batch = {};
-      return;
-    }
-    pool.give([&judge, documents = std::move(batch)] {
-      JudgedBatch judged;
-      judged.documents.reserve(documents.lines.size());
-      accord::JsonDocument reuse;
-      for (std::size_t i = 0; i < documents.lines.size(); ++i) {
-        const auto& line = documents.lines[i];
-        const std::size_t end =
-            i + 1 < documents.lines.size() ? documents.lines[i + 1].offset : documents.text.size();
-        judged.add(
-            line.bytes > Judge::kMaxLineBytes
-                ? judge.overlong(line.number, line.bytes)
-                : judge(std::string_view(documents.text).substr(line.offset, end - line.offset),
-                        line.number, reuse));
-      }
-      return judged;
-    });
-    batch = {};
-  };
+  // A batch amortises the hand-over between threads (a few wakeups each, over some thousand
+  // lines); a few per thread keep them all busy, and memory stays a few batches whatever the
+  // file's length.
+  constexpr std::size_t kBatchBytes = std::size_t{256} << 10;
+  std::vector<LineBatch> spare_lines;
+  std::vector<JudgedBatch> spare_verdicts;
+  InOrderPool<Batch> pool(threads, 4 * threads, [&](Batch&& batch) {
+    totals.take(batch.judged, args.max_errors);
+    spare_lines.push_back(std::move(batch.lines));
+    spare_verdicts.push_back(std::move(batch.judged));
+  });
   DocumentLineHandlers handlers;
-  handlers.line = [&](const DocumentLine& line) {
-    if (batch.lines.empty()) {
-      batch.text.reserve(std::min(kBatchBytes, last_batch_bytes + last_batch_bytes / 4));
-      batch.lines.reserve(kBatchLines);
-    }
-    batch.lines.push_back({batch.text.size(), line.number, line.bytes});
-    batch.text += line.text;
-    if (batch.lines.size() == kBatchLines || batch.text.size() >= kBatchBytes) give();
+  handlers.spare = [&] { return take_kept(spare_lines); };
+  handlers.full = [&](LineBatch&& lines) {
+    if (totals.stopped) return false;
+    Batch batch{std::move(lines), take_kept(spare_verdicts)};
+    pool.give([&judge, batch = std::move(batch)]() mutable {
+      batch.judged.clear();
+      accord::JsonDocument reuse;
+      for (const auto& line : batch.lines.lines) {
+        if (line.bytes > Judge::kMaxLineBytes) {
+          judge.overlong(line.number, line.bytes, batch.judged);
+        } else {
+          judge(batch.lines.line_text(line), line.number, reuse, batch.judged);
+        }
+      }
+      return std::move(batch);
+    });
     return !totals.stopped;
   };
   handlers.before_waiting = [&] {
-    give();
     pool.drain();
     std::cout.flush();
   };
   const OpenDocuments documents(args.documents);
   try {
-    read_document_lines(documents.fd, Judge::kMaxLineBytes, handlers);
+    read_document_lines(documents.fd, {kBatchBytes, Judge::kMaxLineBytes}, handlers);
   } catch (const std::system_error& e) {
     throw Failure{kUsage, "cannot read " + args.documents + ": " + e.what()};
   }
-  give();
   pool.drain();
 }
 
@@ -381,7 +389,7 @@ int run(const ValidateArgs& args) {
   } else {
     accord::JsonDocument document;
     JudgedBatch judged;
-    judged.add(judge(read_file(args.documents), 0, document));
+    judge(read_file(args.documents), 0, document, judged);
     totals.take(judged, args.max_errors);
   }
   print_totals(totals, judge.policy != accord::RepairPolicy::off, args.json);

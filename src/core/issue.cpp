@@ -1,8 +1,15 @@
 #include "accord/issue.hpp"
 
 #include <algorithm>
+#include <charconv>
+
+#include "accord/issue_json.hpp"
+#include "core/json_dump.hpp"
+#include "core/utf8.hpp"
 
 namespace accord {
+
+using namespace std::string_view_literals;
 
 std::string_view to_string(IssueCode code) {
   switch (code) {
@@ -82,6 +89,49 @@ nlohmann::ordered_json to_json(const Issues& issues) {
     out.push_back(std::move(entry));
   }
   return out;
+}
+
+namespace {
+
+// A string as nlohmann's dump() writes it, bytes that are not UTF-8 replaced as its `replace`
+// error handler replaces them.
+void append_json_string(std::string_view text, std::string& out) {
+  if (!detail::is_valid_utf8(text)) {
+    out += nlohmann::json(std::string(text))
+               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  detail::append_escaped_utf8(text, out);
+  out += '"';
+}
+
+}  // namespace
+
+void append_json(const Issues& issues, std::string& out) {
+  out += '[';
+  for (std::size_t i = 0; i < issues.size(); ++i) {
+    const Issue& issue = issues[i];
+    if (i > 0) out += ',';
+    out += R"({"code":")"sv;
+    out += to_string(issue.code);
+    out += R"(","path":[)"sv;
+    const auto& segments = issue.path.segments();
+    for (std::size_t s = 0; s < segments.size(); ++s) {
+      if (s > 0) out += ',';
+      if (const auto* index = std::get_if<std::size_t>(&segments[s])) {
+        char digits[24];
+        const char* end = std::to_chars(std::begin(digits), std::end(digits), *index).ptr;
+        out.append(digits, static_cast<std::size_t>(end - digits));
+      } else {
+        append_json_string(std::get<std::string>(segments[s]), out);
+      }
+    }
+    out += R"(],"message":)"sv;
+    append_json_string(issue.message, out);
+    out += '}';
+  }
+  out += ']';
 }
 
 }  // namespace accord

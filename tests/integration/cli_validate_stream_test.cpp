@@ -1,6 +1,6 @@
-// `accord validate` over a stream of documents (issue #26): read a line at a time (standard input
-// included: verdicts print while the writer still writes), judged on --jobs threads in input
-// order, --json verdicts, --lines, --max-errors and the summary by code and path.
+// `accord validate` over a stream of documents (issue #26): read as the bytes arrive (standard
+// input included: verdicts print while the writer still writes), judged on --jobs threads in
+// input order, --json verdicts, --lines, --max-errors and the summary by code and path.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -265,6 +265,40 @@ TEST_F(CliValidateStream, JobsJudgeTheLinesAroundAnOverlongLineAsOneThreadDoes) 
   EXPECT_NE(one.out.find("line 301: invalid\n  ✖ the line is 8388610 bytes"), std::string::npos);
   EXPECT_NE(one.out.find("601 documents: 400 valid, 201 invalid\n"), std::string::npos) << one.out;
   EXPECT_EQ(two.out, one.out);
+}
+
+// Lines are read into batches of a few hundred KiB: a document or a run of blank lines longer than
+// one is judged and numbered as a short one is.
+TEST_F(CliValidateStream, ALineLongerThanAReadBatchIsJudgedAsAShortOneIs) {
+  const std::string long_note =
+      "{\"amount\": 7, \"note\": \"" + std::string(3 << 20, 'n') + "\"}\n";
+  write("long.jsonl", numbered_documents(2000) + long_note + numbered_documents(2000));
+  write("short.jsonl", numbered_documents(2000) + "{\"amount\": 7}\n" + numbered_documents(2000));
+  for (const char* jobs : {"1", "2"}) {
+    const auto long_run =
+        run({"validate", file("amount.json"), file("long.jsonl"), "--json", "--jobs", jobs});
+    const auto short_run =
+        run({"validate", file("amount.json"), file("short.jsonl"), "--json", "--jobs", jobs});
+    EXPECT_EQ(long_run.out, short_run.out) << "--jobs " << jobs;
+  }
+}
+
+TEST_F(CliValidateStream, BlankLinesLongerThanAReadBatchKeepTheNextLinesNumbers) {
+  const std::string blank_lines(1 << 20, '\n');
+  write("blank.jsonl", numbered_documents(2000) + blank_lines + numbered_documents(2000));
+  const auto r =
+      run({"validate", file("amount.json"), file("blank.jsonl"), "--json", "--jobs", "2"});
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::size_t> numbers;
+  while (std::getline(lines, line)) {
+    const auto verdict = json::parse(line);
+    if (verdict.contains("line")) numbers.push_back(verdict["line"].get<std::size_t>());
+  }
+  ASSERT_EQ(numbers.size(), 4000U);
+  EXPECT_EQ(numbers[1999], 2000U);
+  EXPECT_EQ(numbers[2000], 2001U + blank_lines.size());
+  EXPECT_EQ(numbers.back(), 4000U + blank_lines.size());
 }
 
 }  // namespace

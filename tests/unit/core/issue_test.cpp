@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "accord/issue_json.hpp"
+
 namespace accord {
 namespace {
 
@@ -56,6 +58,37 @@ TEST(IssuesToJson, ListsCodePathSegmentsAndMessage) {
   const Issues issues = {{IssueCode::too_big, Path{"lines", std::size_t{2}}, "Too big"}};
   EXPECT_EQ(to_json(issues).dump(),
             R"([{"code":"too_big","path":["lines",2],"message":"Too big"}])");
+}
+
+std::string tree_dump(const Issues& issues) {
+  return to_json(issues).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string appended(const Issues& issues) {
+  std::string out = "kept";
+  append_json(issues, out);
+  return out;
+}
+
+TEST(IssuesAppendJson, WritesWhatTheTreesDumpWritesEscapesIncluded) {
+  const Issues issues = {
+      {IssueCode::too_big, Path{"lines", std::size_t{18446744073709551615ULL}, "q\"t"}, "Too big"},
+      {IssueCode::custom, Path{}, std::string("tab\t nl\n cr\r bs\\ ff\f bell\a nul") + '\0'},
+      {IssueCode::invalid_value, Path{"caf\xC3\xA9", "\x7F"}, "\xE2\x9C\x96 \"quoted\""},
+  };
+  EXPECT_EQ(appended(issues), "kept" + tree_dump(issues));
+}
+
+TEST(IssuesAppendJson, ReplacesBytesThatAreNotUtf8AsTheTreesDumpDoes) {
+  const Issues issues = {
+      {IssueCode::invalid_type, Path{"\xFF", std::size_t{0}}, "cut \xE2\x9C then \xC3"},
+      {IssueCode::invalid_json, Path{"ok"}, "\xED\xA0\x80 surrogate, \xC0\xAF overlong"},
+  };
+  EXPECT_EQ(appended(issues), "kept" + tree_dump(issues));
+}
+
+TEST(IssuesAppendJson, NoIssuesIsAnEmptyArray) {
+  EXPECT_EQ(appended({}), "kept" + tree_dump({}));
 }
 
 }  // namespace
