@@ -1,6 +1,7 @@
 #include "accord/provider_message.hpp"
 
 #include <atomic>
+#include <mutex>
 
 #include "accord/json_text.hpp"
 #include "core/json_dump.hpp"
@@ -11,6 +12,7 @@ namespace accord {
 namespace {
 
 std::atomic<std::size_t> message_trees{0};
+std::atomic<std::size_t> messages_written{0};
 
 template <class Tree>
 std::string text_of_tree(const Tree& value) {
@@ -18,27 +20,66 @@ std::string text_of_tree(const Tree& value) {
   return value.dump(-1, ' ', false, Tree::error_handler_t::replace);
 }
 
+char first_of(const std::string& text) {
+  return text.empty() ? '\0' : text.front();
+}
+
 }  // namespace
+
+struct ProviderMessage::Unwritten {
+  Unwritten(std::shared_ptr<const JsonDocument> kept, JsonView at)
+      : document(std::move(kept)), value(at) {}
+  std::shared_ptr<const JsonDocument> document;  // let go once the text is written
+  JsonView value;
+  std::once_flag written;
+  std::string text;
+};
 
 ProviderMessage::ProviderMessage(JsonView value) {
   detail::dump_value(value, detail::MemberOrder::text, text_);
+  first_ = first_of(text_);
+}
+
+ProviderMessage::ProviderMessage(std::shared_ptr<const JsonDocument> document, JsonView value) {
+  if (!value.is_object() && !value.is_array()) {
+    *this = ProviderMessage(value);  // a scalar: no message a provider sends, written at once
+    return;
+  }
+  first_ = value.is_object() ? '{' : '[';
+  unwritten_ = std::make_shared<Unwritten>(std::move(document), value);
 }
 
 ProviderMessage::ProviderMessage(const nlohmann::ordered_json& value)
-    : text_(text_of_tree(value)) {}
+    : text_(text_of_tree(value)), first_(first_of(text_)) {}
 
-ProviderMessage::ProviderMessage(const nlohmann::json& value) : text_(text_of_tree(value)) {}
+ProviderMessage::ProviderMessage(const nlohmann::json& value)
+    : text_(text_of_tree(value)), first_(first_of(text_)) {}
+
+const std::string& ProviderMessage::text() const {
+  if (!unwritten_) return text_;
+  Unwritten& unwritten = *unwritten_;
+  std::call_once(unwritten.written, [&unwritten] {
+    messages_written.fetch_add(1, std::memory_order_relaxed);
+    detail::dump_value(unwritten.value, detail::MemberOrder::text, unwritten.text);
+    unwritten.document.reset();
+  });
+  return unwritten.text;
+}
 
 nlohmann::ordered_json ProviderMessage::tree() const {
-  if (text_.empty()) return nullptr;
+  if (empty()) return nullptr;
   message_trees.fetch_add(1, std::memory_order_relaxed);
-  return parse_ordered_json(text_);
+  return parse_ordered_json(text());
 }
 
 namespace detail {
 
 std::size_t provider_message_trees_built() {
   return message_trees.load(std::memory_order_relaxed);
+}
+
+std::size_t provider_message_texts_written() {
+  return messages_written.load(std::memory_order_relaxed);
 }
 
 }  // namespace detail

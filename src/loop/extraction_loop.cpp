@@ -126,8 +126,13 @@ void ExtractionLoop::begin_with(const Client& client) {
     contract_ = Client::Internals::contract_for(*caller_, given_contract_, client.provider());
   }
   repair_ = repair_setup(*contract_, repair_policy_);
-  // Field by field: what the call sets beyond these stays the same for every provider.
-  call_.turns = first_turns_;
+  // Field by field: what the call sets beyond these stays the same for every provider. The last
+  // client the call can go to takes the caller's turns; one with fallbacks after it, a copy.
+  if (next_fallback_ < fallbacks_->size()) {
+    call_.turns = first_turns_;
+  } else {
+    call_.turns = std::move(first_turns_);
+  }
   call_.output_name = contract_->name();
   call_.output = &contract_->wire();
   call_.output_text = &contract_->wire_text();

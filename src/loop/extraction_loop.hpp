@@ -131,7 +131,8 @@ class ExtractionLoop {
   TokenBudget budget_;
   TruncationRecovery truncation_;
   Deadline deadline_;
-  std::vector<Turn> first_turns_;  // the caller's: what every provider's first request sends
+  // The caller's: what every provider's first request sends (the last one takes them).
+  std::vector<Turn> first_turns_;
   CallSpec call_;
   AttemptRole role_ = AttemptRole::first;  // of the request call() holds
   // The turns of the last whole-object request, without a continuation's prefill: where a

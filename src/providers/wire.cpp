@@ -116,10 +116,10 @@ Reply bad_reply(std::string detail, const Usage& usage) {
   return reply;
 }
 
-std::optional<JsonDocument> reply_document(const HttpResponse& response, Reply& failure) {
+std::shared_ptr<const JsonDocument> reply_document(const HttpResponse& response, Reply& failure) {
   if (!is_success(response.status)) {
     failure = http_error_reply(response);
-    return std::nullopt;
+    return nullptr;
   }
   std::optional<JsonDocument> document;
   if (!response.body.empty()) {
@@ -134,15 +134,15 @@ std::optional<JsonDocument> reply_document(const HttpResponse& response, Reply& 
     const auto tree = parse_body(response.body, problem);
     if (!tree) {
       failure = bad_reply(problem);
-      return std::nullopt;
+      return nullptr;
     }
     document = document_from_ordered_json(*tree);  // the members in the model's order
   }
   if (!document->root().is_object()) {
     failure = bad_reply("the body is not a JSON object: " + snippet(response.body));
-    return std::nullopt;
+    return nullptr;
   }
-  return document;
+  return std::make_shared<const JsonDocument>(*std::move(document));
 }
 
 std::string snippet(std::string_view body, std::size_t limit) {

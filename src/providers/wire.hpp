@@ -46,10 +46,11 @@ template <class Json>
 [[nodiscard]] Reply bad_reply(std::string detail, const Usage& usage);
 
 // A whole reply's 2xx body read to a tape (accord/json_view.hpp), no tree built, when it is a
-// JSON object; otherwise nullopt, with `failure` saying why, in parse_body's words: the HTTP
-// error, or a body that is empty, too deep, not JSON or not an object.
-[[nodiscard]] std::optional<JsonDocument> reply_document(const HttpResponse& response,
-                                                         Reply& failure);
+// JSON object; otherwise null, with `failure` saying why, in parse_body's words: the HTTP
+// error, or a body that is empty, too deep, not JSON or not an object. Shared, so the reply's
+// assistant message can keep it (a ProviderMessage written when first read).
+[[nodiscard]] std::shared_ptr<const JsonDocument> reply_document(const HttpResponse& response,
+                                                                 Reply& failure);
 
 // Envelopes parse_body has read (to a tree, or failed to) in this process: a whole reply read
 // through reply_document builds none (tests hold the codecs to that).

@@ -1,6 +1,7 @@
 #include "transport/delivery_steps.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "transport/retry_reason.hpp"
 
@@ -60,6 +61,19 @@ const RetryDecision& DeliverySteps::record(TransportResult result) {
   if (decision.retry && on_retry_)
     on_retry_(delivery_.tries.back(), decision, delivery_.tries.size() + 1);
   return decision;
+}
+
+Delivery deliver_all(Transport& transport, DeliverySteps steps, const Sleeper& sleep) {
+  for (const auto* next = steps.next_request(); next; next = steps.next_request()) {
+    const RetryDecision& decision = steps.record(transport.post(*next));
+    if (!decision.retry) break;
+    if (sleep) {
+      sleep(decision.wait);
+    } else {
+      std::this_thread::sleep_for(decision.wait);
+    }
+  }
+  return steps.take();
 }
 
 }  // namespace accord

@@ -1,4 +1,5 @@
-// Transport retries: which results are worth another try, how long to wait, and the loop.
+// Transport retries: which results are worth another try and how long to wait; deliver() runs
+// the tries (deliver_all, transport/delivery_steps.cpp).
 // The rules follow the official OpenAI / Anthropic SDKs (providers.md §1.4, §4.5).
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <thread>
 #include "core/ascii.hpp"
 
 #include "accord/retry.hpp"
@@ -205,19 +205,6 @@ RetryDecision decide_retry(const TransportResult& result, int retries_done,
   std::string reason = what + ", retried after " + std::to_string(wait.count()) + " ms (" +
                        asked.note + (why_retry.empty() ? "" : "; " + why_retry) + ")";
   return RetryDecision{true, wait, std::move(reason)};
-}
-
-Delivery deliver_all(Transport& transport, DeliverySteps steps, const Sleeper& sleep) {
-  for (const auto* next = steps.next_request(); next; next = steps.next_request()) {
-    const RetryDecision& decision = steps.record(transport.post(*next));
-    if (!decision.retry) break;
-    if (sleep) {
-      sleep(decision.wait);
-    } else {
-      std::this_thread::sleep_for(decision.wait);
-    }
-  }
-  return steps.take();
 }
 
 Delivery deliver(Transport& transport, const HttpRequest& request, const RetryPolicy& policy,

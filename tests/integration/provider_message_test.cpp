@@ -4,7 +4,10 @@
 // byte for byte here), for every provider, over real HTTP against accord-mock.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include "accord/client.hpp"
 #include "accord/typed_rules.hpp"
@@ -80,23 +83,44 @@ TEST_P(ProviderMessageOnTheWire, AConversationResentSendsTheMessageAsReceived) {
                                                                     << transport->requests()[1];
 }
 
-TEST_P(ProviderMessageOnTheWire, ATypedExtractBuildsNoTreeOfTheReply) {
-  REQUIRE_MOCK();
+// A client of accord-mock answering the refund, valid at once, handed to `extract` with the
+// request for it.
+template <class Extract>
+void extract_refund_answered_at_once(const std::string& provider, const Extract& extract) {
   const nlohmann::json scenario = {
       {"replies", nlohmann::json::array({{{"json", typed_fixtures::kRefundJson}}})}};
   MockProcess mock(scenario.dump());
-  const Client client(testing_support::mock_client_options(GetParam(), mock.base_url()));
+  const Client client(testing_support::mock_client_options(provider, mock.base_url()));
   const ExtractRequest request{.schema = typed<typed_fixtures::Refund>().schema(),
                                .prompt = "Extract."};
-  const auto envelopes = detail::envelope_trees_built();
-  const auto values = detail::reply_trees_built();
-  const auto messages = detail::provider_message_trees_built();
-  const auto result = client.extract<typed_fixtures::Refund>(request);
-  ASSERT_TRUE(result.ok()) << result.error().message;
-  EXPECT_EQ(result.value().orderId, "ORD-482913");
-  EXPECT_EQ(detail::envelope_trees_built() - envelopes, 0U);
-  EXPECT_EQ(detail::reply_trees_built() - values, 0U);
-  EXPECT_EQ(detail::provider_message_trees_built() - messages, 0U);
+  extract(client, request);
+}
+
+TEST_P(ProviderMessageOnTheWire, ATypedExtractBuildsNoTreeOfTheReply) {
+  REQUIRE_MOCK();
+  extract_refund_answered_at_once(
+      GetParam(), [](const Client& client, const ExtractRequest& request) {
+        const auto envelopes = detail::envelope_trees_built();
+        const auto values = detail::reply_trees_built();
+        const auto messages = detail::provider_message_trees_built();
+        const auto result = client.extract<typed_fixtures::Refund>(request);
+        ASSERT_TRUE(result.ok()) << result.error().message;
+        EXPECT_EQ(result.value().orderId, "ORD-482913");
+        EXPECT_EQ(detail::envelope_trees_built() - envelopes, 0U);
+        EXPECT_EQ(detail::reply_trees_built() - values, 0U);
+        EXPECT_EQ(detail::provider_message_trees_built() - messages, 0U);
+      });
+}
+
+TEST_P(ProviderMessageOnTheWire, AnExtractValidAtOnceWritesNoMessageText) {
+  REQUIRE_MOCK();
+  extract_refund_answered_at_once(
+      GetParam(), [](const Client& client, const ExtractRequest& request) {
+        const auto written = detail::provider_message_texts_written();
+        const auto result = client.extract(request);
+        ASSERT_TRUE(result.ok()) << result.error().message;
+        EXPECT_EQ(detail::provider_message_texts_written() - written, 0U);
+      });
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, ProviderMessageOnTheWire, ::testing::ValuesIn(provider_names()),
@@ -123,6 +147,75 @@ TEST(ProviderMessage, AReadStringIsWrittenAsItsTreeWouldBeWhereverItsFirstEscape
       EXPECT_EQ(ProviderMessage(document.document->root()).text(), ProviderMessage(tree).text())
           << plain;
     }
+  }
+}
+
+// A message kept with its reply's document, against the one written at once from the same view.
+TEST(ProviderMessageKept, ReadsAsTheMessageWrittenAtOnce) {
+  for (const char* text :
+       {R"({"zeta": 1, "alpha": [true, null], "mid": "\u00e9\n"})",
+        R"([{"type": "text", "text": "{\"a\": 1}"}, {"b": -2.5e3}])", "[]", "{}"}) {
+    auto parsed = parse_document(text);
+    ASSERT_TRUE(parsed.document) << text;
+    const auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+    const ProviderMessage now(document->root());
+    const ProviderMessage kept(document, document->root());
+    EXPECT_EQ(kept.is_object(), now.is_object()) << text;
+    EXPECT_EQ(kept.is_array(), now.is_array()) << text;
+    EXPECT_EQ(kept.empty(), now.empty()) << text;
+    EXPECT_EQ(kept.text(), now.text()) << text;
+    EXPECT_EQ(kept, now) << text;
+  }
+}
+
+TEST(ProviderMessageKept, AScalarIsWrittenAsTheMessageWrittenAtOnce) {
+  auto parsed = parse_document(R"({"m": "plain"})");
+  ASSERT_TRUE(parsed.document);
+  const auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+  const JsonView scalar = *document->root().find("m");
+  const ProviderMessage kept(document, scalar);
+  EXPECT_EQ(kept.text(), ProviderMessage(scalar).text());
+  EXPECT_FALSE(kept.is_object());
+  EXPECT_FALSE(kept.empty());
+}
+
+TEST(ProviderMessageKept, KeepsItsDocumentUntilTheTextIsWritten) {
+  const std::string text = R"({"role": "assistant", "content": "kept"})";
+  auto parsed = parse_document(text);
+  ASSERT_TRUE(parsed.document);
+  const std::string expected = ProviderMessage(parsed.document->root()).text();
+  auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+  const ProviderMessage kept(document, document->root());
+  document.reset();  // the message's is the last hold on it
+  EXPECT_EQ(kept.text(), expected);
+}
+
+TEST(ProviderMessageKept, CopiesShareOneWriting) {
+  auto parsed = parse_document(R"({"content": [1, 2, 3]})");
+  ASSERT_TRUE(parsed.document);
+  const auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+  const ProviderMessage kept(document, document->root());
+  const ProviderMessage copy = kept;  // NOLINT(performance-unnecessary-copy-initialization)
+  const auto written = detail::provider_message_texts_written();
+  EXPECT_EQ(&copy.text(), &kept.text());
+  EXPECT_EQ(detail::provider_message_texts_written() - written, 1U);
+}
+
+TEST(ProviderMessageKept, ThreadsReadingAtOnceGetOneText) {
+  auto parsed = parse_document(R"({"content": "read from every thread", "n": [1, 2.5, null]})");
+  ASSERT_TRUE(parsed.document);
+  const std::string expected = ProviderMessage(parsed.document->root()).text();
+  const auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+  const ProviderMessage kept(document, document->root());
+  std::vector<const std::string*> seen(8, nullptr);
+  std::vector<std::thread> readers;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    readers.emplace_back([&kept, &seen, i] { seen[i] = &kept.text(); });
+  }
+  for (auto& reader : readers) reader.join();
+  for (const std::string* text : seen) {
+    EXPECT_EQ(text, seen.front());
+    EXPECT_EQ(*text, expected);
   }
 }
 

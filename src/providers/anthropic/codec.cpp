@@ -260,7 +260,7 @@ class Anthropic final : public Provider {
       }
       // thinking, redacted_thinking and server-tool blocks carry no output
     }
-    set_assistant_turn(reply, text, ProviderMessage(*content));
+    set_assistant_turn(reply, text, ProviderMessage(document, *content));
 
     const std::string stop = string_or_empty(body, "stop_reason");
     reply.detail = stop;

@@ -439,7 +439,7 @@ class Bedrock final : public Provider {
       }
       // reasoningContent, citations, images and the rest carry no output
     }
-    set_assistant_turn(reply, text, ProviderMessage(*content));
+    set_assistant_turn(reply, text, ProviderMessage(document, *content));
     const std::string stop = string_or_empty(body, "stopReason");
     reply.detail = stop;
     set_ending(reply, ending_of(stop, text), mode, text, text);

@@ -362,7 +362,7 @@ class Gemini final : public Provider {
       // inlineData, executableCode and the like carry no output here
     }
     set_assistant_turn(reply, text,
-                       parts ? ProviderMessage(*parts) : ProviderMessage(ojson::array()));
+                       parts ? ProviderMessage(document, *parts) : ProviderMessage(ojson::array()));
 
     const std::string finish = string_or_empty(candidate, "finishReason");
     reply.detail = finish;

@@ -167,7 +167,7 @@ class Ollama final : public Provider {
             {string_or_empty(call, "id"), string_or_empty(*function, "name"), *arguments});
       }
     }
-    set_assistant_turn(reply, text, ProviderMessage(*message));
+    set_assistant_turn(reply, text, ProviderMessage(document, *message));
     // The output came through `format` whichever mode asked for it.
     set_ending(reply, reply.detail == "length" ? Ending::cut_off : Ending::finished,
                OutputMode::response_format, text);

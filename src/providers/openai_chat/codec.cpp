@@ -178,7 +178,7 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
     }
   }
 
-  set_assistant_turn(reply, text, ProviderMessage(*message));
+  set_assistant_turn(reply, text, ProviderMessage(document, *message));
   set_ending(reply, ending(body, choice, !refusal.empty()), mode, text, refusal);
   return reply;
 }

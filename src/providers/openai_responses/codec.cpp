@@ -145,7 +145,7 @@ class Responses final : public OpenAIProvider {
       // reasoning and other item types carry no output
     }
 
-    set_assistant_turn(reply, text, ProviderMessage(*output));
+    set_assistant_turn(reply, text, ProviderMessage(document, *output));
 
     std::string reason;
     if (const auto d = body.find("incomplete_details"); d && d->is_object()) {
