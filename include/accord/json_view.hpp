@@ -90,7 +90,7 @@ class JsonDocument {
   }
 
   std::vector<Entry> tape_;
-  std::string strings_;
+  std::vector<char> strings_;  // not std::string: no short-string branch on each move or take
   // Objects whose keys came out of order: the tape index of each key, in key order.
   std::vector<std::uint32_t> order_;
 };

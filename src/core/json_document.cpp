@@ -33,12 +33,10 @@ namespace {
 
 // A kept buffer is poisoned under AddressSanitizer until a document takes it, so a view read
 // after its document died is still reported (without the pool the memory would be freed).
-// Only heap memory: a short string's characters live in the string object itself.
-template <class Buffer>
-void poison(const Buffer& buffer, bool on) {
+template <class Item>
+void poison(const std::vector<Item>& buffer, bool on) {
   const auto* data = reinterpret_cast<const char*>(buffer.data());
-  const auto* self = reinterpret_cast<const char*>(&buffer);
-  if (buffer.capacity() == 0 || (data >= self && data < self + sizeof(Buffer))) return;
+  if (buffer.capacity() == 0) return;
   const std::size_t bytes = buffer.capacity() * sizeof(*buffer.data());
   if (on) {
     ASAN_POISON_MEMORY_REGION(data, bytes);
@@ -161,7 +159,8 @@ struct KnownOrder {
   std::array<std::uint8_t, kSmallObject> positions{};
 };
 // The last two objects sorted of each set (shape_set) per thread, the later first: a stream's
-// few shapes each keep a place of their own, two whose hashes meet included.
+// few shapes each keep a place, two whose hashes meet included (a third in that set pushes the
+// older out; an object whose keys tie is not remembered and pushes none).
 constexpr std::size_t kShapeSets = 8;
 constinit thread_local std::array<std::array<KnownOrder, 2>, kShapeSets> known_orders;
 // From the count and the first and last keys: shapes mostly differ in their optional members,
@@ -203,7 +202,7 @@ class JsonDocument::Writer {
     }
   }
   // The document's string bytes: the reader's padded copy of the text, or what string() appends.
-  std::string& strings() { return doc_.strings_; }
+  std::vector<char>& strings() { return doc_.strings_; }
   // A string whose bytes are at `offset` in strings(), from a text shorter than 4 GiB.
   [[gnu::always_inline]] void string_in_text(Kind kind, std::size_t offset, std::size_t length) {
     push(kind, static_cast<std::uint32_t>(length), offset);
@@ -211,7 +210,7 @@ class JsonDocument::Writer {
   void string(Kind kind, std::string_view text) {
     if (text.size() > std::numeric_limits<std::uint32_t>::max()) too_large();
     const std::size_t offset = doc_.strings_.size();
-    doc_.strings_.append(text);
+    doc_.strings_.insert(doc_.strings_.end(), text.begin(), text.end());
     string_in_text(kind, offset, text.size());
   }
   void reserve(std::size_t entries) { doc_.tape_.reserve(std::min(entries, kMaxEntries)); }
@@ -314,10 +313,10 @@ class JsonDocument::Writer {
         return true;
       }
     }
-    known[1] = known[0];
-    KnownOrder& last = known[0];
-    last.count = 0;
-    std::copy(keys, keys + count, last.keys.begin());
+    // The set's newer shape becomes its older one only for a shape that can be remembered (one
+    // whose keys tie is not), so such objects do not push the stream's usual shapes out.
+    std::array<std::uint64_t, kSmallObject> unsorted;
+    std::copy(keys, keys + count, unsorted.begin());
     // Insertion sort: a small object is nearly always at most a dozen members.
     bool in_order = true;
     for (std::size_t i = 1; i < count; ++i) {
@@ -331,6 +330,9 @@ class JsonDocument::Writer {
     for (std::size_t i = 1; i < count; ++i) {
       if ((keys[i - 1] ^ keys[i]) >> 8 == 0) return order_by_text(at);
     }
+    known[1] = known[0];
+    KnownOrder& last = known[0];
+    last.keys = unsorted;
     last.count = count;
     last.in_order = in_order;
     if (in_order) return true;
@@ -852,9 +854,10 @@ Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& r
     detail::TapeWriter out(reuse);
     // The reader reads this copy and leaves the strings in it. The tape gets one entry for a
     // value every 8 bytes, which JSON from a model rarely exceeds.
-    std::string& copy = out.strings();
+    std::vector<char>& copy = out.strings();
     copy.reserve(text.size() + detail::kTextPadding);
-    copy.append(text).append(detail::kTextPadding, '\0');
+    copy.insert(copy.end(), text.begin(), text.end());
+    copy.resize(copy.size() + detail::kTextPadding);  // zeros
     out.reserve(text.size() / 8 + 8);
     if (detail::TapeReader(copy.data(), text.size(), limits.max_depth, out).document()) {
       out.finish();
