@@ -1,11 +1,13 @@
 #pragma once
-// An assistant message in the provider's own form, kept as JSON text so that reading a reply
-// builds no tree of it and a conversation sends it back value for value, members in the order
-// they came (compact; escapes and numbers as nlohmann writes them).
+// An assistant message in the provider's own form, kept as JSON text (or, read from a reply, as
+// the reply's document until the text is first read) so that reading a reply builds no tree of
+// it and a conversation sends it back value for value, members in the order they came (compact;
+// escapes and numbers as nlohmann writes them).
 
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "accord/json_view.hpp"
 
@@ -28,11 +30,27 @@ class ProviderMessage {
   // A value of a parsed reply, written out now (no tree is built).
   explicit ProviderMessage(JsonView value);
   // A value of `document`, written out when its text is first read; until then the message
-  // keeps `document` alive. `value` must be a view into `*document`.
+  // keeps `document` alive. `value` must be a view into `*document` (with no document, it is
+  // written out now).
   ProviderMessage(std::shared_ptr<const JsonDocument> document, JsonView value);
   // A tree, written out; null gives an empty message. Text that is not valid UTF-8 is replaced.
   explicit ProviderMessage(const nlohmann::ordered_json& value);
   explicit ProviderMessage(const nlohmann::json& value);
+
+  ProviderMessage(const ProviderMessage&) = default;
+  ProviderMessage& operator=(const ProviderMessage&) = default;
+  // A moved-from message is empty (its first byte goes with its text).
+  ProviderMessage(ProviderMessage&& other) noexcept
+      : unwritten_(std::move(other.unwritten_)),
+        text_(std::exchange(other.text_, {})),
+        first_(std::exchange(other.first_, '\0')) {}
+  ProviderMessage& operator=(ProviderMessage&& other) noexcept {
+    unwritten_ = std::move(other.unwritten_);
+    text_ = std::exchange(other.text_, {});
+    first_ = std::exchange(other.first_, '\0');
+    return *this;
+  }
+  ~ProviderMessage() = default;
 
   [[nodiscard]] bool empty() const { return first_ == '\0'; }
   [[nodiscard]] bool is_object() const { return first_ == '{'; }

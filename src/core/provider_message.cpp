@@ -41,8 +41,9 @@ ProviderMessage::ProviderMessage(JsonView value) {
 }
 
 ProviderMessage::ProviderMessage(std::shared_ptr<const JsonDocument> document, JsonView value) {
-  if (!value.is_object() && !value.is_array()) {
-    *this = ProviderMessage(value);  // a scalar: no message a provider sends, written at once
+  if (document == nullptr || (!value.is_object() && !value.is_array())) {
+    // A scalar (no message a provider sends), or nothing to keep: written at once.
+    *this = ProviderMessage(value);
     return;
   }
   first_ = value.is_object() ? '{' : '[';
@@ -59,9 +60,12 @@ const std::string& ProviderMessage::text() const {
   if (!unwritten_) return text_;
   Unwritten& unwritten = *unwritten_;
   std::call_once(unwritten.written, [&unwritten] {
-    messages_written.fetch_add(1, std::memory_order_relaxed);
-    detail::dump_value(unwritten.value, detail::MemberOrder::text, unwritten.text);
+    // Written aside first: a throw leaves no partial text for the next reader's try.
+    std::string text;
+    detail::dump_value(unwritten.value, detail::MemberOrder::text, text);
+    unwritten.text = std::move(text);
     unwritten.document.reset();
+    messages_written.fetch_add(1, std::memory_order_relaxed);
   });
   return unwritten.text;
 }
