@@ -96,25 +96,20 @@ requires(is_optional<M>::value &&
 };
 
 // Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
-// its unions' choices), or with the value inside a std::optional when the predicate takes that; a
-// value that does not convert passes (its type check reports it). `value` is a tree or a view of
-// the parsed document (accord/json_view.hpp): one reading for both.
+// its unions' choices); a value that does not convert passes (its type check reports it). `value`
+// is a tree or a view of the parsed document (accord/json_view.hpp): one reading for both. M is
+// what the predicate takes (PredicateValue).
 template <class M, class F, class V>
-bool call_typed(const F& predicate, const Schema& schema,
-                const RootPlan<typename PredicateValue<M, F>::type>& plan, const V& value) {
-  if constexpr (is_optional<M>::value && !std::is_invocable_r_v<bool, const F&, const M&>) {
-    return call_typed<typename M::value_type>(predicate, schema, plan, value);
+bool call_typed(const F& predicate, const Schema& schema, const RootPlan<M>& plan, const V& value) {
+  static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
+                "accord: a typed refinement takes the C++ type of what it refines");
+  if constexpr (std::is_same_v<V, JsonView>) {
+    return call_on_view<M>(predicate, schema, plan, value);
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return !value.is_string() || predicate(value.template get_ref<const std::string&>());
   } else {
-    static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
-                  "accord: a typed refinement takes the C++ type of what it refines");
-    if constexpr (std::is_same_v<V, JsonView>) {
-      return call_on_view<M>(predicate, schema, plan, value);
-    } else if constexpr (std::is_same_v<M, std::string>) {
-      return !value.is_string() || predicate(value.template get_ref<const std::string&>());
-    } else {
-      const auto converted = read_value<M>(&schema, value, plan.get());
-      return !converted || predicate(converted.value());
-    }
+    const auto converted = read_value<M>(&schema, value, plan.get());
+    return !converted || predicate(converted.value());
   }
 }
 
@@ -124,13 +119,14 @@ bool call_typed(const F& predicate, const Schema& schema,
 template <class M, class F>
 Refinement typed_refinement(const F& predicate, const Schema& schema, std::string message,
                             RefineOptions options) {
-  const RootPlan<typename PredicateValue<M, F>::type> plan(schema);
+  using Read = typename PredicateValue<M, F>::type;
+  const RootPlan<Read> plan(schema);
   return {[predicate, schema, plan](const nlohmann::json& value) {
-            return call_typed<M>(predicate, schema, plan, value);
+            return call_typed<Read>(predicate, schema, plan, value);
           },
           std::move(message), std::move(options),
           [predicate, schema, plan](JsonView value) {
-            return call_typed<M>(predicate, schema, plan, value);
+            return call_typed<Read>(predicate, schema, plan, value);
           }};
 }
 

@@ -284,8 +284,22 @@ UnionSite* site_into(const Reading& reading) {
   }
 }
 
+// Whether reading a T consults its schema node: for its parts' nodes and defaults, or its union's
+// choices. A number, string, enum or tag is read without it, and a std::optional hands it on to
+// the value inside.
+template <class T>
+inline constexpr bool reads_node =
+    is_vector<T>::value || is_std_array<T>::value || is_string_map<T>::value ||
+    is_variant<T>::value || DescribedStruct<T>;
+// Whether a T is a number, string, enum or tag (or a type with no conversion, which read_alone
+// reports): read alone, neither with its node nor in parts.
+template <class T>
+inline constexpr bool reads_alone = !reads_node<T> && !is_optional<T>::value;
+
 template <class T, class V>
 Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading);
+template <class T, class V>
+Failure read_alone(const V& j, T& out);
 
 template <class T>
 void write(const T& value, json& out);
@@ -441,13 +455,21 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
   Failure failure;
   const auto values = members_found<T>(j);
   std::size_t position = 0;
-  boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
+  // Each member's reading is inlined into one straight run: a call per member costs more than
+  // reading most of them, and left to itself the compiler calls some and inlines others. (GNU's
+  // spelling: [[gnu::always_inline]] after a lambda's parameters names its type, and is ignored.)
+  boost::mp11::mp_for_each<described_members<T>>([&](auto member) __attribute__((always_inline)) {
     const std::size_t index = position++;
     if (failure) return;
     using M = member_type_t<decltype(member)>;
-    const auto read_member = [&](const auto& value, const SchemaNode* member_node) {
+    const auto read_member = [&](const auto& value, const SchemaNode* member_node)
+        __attribute__((always_inline)) {
       const SiteStep step(site_into<M>(reading), member.name);
-      if (auto inner = read(value, out.*member.pointer, member_node, reading)) {
+      if constexpr (reads_alone<M>) {
+        if (auto inner = read_alone(value, out.*member.pointer)) {
+          failure = under_member(member.name, std::move(inner));
+        }
+      } else if (auto inner = read(value, out.*member.pointer, member_node, reading)) {
         failure = under_member(member.name, std::move(inner));
       }
     };
@@ -464,9 +486,9 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
   return failure;
 }
 
+// A number, string, enum or tag (reads_alone), inlined where its part of a struct is read.
 template <class T, class V>
-Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
-  if (node != nullptr) node = reading.defaults->resolved(node);
+[[gnu::always_inline]] inline Failure read_alone(const V& j, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
     if (!j.is_boolean()) return expected("a boolean", j);
     out = bool_of(j);
@@ -495,6 +517,20 @@ Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading)
   } else if constexpr (DescribedEnum<T>) {
     if (!j.is_string()) return expected("a string", j);
     if (!enumerator_named(string_of(j), out)) return dumped(j, " names no enumerator");
+  } else {
+    static_assert(always_false<T>,
+                  "accord: no JSON conversion for this C++ type (typed_types.hpp)");
+  }
+  return std::nullopt;
+}
+
+template <class T, class V>
+Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading) {
+  if constexpr (reads_node<T>) {
+    if (node != nullptr) node = reading.defaults->resolved(node);
+  }
+  if constexpr (reads_alone<T>) {
+    return read_alone(j, out);
   } else if constexpr (is_optional<T>::value) {
     if (j.is_null()) {
       out.reset();
@@ -536,11 +572,9 @@ Failure read(const V& j, T& out, const SchemaNode* node, const Reading& reading)
     return failure;
   } else if constexpr (is_variant<T>::value) {
     return read_variant(j, out, node, reading, std::make_index_sequence<std::variant_size_v<T>>{});
-  } else if constexpr (DescribedStruct<T>) {
-    return read_struct(j, out, node, reading);
   } else {
-    static_assert(always_false<T>,
-                  "accord: no JSON conversion for this C++ type (typed_types.hpp)");
+    static_assert(DescribedStruct<T>);  // any other type is read alone
+    return read_struct(j, out, node, reading);
   }
   return std::nullopt;
 }

@@ -3,7 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "accord/json_schema.hpp"
+#include "accord/json_view.hpp"
 #include "accord/validate.hpp"
 #include "fixtures/typed_fixtures.hpp"
 
@@ -86,6 +92,32 @@ TEST(TypedRules, OptionalMemberRefinementMayTakeTheValueInside) {
              "note must not contain links")));
   EXPECT_TRUE(validator.validate(kRefundJson).empty());
   EXPECT_EQ(validator.validate(refund_with("note", "see http://x")).size(), 1U);
+}
+
+// A refinement's two readings, the tree's predicate and the parsed document's, hand a predicate
+// that takes the std::optional itself the member as extract<T> reads it.
+TEST(TypedRules, OptionalMemberRefinementTakingTheOptionalSeesItOnBothReadings) {
+  std::vector<std::optional<std::string>> seen;
+  const Schema schema =
+      typed<Refund>().field(&Refund::note, refine(
+                                               [&seen](const std::optional<std::string>& note) {
+                                                 seen.push_back(note);
+                                                 return true;
+                                               },
+                                               "never fails"));
+  const auto& fields = schema.node().fields;
+  const auto note = std::find_if(fields.begin(), fields.end(),
+                                 [](const Field& field) { return field.name == "note"; });
+  ASSERT_NE(note, fields.end());
+  const Refinement& refinement = note->schema.node().refinements.at(0);
+  const json value = "call me";
+  const auto parsed = parse_document(value.dump());
+  ASSERT_TRUE(parsed.document);
+  EXPECT_TRUE(refinement.predicate(value));
+  EXPECT_TRUE(refinement.view_predicate(parsed.document->root()));
+  const auto expected = from_json_value<std::optional<std::string>>(value);
+  ASSERT_TRUE(expected);
+  EXPECT_EQ(seen, (std::vector<std::optional<std::string>>(2, expected.value())));
 }
 
 TEST(TypedRules, MemberRefinementIsSkippedWhenTheTypeIsWrong) {
