@@ -38,6 +38,15 @@
 #include "accord/typed_types.hpp"
 #include "accord/typed_variant.hpp"
 
+// Forced inlining of a lambda: GNU compilers take it only in the __attribute__ spelling there
+// ([[gnu::always_inline]] after the parameters names the lambda's type and is ignored); others
+// get a plain lambda.
+#if defined(__GNUC__)
+#define ACCORD_INLINED_LAMBDA __attribute__((always_inline))
+#else
+#define ACCORD_INLINED_LAMBDA
+#endif
+
 namespace accord {
 
 struct ConversionError {
@@ -285,14 +294,14 @@ UnionSite* site_into(const Reading& reading) {
 }
 
 // Whether reading a T consults its schema node: for its parts' nodes and defaults, or its union's
-// choices. A number, string, enum or tag is read without it, and a std::optional hands it on to
-// the value inside.
+// choices. A boolean, number, string, null, enum or tag is read without it, and a std::optional
+// hands it on to the value inside.
 template <class T>
 inline constexpr bool reads_node =
     is_vector<T>::value || is_std_array<T>::value || is_string_map<T>::value ||
     is_variant<T>::value || DescribedStruct<T>;
-// Whether a T is a number, string, enum or tag (or a type with no conversion, which read_alone
-// reports): read alone, neither with its node nor in parts.
+// Whether a T is a boolean, number, string, null, enum or tag (or a type with no conversion, which
+// read_alone reports): read alone, neither with its node nor in parts.
 template <class T>
 inline constexpr bool reads_alone = !reads_node<T> && !is_optional<T>::value;
 
@@ -456,14 +465,13 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
   const auto values = members_found<T>(j);
   std::size_t position = 0;
   // Each member's reading is inlined into one straight run: a call per member costs more than
-  // reading most of them, and left to itself the compiler calls some and inlines others. (GNU's
-  // spelling: [[gnu::always_inline]] after a lambda's parameters names its type, and is ignored.)
-  boost::mp11::mp_for_each<described_members<T>>([&](auto member) __attribute__((always_inline)) {
+  // reading most of them, and left to itself the compiler calls some and inlines others.
+  boost::mp11::mp_for_each<described_members<T>>([&](auto member) ACCORD_INLINED_LAMBDA {
     const std::size_t index = position++;
     if (failure) return;
     using M = member_type_t<decltype(member)>;
-    const auto read_member = [&](const auto& value, const SchemaNode* member_node)
-        __attribute__((always_inline)) {
+    const auto read_member = [&](const auto& value,
+                                 const SchemaNode* member_node) ACCORD_INLINED_LAMBDA {
       const SiteStep step(site_into<M>(reading), member.name);
       if constexpr (reads_alone<M>) {
         if (auto inner = read_alone(value, out.*member.pointer)) {
@@ -486,7 +494,8 @@ Failure read_struct(const V& j, T& out, const SchemaNode* node, const Reading& r
   return failure;
 }
 
-// A number, string, enum or tag (reads_alone), inlined where its part of a struct is read.
+// A boolean, number, string, null, enum or tag (reads_alone), inlined where its part of a struct
+// is read.
 template <class T, class V>
 [[gnu::always_inline]] inline Failure read_alone(const V& j, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -716,3 +725,5 @@ template <class T>
 }
 
 }  // namespace accord
+
+#undef ACCORD_INLINED_LAMBDA

@@ -95,7 +95,8 @@ TEST(TypedRules, OptionalMemberRefinementMayTakeTheValueInside) {
 }
 
 // A refinement's two readings, the tree's predicate and the parsed document's, hand a predicate
-// that takes the std::optional itself the member as extract<T> reads it.
+// that takes the std::optional itself the member as extract<T> reads it, null included (a guard of
+// the predicate's value type: read as the string inside, a null would not reach it).
 TEST(TypedRules, OptionalMemberRefinementTakingTheOptionalSeesItOnBothReadings) {
   std::vector<std::optional<std::string>> seen;
   const Schema schema =
@@ -110,14 +111,16 @@ TEST(TypedRules, OptionalMemberRefinementTakingTheOptionalSeesItOnBothReadings) 
                                  [](const Field& field) { return field.name == "note"; });
   ASSERT_NE(note, fields.end());
   const Refinement& refinement = note->schema.node().refinements.at(0);
-  const json value = "call me";
-  const auto parsed = parse_document(value.dump());
-  ASSERT_TRUE(parsed.document);
-  EXPECT_TRUE(refinement.predicate(value));
-  EXPECT_TRUE(refinement.view_predicate(parsed.document->root()));
-  const auto expected = from_json_value<std::optional<std::string>>(value);
-  ASSERT_TRUE(expected);
-  EXPECT_EQ(seen, (std::vector<std::optional<std::string>>(2, expected.value())));
+  for (const json& value : {json("call me"), json(nullptr)}) {
+    seen.clear();
+    const auto parsed = parse_document(value.dump());
+    ASSERT_TRUE(parsed.document);
+    EXPECT_TRUE(refinement.predicate(value));
+    EXPECT_TRUE(refinement.view_predicate(parsed.document->root()));
+    const auto expected = from_json_value<std::optional<std::string>>(value);
+    ASSERT_TRUE(expected) << value;
+    EXPECT_EQ(seen, (std::vector<std::optional<std::string>>(2, expected.value()))) << value;
+  }
 }
 
 TEST(TypedRules, MemberRefinementIsSkippedWhenTheTypeIsWrong) {
