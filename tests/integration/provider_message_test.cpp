@@ -112,6 +112,8 @@ TEST_P(ProviderMessageOnTheWire, ATypedExtractBuildsNoTreeOfTheReply) {
       });
 }
 
+// The counter counts every text written from a reply, at once or when first read: a message
+// written as the reply is read fails this.
 TEST_P(ProviderMessageOnTheWire, AnExtractValidAtOnceWritesNoMessageText) {
   REQUIRE_MOCK();
   extract_refund_answered_at_once(
