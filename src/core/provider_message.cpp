@@ -36,6 +36,7 @@ struct ProviderMessage::Unwritten {
 };
 
 ProviderMessage::ProviderMessage(JsonView value) {
+  messages_written.fetch_add(1, std::memory_order_relaxed);
   detail::dump_value(value, detail::MemberOrder::text, text_);
   first_ = first_of(text_);
 }

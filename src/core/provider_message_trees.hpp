@@ -1,7 +1,8 @@
 #pragma once
 // How many trees of provider messages (accord/provider_message.hpp) this process has built (a
-// reply read and sent back by a codec builds none), and how many messages kept with their
-// document it has written out (a reply that is only judged writes none). For tests.
+// reply read and sent back by a codec builds none), and how many messages' texts it has written
+// from a parsed reply, at once or (kept with their document) when first read; a reply that is
+// only judged writes none. For tests.
 
 #include <cstddef>
 

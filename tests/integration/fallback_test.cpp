@@ -342,5 +342,30 @@ TEST_F(FallbackRules, TraceNamesWhoEachAttemptWentTo) {
   EXPECT_NE(text.find("attempt 2 to anthropic "), std::string::npos) << text;
 }
 
+// The last client a call can go to takes the caller's turns (the others a copy): after two
+// fallbacks, its request carries the prompt as the first request did, and every attempt is kept.
+TEST_F(FallbackRules, TheLastOfTwoFallbacksSendsTheCallersTurns) {
+  auto made = options(kUnavailable, kUnavailable);
+  const MockProcess third(scenario(kAnswers));
+  made.fallbacks = {
+      {.provider = "openai-chat", .base_url = second_->base_url(), .api_key = kFallbackKey},
+      {.provider = "openai-chat", .base_url = third.base_url(), .api_key = kFallbackKey}};
+  const ExtractRequest request = refund_request();
+  auto result = Client(made).extract(request);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(third.requests().size(), 1U);
+  const json first = first_->requests().front()["body"]["messages"];
+  const json last = third.requests().front()["body"]["messages"];
+  EXPECT_EQ(last, first);
+  const auto prompt = std::find_if(last.begin(), last.end(),
+                                   [](const json& message) { return message["role"] == "user"; });
+  ASSERT_TRUE(prompt != last.end()) << last.dump();
+  EXPECT_EQ((*prompt)["content"], request.prompt) << last.dump();
+  const auto& attempts = result.trace().attempts;
+  ASSERT_EQ(attempts.size(), 3U);
+  EXPECT_EQ(attempts[0].http_status, 503);
+  EXPECT_EQ(attempts[1].http_status, 503);
+}
+
 }  // namespace
 }  // namespace accord

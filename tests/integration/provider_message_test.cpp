@@ -112,6 +112,8 @@ TEST_P(ProviderMessageOnTheWire, ATypedExtractBuildsNoTreeOfTheReply) {
       });
 }
 
+// The counter counts every text written from a reply, at once or when first read: a message
+// written as the reply is read fails this.
 TEST_P(ProviderMessageOnTheWire, AnExtractValidAtOnceWritesNoMessageText) {
   REQUIRE_MOCK();
   extract_refund_answered_at_once(
@@ -179,6 +181,8 @@ TEST(ProviderMessageKept, AScalarIsWrittenAsTheMessageWrittenAtOnce) {
   EXPECT_FALSE(kept.empty());
 }
 
+// A document let go too early leaves the view reading freed buffers; the per-thread pool keeps
+// their memory readable, so this can fail only under AddressSanitizer (kept buffers poisoned).
 TEST(ProviderMessageKept, KeepsItsDocumentUntilTheTextIsWritten) {
   const std::string text = R"({"role": "assistant", "content": "kept"})";
   auto parsed = parse_document(text);
@@ -188,6 +192,36 @@ TEST(ProviderMessageKept, KeepsItsDocumentUntilTheTextIsWritten) {
   const ProviderMessage kept(document, document->root());
   document.reset();  // the message's is the last hold on it
   EXPECT_EQ(kept.text(), expected);
+}
+
+TEST(ProviderMessageKept, LetsItsDocumentGoOnceTheTextIsWritten) {
+  auto parsed = parse_document(R"({"role": "assistant", "content": "let go"})");
+  ASSERT_TRUE(parsed.document);
+  auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+  const std::weak_ptr<const JsonDocument> watched = document;
+  const ProviderMessage kept(document, document->root());
+  document.reset();
+  EXPECT_FALSE(watched.expired());
+  (void)kept.text();
+  EXPECT_TRUE(watched.expired());
+}
+
+TEST(ProviderMessageKept, KnowsItsKindWithoutWritingTheText) {
+  for (const char* text : {R"({"content": "an object"})", R"([{"type": "text"}])"}) {
+    auto parsed = parse_document(text);
+    ASSERT_TRUE(parsed.document) << text;
+    const auto document = std::make_shared<const JsonDocument>(*std::move(parsed.document));
+    const bool object = document->root().is_object();
+    const bool array = document->root().is_array();
+    const auto written = detail::provider_message_texts_written();
+    const ProviderMessage kept(document, document->root());
+    EXPECT_FALSE(kept.empty()) << text;
+    EXPECT_EQ(kept.is_object(), object) << text;
+    EXPECT_EQ(kept.is_array(), array) << text;
+    EXPECT_EQ(detail::provider_message_texts_written() - written, 0U) << text;
+    (void)kept.text();
+    EXPECT_EQ(detail::provider_message_texts_written() - written, 1U) << text;
+  }
 }
 
 TEST(ProviderMessageKept, CopiesShareOneWriting) {
