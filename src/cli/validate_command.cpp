@@ -317,8 +317,10 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
       args.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : args.jobs;
   // A batch amortises the hand-over between threads (a few wakeups each, over some thousand
   // lines); a few per thread keep them all busy, and memory stays a few batches whatever the
-  // file's length.
+  // file's length. Its lines are capped as well as its bytes: a verdict outweighs a short line
+  // (with --json ~150 bytes for a 2-byte line).
   constexpr std::size_t kBatchBytes = std::size_t{256} << 10;
+  constexpr std::size_t kBatchLines = 2048;
   std::vector<LineBatch> spare_lines;
   std::vector<JudgedBatch> spare_verdicts;
   InOrderPool<Batch> pool(threads, 4 * threads, [&](Batch&& batch) {
@@ -351,7 +353,7 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
   };
   const OpenDocuments documents(args.documents);
   try {
-    read_document_lines(documents.fd, {kBatchBytes, Judge::kMaxLineBytes}, handlers);
+    read_document_lines(documents.fd, {kBatchBytes, Judge::kMaxLineBytes, kBatchLines}, handlers);
   } catch (const std::system_error& e) {
     throw Failure{kUsage, "cannot read " + args.documents + ": " + e.what()};
   }
