@@ -169,7 +169,8 @@ bool is_jsonl(const std::string& file) {
 // The verdicts of a run of documents as the judging thread leaves them for the one that prints:
 // their printed text end to end, their issues folded into tally rows, and where each document's
 // part of both ends. A document's issues are freed by the thread that made them; a batch's
-// buffers are cleared and filled again by the next batch, not freed.
+// vectors and strings are cleared and filled again by the next batch, not freed, and its row map
+// is rebuilt.
 struct JudgedBatch {
   struct Document {
     bool invalid = false;
