@@ -323,4 +323,44 @@ TEST_F(CliValidateStream, BlankLinesLongerThanAReadBatchKeepTheNextLinesNumbers)
   EXPECT_EQ(numbers.back(), 4000U + blank_lines.size());
 }
 
+// Spaces before line 1 slide every later byte across the first batch's 256 KiB boundary (a cut
+// inside a "\r\n", inside bytes that are not UTF-8, in the last line without a '\n'): each
+// slide prints what one thread prints without any.
+TEST_F(CliValidateStream, VerdictsDoNotDependOnWhereABatchBoundaryFalls) {
+  std::string body;
+  while (body.size() < (300U << 10)) {
+    body +=
+        "{\"amount\": 5}\r\n{\"amount\": -3, \"note\": \"n\"}\n\xff\xfe{\"amount\": "
+        "1}\n\r\n[1,2]\n";
+  }
+  body += "{\"amount\": 9}";
+  std::string expected;
+  for (std::size_t k = 0; k < 32; ++k) {
+    write("docs.jsonl", std::string(k, ' ') + body);
+    for (const char* jobs : {"1", "2"}) {
+      const auto r =
+          run({"validate", file("amount.json"), file("docs.jsonl"), "--json", "--jobs", jobs});
+      if (expected.empty()) expected = r.out;
+      ASSERT_EQ(r.out, expected) << k << " spaces, --jobs " << jobs;
+    }
+  }
+}
+
+// A line of exactly the limit is a document, judged as any other is.
+TEST_F(CliValidateStream, ALineOfExactlyTheLimitIsJudged) {
+  constexpr std::size_t kLimit = std::size_t{8} << 20;
+  write("docs.jsonl",
+        "{\"amount\": 5}\n\"" + std::string(kLimit - 2, 'x') + "\"\n{\"amount\": 5}\n");
+  const auto r =
+      run({"validate", file("amount.json"), file("docs.jsonl"), "--json", "--jobs", "2"});
+  EXPECT_EQ(r.out.find("more than the limit"), std::string::npos);
+  std::istringstream lines(r.out);
+  std::vector<json> out;
+  for (std::string line; std::getline(lines, line);) out.push_back(json::parse(line));
+  ASSERT_EQ(out.size(), 4U) << r.out.substr(0, 400);
+  EXPECT_EQ(out[1]["line"], 2);
+  EXPECT_EQ(out[1]["issues"][0]["code"], "invalid_type");
+  EXPECT_EQ(out[2]["valid"], true);
+}
+
 }  // namespace
