@@ -93,19 +93,28 @@ void read_document_lines(int fd, const LineBatchSizes& sizes,
         }
       }
     }
-    const ssize_t got = ::read(fd, batch.text.data() + filled, batch.text.size() - filled);
+    // At most batch_bytes a read, so that the bytes after a batch's last line, which move to the
+    // next batch, stay within a batch's buffer also when a long line grew this one.
+    const ssize_t got = ::read(fd, batch.text.data() + filled,
+                               std::min(batch.text.size() - filled, sizes.batch_bytes));
     if (got < 0) {
       if (errno == EINTR) continue;
       throw std::system_error(errno, std::generic_category());
     }
     if (got == 0) break;
-    const char* data = batch.text.data();
     std::size_t from = filled;
     filled += static_cast<std::size_t>(got);
-    while (const void* newline = std::memchr(data + from, '\n', filled - from)) {
-      const auto end = static_cast<std::size_t>(static_cast<const char*>(newline) - data);
+    while (const void* newline = std::memchr(batch.text.data() + from, '\n', filled - from)) {
+      const auto end =
+          static_cast<std::size_t>(static_cast<const char*>(newline) - batch.text.data());
       end_line(end);
       from = end + 1;
+      // A batch full of lines (many short ones, or a buffer a long line grew) is handed on with
+      // the bytes not yet looked at moving to the next one.
+      if (batch.lines.size() >= sizes.max_lines || line_start >= sizes.batch_bytes) {
+        if (!hand_on()) return;
+        from = line_start;
+      }
     }
   }
   if (filled > line_start || dropped > 0) end_line(filled);

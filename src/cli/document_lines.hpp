@@ -31,8 +31,8 @@ struct LineBatch {
 struct DocumentLineHandlers {
   // A batch to fill, without lines (its buffers kept from an earlier batch, or new).
   std::function<LineBatch()> spare;
-  // Each batch of lines that are not blank, in order, when its buffer is full, before a wait and
-  // at the end; false stops the reading.
+  // Each batch of lines that are not blank, in order, when its buffer is full, when it holds
+  // max_lines or batch_bytes of lines, before a wait and at the end; false stops the reading.
   std::function<bool(LineBatch&& batch)> full;
   // Called before a read that would wait for more input (a pipe or a terminal), after the lines
   // read so far were handed on: what is judged so far can be printed, so a reader on the other
@@ -43,6 +43,9 @@ struct DocumentLineHandlers {
 struct LineBatchSizes {
   std::size_t batch_bytes;     // a batch's buffer (a longer line grows it, up to max_line_bytes)
   std::size_t max_line_bytes;  // a longer line is handed on with its length only
+  // A batch's lines at most: what is made per line (verdicts, issues) stays this many lines' worth
+  // however short the lines are.
+  std::size_t max_lines;
 };
 
 // Reads `fd` to its end (or until handlers.full says stop). Throws std::system_error on a read

@@ -169,7 +169,8 @@ bool is_jsonl(const std::string& file) {
 // The verdicts of a run of documents as the judging thread leaves them for the one that prints:
 // their printed text end to end, their issues folded into tally rows, and where each document's
 // part of both ends. A document's issues are freed by the thread that made them; a batch's
-// buffers are cleared and filled again by the next batch, not freed.
+// vectors and strings are cleared and filled again by the next batch, not freed, and its row map
+// is rebuilt.
 struct JudgedBatch {
   struct Document {
     bool invalid = false;
@@ -317,8 +318,10 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
       args.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : args.jobs;
   // A batch amortises the hand-over between threads (a few wakeups each, over some thousand
   // lines); a few per thread keep them all busy, and memory stays a few batches whatever the
-  // file's length.
+  // file's length. Its lines are capped as well as its bytes: a verdict outweighs a short line
+  // (with --json ~150 bytes for a 2-byte line).
   constexpr std::size_t kBatchBytes = std::size_t{256} << 10;
+  constexpr std::size_t kBatchLines = 2048;
   std::vector<LineBatch> spare_lines;
   std::vector<JudgedBatch> spare_verdicts;
   InOrderPool<Batch> pool(threads, 4 * threads, [&](Batch&& batch) {
@@ -351,7 +354,7 @@ void judge_lines(const ValidateArgs& args, const Judge& judge, Totals& totals) {
   };
   const OpenDocuments documents(args.documents);
   try {
-    read_document_lines(documents.fd, {kBatchBytes, Judge::kMaxLineBytes}, handlers);
+    read_document_lines(documents.fd, {kBatchBytes, Judge::kMaxLineBytes, kBatchLines}, handlers);
   } catch (const std::system_error& e) {
     throw Failure{kUsage, "cannot read " + args.documents + ": " + e.what()};
   }

@@ -5,7 +5,6 @@
 
 #include "accord/issue_json.hpp"
 #include "core/json_dump.hpp"
-#include "core/utf8.hpp"
 
 namespace accord {
 
@@ -96,13 +95,8 @@ namespace {
 // A string as nlohmann's dump() writes it, bytes that are not UTF-8 replaced as its `replace`
 // error handler replaces them.
 void append_json_string(std::string_view text, std::string& out) {
-  if (!detail::is_valid_utf8(text)) {
-    out += nlohmann::json(std::string(text))
-               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
   out += '"';
-  detail::append_escaped_utf8(text, out);
+  detail::append_json_escaped(text, out);
   out += '"';
 }
 

@@ -767,6 +767,17 @@ void append_escaped_utf8(std::string_view text, std::string& out) {
   }
 }
 
+void append_json_escaped(std::string_view text, std::string& out) {
+  if (!is_valid_utf8(text)) {
+    // nlohmann's serialiser gives the replacement characters, at the cost of a temporary.
+    const std::string quoted =
+        nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out.append(quoted, 1, quoted.size() - 2);
+    return;
+  }
+  append_escaped_utf8(text, out);
+}
+
 void dump_value(JsonView value, MemberOrder order, std::string& out) {
   switch (type_of(value)) {
     case JsonType::null:

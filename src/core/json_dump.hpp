@@ -14,6 +14,11 @@ namespace accord::detail {
 // else (DEL and non-ASCII included) as it is.
 void append_escaped_utf8(std::string_view text, std::string& out);
 
+// `text`, any bytes, as dump() with the replace handler writes it inside a JSON string, without
+// the quotes: valid UTF-8 as append_escaped_utf8 writes it, else each invalid sequence replaced by
+// U+FFFD.
+void append_json_escaped(std::string_view text, std::string& out);
+
 // Which order an object's members are written in: by key (JsonView::dump, nlohmann::json's), or
 // as the text gave them (nlohmann::ordered_json's).
 enum class MemberOrder { key, text };

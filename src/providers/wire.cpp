@@ -199,16 +199,6 @@ std::string serialize(const ojson& body) {
   return body.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
 
-void append_json_escaped(std::string_view text, std::string& out) {
-  if (!is_valid_utf8(text)) {
-    // nlohmann's serialiser gives the replacement characters, at the cost of a temporary.
-    const std::string quoted = serialize(ojson(text));
-    out.append(quoted, 1, quoted.size() - 2);
-    return;
-  }
-  append_escaped_utf8(text, out);
-}
-
 namespace {
 
 void write_string(std::string_view text, std::string& out) {

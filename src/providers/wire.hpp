@@ -73,8 +73,6 @@ template <class Json>
 
 // Request body text; invalid UTF-8 in the conversation is replaced rather than thrown on.
 [[nodiscard]] std::string serialize(const ojson& body);
-// `text` as serialize() writes it inside a JSON string, without the quotes.
-void append_json_escaped(std::string_view text, std::string& out);
 // A value of a reply as serialize() writes the ordered tree of it: compact, members in the
 // order the text gave them (a tool call's input, sent back and judged as the model wrote it).
 [[nodiscard]] std::string serialize(JsonView value);

@@ -4,8 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "accord/issue.hpp"
+#include "accord/issue_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace accord;
@@ -28,7 +31,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)prettify(issues);
   (void)prettify_one_line(issues);
   // Messages here may be any bytes; a caller dumping them picks how to treat bad UTF-8.
-  (void)to_json(issues).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // append_json writes the same text without the tree.
+  const std::string dump =
+      to_json(issues).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::string text;
+  append_json(issues, text);
+  if (text != dump) std::abort();
   for (const auto& issue : issues) {
     (void)issue.path.to_string();
     (void)issue.path.to_pointer();

@@ -76,7 +76,10 @@ class Piped {
   // What the child printed until `part` appeared, or all of it when `within` passed first.
   std::string read_until(std::string_view part, std::chrono::milliseconds within) {
     const auto deadline = std::chrono::steady_clock::now() + within;
-    while (out_.find(part) == std::string::npos) {
+    // Where `part` may begin in what is not yet searched: a long output is searched once.
+    std::size_t unsearched = 0;
+    while (out_.find(part, unsearched) == std::string::npos) {
+      unsearched = out_.size() < part.size() ? 0 : out_.size() - part.size() + 1;
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
       pollfd entry{from_child_, POLLIN, 0};
@@ -151,6 +154,25 @@ TEST_F(CliValidateStream, PeakMemoryDoesNotGrowWithTheInput) {
   const long large = peak_for(9 * 128);
   EXPECT_LT(large - small, 24 * 1024)
       << "peak RSS " << small << " KiB for 8 MiB, " << large << " KiB for 72 MiB";
+}
+
+// A batch's lines are capped as well as its bytes: 1 MiB of 2-byte lines, each an invalid
+// document with a --json verdict 70 times its size, keeps the peak of a few lines.
+TEST_F(CliValidateStream, PeakMemoryDoesNotGrowWithTheNumberOfShortLines) {
+  auto peak_for = [&](std::size_t lines) {
+    std::string text;
+    for (std::size_t i = 0; i < lines; ++i) text += "1\n";
+    write("ones.jsonl", text);
+    Piped accord({"validate", file("amount.json"), file("ones.jsonl"), "--json", "--jobs", "2"});
+    const auto [code, peak] = accord.finish();
+    EXPECT_EQ(code, 1);
+    EXPECT_NE(accord.out().find("\"documents\":" + std::to_string(lines)), std::string::npos);
+    return peak;
+  };
+  const long small = peak_for(1000);
+  const long large = peak_for(512 * 1024);
+  EXPECT_LT(large - small, 24 * 1024)
+      << "peak RSS " << small << " KiB for 1,000 lines, " << large << " KiB for 524,288";
 }
 
 std::string numbered_documents(std::size_t count) {
@@ -299,6 +321,46 @@ TEST_F(CliValidateStream, BlankLinesLongerThanAReadBatchKeepTheNextLinesNumbers)
   EXPECT_EQ(numbers[1999], 2000U);
   EXPECT_EQ(numbers[2000], 2001U + blank_lines.size());
   EXPECT_EQ(numbers.back(), 4000U + blank_lines.size());
+}
+
+// Spaces before line 1 slide every later byte across the first batch's 256 KiB boundary (a cut
+// inside a "\r\n", inside bytes that are not UTF-8, in the last line without a '\n'): each
+// slide prints what one thread prints without any.
+TEST_F(CliValidateStream, VerdictsDoNotDependOnWhereABatchBoundaryFalls) {
+  std::string body;
+  while (body.size() < (300U << 10)) {
+    body +=
+        "{\"amount\": 5}\r\n{\"amount\": -3, \"note\": \"n\"}\n\xff\xfe{\"amount\": "
+        "1}\n\r\n[1,2]\n";
+  }
+  body += "{\"amount\": 9}";
+  std::string expected;
+  for (std::size_t k = 0; k < 32; ++k) {
+    write("docs.jsonl", std::string(k, ' ') + body);
+    for (const char* jobs : {"1", "2"}) {
+      const auto r =
+          run({"validate", file("amount.json"), file("docs.jsonl"), "--json", "--jobs", jobs});
+      if (expected.empty()) expected = r.out;
+      ASSERT_EQ(r.out, expected) << k << " spaces, --jobs " << jobs;
+    }
+  }
+}
+
+// A line of exactly the limit is a document, judged as any other is.
+TEST_F(CliValidateStream, ALineOfExactlyTheLimitIsJudged) {
+  constexpr std::size_t kLimit = std::size_t{8} << 20;
+  write("docs.jsonl",
+        "{\"amount\": 5}\n\"" + std::string(kLimit - 2, 'x') + "\"\n{\"amount\": 5}\n");
+  const auto r =
+      run({"validate", file("amount.json"), file("docs.jsonl"), "--json", "--jobs", "2"});
+  EXPECT_EQ(r.out.find("more than the limit"), std::string::npos);
+  std::istringstream lines(r.out);
+  std::vector<json> out;
+  for (std::string line; std::getline(lines, line);) out.push_back(json::parse(line));
+  ASSERT_EQ(out.size(), 4U) << r.out.substr(0, 400);
+  EXPECT_EQ(out[1]["line"], 2);
+  EXPECT_EQ(out[1]["issues"][0]["code"], "invalid_type");
+  EXPECT_EQ(out[2]["valid"], true);
 }
 
 }  // namespace
