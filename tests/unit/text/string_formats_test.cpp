@@ -111,9 +111,9 @@ TEST(Email, AgreesWithZodsPatternOnGeneratedAndCorpusStrings) {
   const auto zod_valid = std::count_if(texts.begin(), texts.end(), [&](const std::string& text) {
     return regex_search(*zod.regex, text);
   });
-  // Both verdicts must be common for the comparison to say anything.
-  EXPECT_GT(zod_valid, 20000);
-  EXPECT_LT(zod_valid, 180000);
+  // Both verdicts must be common for the comparison to say anything (about 1 in 20 is valid).
+  EXPECT_GT(zod_valid, 5000);
+  EXPECT_LT(zod_valid, 195000);
   std::ifstream corpus(std::string(ACCORD_SHARED_DIR) + "/corpus/transfer.jsonl");
   if (!corpus.is_open()) {
     const char* ci = std::getenv("CI");
