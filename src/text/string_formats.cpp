@@ -119,6 +119,9 @@ bool web_scheme(std::string_view scheme) {
   return lower == "http" || lower == "https" || lower == "ftp" || lower == "ws" || lower == "wss";
 }
 
+// In a namespace of its own: its short names would meet others' in a unity build.
+namespace email {
+
 // Zod's email pattern, ^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@
 // (?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$, as a table-driven automaton: one class lookup
 // and one transition a byte, no branch on the byte. The states say what the text so far allows.
@@ -188,6 +191,8 @@ constexpr std::array<std::array<EmailState, kEmailClassCount>, kEmailStateCount>
   return next;
 }();
 
+}  // namespace email
+
 }  // namespace
 
 bool is_iso_date(std::string_view text) {
@@ -234,9 +239,11 @@ bool is_iso_date_time(std::string_view text) {
 }
 
 bool is_email(std::string_view text) {
-  EmailState state = kLocalStart;
-  for (const char c : text) state = kEmailNext[state][kEmailClasses[static_cast<unsigned char>(c)]];
-  return state == kLetters;
+  email::EmailState state = email::kLocalStart;
+  for (const char c : text) {
+    state = email::kEmailNext[state][email::kEmailClasses[static_cast<unsigned char>(c)]];
+  }
+  return state == email::kLetters;
 }
 
 bool is_uri(std::string_view text) {

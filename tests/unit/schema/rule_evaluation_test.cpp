@@ -90,7 +90,7 @@ CompiledRule rule(Op op, Operand right) {
   return CompiledRule(std::move(out), nullptr, nlohmann::ordered_json::object());
 }
 
-JsonDocument document_of(const json& value) {
+JsonDocument tape_of(const json& value) {
   auto parsed = parse_document(value.dump());
   EXPECT_TRUE(parsed.document) << value.dump();
   return std::move(*parsed.document);
@@ -118,7 +118,7 @@ TEST(RuleEvaluation, NumbersCompareAsNlohmannOrdersThemForEveryPairOfKinds) {
 TEST(RuleEvaluation, TwoFieldsOfADocumentCompareAsTheirTreesDo) {
   for (const json& left : operands()) {
     for (const json& right : operands()) {
-      const JsonDocument doc = document_of(json{{"a", left}, {"b", right}});
+      const JsonDocument doc = tape_of(json{{"a", left}, {"b", right}});
       // The document's own reading of the text is the value compared (a 20-digit integer is a
       // float there as in nlohmann's tree).
       const json a = doc.root().find("a")->to_json();
@@ -135,7 +135,7 @@ TEST(RuleEvaluation, TwoFieldsOfADocumentCompareAsTheirTreesDo) {
 TEST(RuleEvaluation, AFieldComparesWithALiteralAsTheirTreesDo) {
   for (const json& left : operands()) {
     for (const json& literal : operands()) {
-      const JsonDocument doc = document_of(json{{"a", left}});
+      const JsonDocument doc = tape_of(json{{"a", left}});
       const json a = doc.root().find("a")->to_json();
       for (const Op op : kOps) {
         const bool holds = nlohmann_verdict(a, op, literal) != std::optional(false);
@@ -147,7 +147,7 @@ TEST(RuleEvaluation, AFieldComparesWithALiteralAsTheirTreesDo) {
 }
 
 TEST(RuleEvaluation, ARuleWhoseOperandIsMissingHolds) {
-  const JsonDocument doc = document_of(json{{"b", 1}});
+  const JsonDocument doc = tape_of(json{{"b", 1}});
   for (const Op op : kOps) {
     EXPECT_TRUE(rule(op, field("b")).holds(doc.root()));
     EXPECT_TRUE(rule(op, 1).holds(doc.root()));
