@@ -90,18 +90,6 @@ nlohmann::ordered_json to_json(const Issues& issues) {
   return out;
 }
 
-namespace {
-
-// A string as nlohmann's dump() writes it, bytes that are not UTF-8 replaced as its `replace`
-// error handler replaces them.
-void append_json_string(std::string_view text, std::string& out) {
-  out += '"';
-  detail::append_json_escaped(text, out);
-  out += '"';
-}
-
-}  // namespace
-
 void append_json(const Issues& issues, std::string& out) {
   out += '[';
   for (std::size_t i = 0; i < issues.size(); ++i) {
@@ -118,11 +106,11 @@ void append_json(const Issues& issues, std::string& out) {
         const char* end = std::to_chars(std::begin(digits), std::end(digits), *index).ptr;
         out.append(digits, static_cast<std::size_t>(end - digits));
       } else {
-        append_json_string(std::get<std::string>(segments[s]), out);
+        detail::append_json_string(std::get<std::string>(segments[s]), out);
       }
     }
     out += R"(],"message":)"sv;
-    append_json_string(issue.message, out);
+    detail::append_json_string(issue.message, out);
     out += '}';
   }
   out += ']';

@@ -778,6 +778,12 @@ void append_json_escaped(std::string_view text, std::string& out) {
   append_escaped_utf8(text, out);
 }
 
+void append_json_string(std::string_view text, std::string& out) {
+  out += '"';
+  append_json_escaped(text, out);
+  out += '"';
+}
+
 void dump_value(JsonView value, MemberOrder order, std::string& out) {
   switch (type_of(value)) {
     case JsonType::null:

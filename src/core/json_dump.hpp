@@ -18,6 +18,8 @@ void append_escaped_utf8(std::string_view text, std::string& out);
 // the quotes: valid UTF-8 as append_escaped_utf8 writes it, else each invalid sequence replaced by
 // U+FFFD.
 void append_json_escaped(std::string_view text, std::string& out);
+// The same, in quotes: a JSON string as dump() with the replace handler writes it.
+void append_json_string(std::string_view text, std::string& out);
 
 // Which order an object's members are written in: by key (JsonView::dump, nlohmann::json's), or
 // as the text gave them (nlohmann::ordered_json's).

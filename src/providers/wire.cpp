@@ -201,12 +201,6 @@ std::string serialize(const ojson& body) {
 
 namespace {
 
-void write_string(std::string_view text, std::string& out) {
-  out += '"';
-  append_json_escaped(text, out);
-  out += '"';
-}
-
 // A placeholder is a binary value, which no JSON text parses into, so nothing a conversation or a
 // tool schema holds can be mistaken for it: the output schema's has no subtype, a message's holds
 // the message's text.
@@ -233,7 +227,7 @@ void write_spliced(const ojson& value, std::string_view splice, std::string& out
     out += '{';
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (it != value.begin()) out += ',';
-      write_string(it.key(), out);
+      append_json_string(it.key(), out);
       out += ':';
       write_spliced(it.value(), splice, out);
     }
@@ -246,7 +240,7 @@ void write_spliced(const ojson& value, std::string_view splice, std::string& out
     }
     out += ']';
   } else if (value.is_string()) {
-    write_string(value.get_ref<const std::string&>(), out);
+    append_json_string(value.get_ref<const std::string&>(), out);
   } else {
     out += serialize(value);
   }
