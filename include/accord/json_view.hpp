@@ -75,6 +75,11 @@ class JsonDocument {
   // object: `a` as an array's; `b` = members in the low half, and in the high half 1 + where the
   // member order starts in order_ when the text did not give the keys in order (else 0).
   struct Entry {
+    // Left unset: the writer sizes the tape for the entries it is about to write, and a resize
+    // then costs no stores (core/json_document.cpp).
+    Entry() {}  // NOLINT(modernize-use-equals-default): `= default` would zero a resized tape
+    Entry(Kind entry_kind, std::uint32_t entry_a, std::uint64_t entry_b)
+        : kind(entry_kind), a(entry_a), b(entry_b) {}
     Kind kind;
     std::uint32_t a;
     std::uint64_t b;

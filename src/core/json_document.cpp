@@ -173,10 +173,10 @@ std::size_t shape_set(const std::uint64_t* keys, std::size_t count) {
 }  // namespace
 
 // Appends values to a document's tape in text order; a container is opened, filled and closed,
-// and finish() ends the document. Values wait in a small buffer and reach the tape a run at a time
-// (when an object of two or more members closes and is ordered, when kPending are waiting, or at
-// finish()): a value costs a store into the buffer, not a call into std::vector's push_back, which
-// g++ does not inline into the reader.
+// and finish() ends the document. The tape is sized ahead for the entries to come (an Entry's
+// construction stores nothing) and a value is written straight into its place: a store and a
+// compare, not a call into std::vector's push_back, which g++ does not inline into the reader,
+// nor a copy from a buffer.
 class JsonDocument::Writer {
  public:
   using Kind = JsonDocument::Kind;
@@ -186,6 +186,7 @@ class JsonDocument::Writer {
     doc_.tape_.clear();
     doc_.strings_.clear();
     doc_.order_.clear();
+    point_at_room(0);
   }
   // A document with no entry, for a Writer to fill (the default one allocates its null), holding
   // the buffers of one that died on this thread when the pool has some sized for `text_bytes`.
@@ -213,8 +214,15 @@ class JsonDocument::Writer {
     doc_.strings_.insert(doc_.strings_.end(), text.begin(), text.end());
     string_in_text(kind, offset, text.size());
   }
-  void reserve(std::size_t entries) { doc_.tape_.reserve(std::min(entries, kMaxEntries)); }
-  void finish() { flush(); }
+  // Room for `entries` on the tape before it next grows.
+  void reserve(std::size_t entries) {
+    const std::uint32_t written = next_index();
+    doc_.tape_.resize(std::max<std::size_t>(std::min(entries, kMaxEntries), written));
+    point_at_room(written);
+  }
+  // The tape down to the entries written (an erase, inlined, where a resize's growing branch
+  // kept it a call).
+  void finish() { doc_.tape_.erase(doc_.tape_.begin() + next_index(), doc_.tape_.end()); }
   std::uint32_t open(Kind kind) {
     push(kind, 0, 0);
     return next_index() - 1;
@@ -224,7 +232,6 @@ class JsonDocument::Writer {
   bool close(std::uint32_t at, std::uint32_t count) {
     end_container(at, count);
     if (entry_at(at).kind == Kind::array || count < 2) return true;
-    flush();  // what follows reads the object's keys on the tape
     if (count > kSmallObject) return order_by_text(at);
     // Keys found on the tape, for the objects no reader kept them for.
     std::array<std::uint64_t, kSmallObject> keys;
@@ -265,32 +272,34 @@ class JsonDocument::Writer {
     return order_small_object(at, keys, key_at);
   }
   [[nodiscard]] std::uint32_t next_index() const {
-    return static_cast<std::uint32_t>(flushed_ + pending_size_);
+    return static_cast<std::uint32_t>(next_ - first_);
   }
 
  private:
   [[gnu::always_inline]] void push(Kind kind, std::uint32_t a, std::uint64_t b) {
-    if (pending_size_ == kPending) [[unlikely]]
-      flush();
-    pending_[pending_size_++] = JsonDocument::Entry{kind, a, b};
+    if (next_ == room_end_) [[unlikely]]
+      grow();
+    *next_++ = JsonDocument::Entry{kind, a, b};
   }
-  void flush() {
+  // Doubles the tape's room (the entries written so far stay).
+  void grow() {
+    const std::size_t room = doc_.tape_.size();
+    if (room == kMaxEntries) too_large();
+    reserve(std::max<std::size_t>(2 * room, 16));
+  }
+  // The tape, sized to its room, after `written` entries.
+  void point_at_room(std::uint32_t written) {
     auto& tape = doc_.tape_;
-    if (kMaxEntries - tape.size() < pending_size_) too_large();
-    tape.insert(tape.end(), pending_.begin(), pending_.begin() + pending_size_);
-    flushed_ = tape.size();
-    pending_size_ = 0;
+    first_ = tape.data();
+    next_ = first_ + written;
+    room_end_ = first_ + tape.size();
   }
   static constexpr std::size_t kMaxEntries = std::numeric_limits<std::uint32_t>::max();
   [[noreturn]] static void too_large() {
     throw std::length_error("a JSON value of 4 GiB or more entries or string bytes");
   }
 
-  // The entry at tape index `at`, on the tape or still waiting: a container closes without
-  // flushing what waits (a document of up to kPending entries reaches the tape in one run).
-  JsonDocument::Entry& entry_at(std::uint32_t at) {
-    return at >= flushed_ ? pending_[at - flushed_] : doc_.tape_[at];
-  }
+  JsonDocument::Entry& entry_at(std::uint32_t at) { return first_[at]; }
 
   void end_container(std::uint32_t at, std::uint32_t count) {
     auto& entry = entry_at(at);
@@ -344,7 +353,6 @@ class JsonDocument::Writer {
   }
 
   bool order_by_text(std::uint32_t at) {
-    flush();
     const std::uint32_t end = at + doc_.tape_[at].a;
     const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
       return doc_.text(x) < doc_.text(y);
@@ -395,12 +403,12 @@ class JsonDocument::Writer {
 #endif
   }
 
-  static constexpr std::size_t kPending = 32;
-
   JsonDocument& doc_;
-  std::array<JsonDocument::Entry, kPending> pending_;  // the entries after the tape's last
-  std::size_t pending_size_ = 0;
-  std::size_t flushed_ = 0;  // the tape's size
+  // The tape's first entry, where the next is written, and the end of its room (its size while
+  // written).
+  JsonDocument::Entry* first_ = nullptr;
+  JsonDocument::Entry* next_ = nullptr;
+  JsonDocument::Entry* room_end_ = nullptr;
 };
 
 namespace detail {
@@ -436,8 +444,10 @@ class TapeReader : BasicJsonScanner<true> {
         return object(depth + 1);
       case '[':
         return array(depth + 1);
-      case '"':
-        return string(Kind::string);
+      case '"': {
+        std::string_view bytes;
+        return string(Kind::string, bytes);
+      }
       case 't':
         out_.scalar(Kind::boolean_true);
         return literal("true");
@@ -466,20 +476,21 @@ class TapeReader : BasicJsonScanner<true> {
     void operator+=(char c) { *end++ = c; }
   };
 
-  // Records the string at the opening quote; `read_` is then its bytes.
-  [[gnu::always_inline]] bool string(Kind kind) {
+  // Records the string at the opening quote; `bytes` is then its bytes (a local, not a member:
+  // the bytes of a value, which no caller reads, are then never stored).
+  [[gnu::always_inline]] bool string(Kind kind, std::string_view& bytes) {
     ++p_;
     char* start = copy_ + (p_ - copy_);
     if (!skip_plain()) return false;
     if (*p_ == '"') {
-      read_ = std::string_view(start, static_cast<std::size_t>(p_ - start));
+      bytes = std::string_view(start, static_cast<std::size_t>(p_ - start));
       ++p_;
     } else {
       InPlace decoded{start};
       if (!string_from(start, decoded)) return false;
-      read_ = std::string_view(start, static_cast<std::size_t>(decoded.end - start));
+      bytes = std::string_view(start, static_cast<std::size_t>(decoded.end - start));
     }
-    out_.string_in_text(kind, static_cast<std::size_t>(start - copy_), read_.size());
+    out_.string_in_text(kind, static_cast<std::size_t>(start - copy_), bytes.size());
     return true;
   }
 
@@ -532,9 +543,10 @@ class TapeReader : BasicJsonScanner<true> {
     const std::size_t first = kept_;
     for (bool more_members = true; more_members; ++count) {
       const std::uint32_t key = out_.next_index();
-      if (*p_ != '"' || !string(Kind::key)) return false;
+      std::string_view bytes;
+      if (*p_ != '"' || !string(Kind::key, bytes)) return false;
       if (count < kSmallObject && kept_ < kKeptKeys) {
-        keys_[kept_] = TapeWriter::sort_key(read_, count, true);
+        keys_[kept_] = TapeWriter::sort_key(bytes, count, true);
         key_at_[kept_] = key;
         ++kept_;
       }
@@ -545,7 +557,7 @@ class TapeReader : BasicJsonScanner<true> {
       ++p_;
       skip_space();
       // A string, the commonest member value, is read here rather than through value().
-      const bool read = *p_ == '"' ? string(Kind::string) : value(depth);
+      const bool read = *p_ == '"' ? string(Kind::string, bytes) : value(depth);
       if (!read || !next('}', more_members)) return false;
     }
     const bool kept_all = kept_ - first == count && count >= 2;
@@ -559,7 +571,6 @@ class TapeReader : BasicJsonScanner<true> {
   char* copy_;
   std::size_t max_depth_;
   TapeWriter& out_;
-  std::string_view read_;  // the last string read
   // The sort keys (TapeWriter::sort_key) and tape indices of the keys of the objects open.
   std::array<std::uint64_t, kKeptKeys> keys_;
   std::array<std::uint32_t, kKeptKeys> key_at_;
@@ -872,9 +883,8 @@ Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& r
     // The reader reads this copy and leaves the strings in it. The tape gets one entry for a
     // value every 8 bytes, which JSON from a model rarely exceeds.
     std::vector<char>& copy = out.strings();
-    copy.reserve(text.size() + detail::kTextPadding);
-    copy.insert(copy.end(), text.begin(), text.end());
-    copy.resize(copy.size() + detail::kTextPadding);  // zeros
+    copy.resize(text.size() + detail::kTextPadding);  // zeros, the text then copied over them
+    std::copy(text.begin(), text.end(), copy.begin());
     out.reserve(text.size() / 8 + 8);
     if (detail::TapeReader(copy.data(), text.size(), limits.max_depth, out).document()) {
       out.finish();

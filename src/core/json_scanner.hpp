@@ -44,7 +44,8 @@ inline bool in(unsigned char c, unsigned char low, unsigned char high) {
 
 // Length of the well-formed UTF-8 sequence at `p` (RFC 3629, the table nlohmann checks
 // against), or 0 when it is not one.
-inline std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) {
+[[gnu::always_inline]] inline std::size_t utf8_sequence(const unsigned char* p,
+                                                        const unsigned char* end) {
   const auto left = end - p;
   const unsigned char c = p[0];
   if (in(c, 0xC2, 0xDF)) return left >= 2 && in(p[1], 0x80, 0xBF) ? 2 : 0;
