@@ -1,5 +1,7 @@
 #include "schema/rule_evaluation.hpp"
 
+#include <algorithm>
+
 #include "accord/same_bytes.hpp"
 #include "core/json_access.hpp"
 #include "schema/local_ref.hpp"
@@ -130,13 +132,19 @@ CompiledRule::Check CompiledRule::check(const Comparison& comparison, const ojso
 
 // The value a side reads in `object`: a default stands in for an absent field, and once one
 // did, the rest of the path is read from it. nullopt when the path leads nowhere.
-std::optional<ComparedValue> CompiledRule::value_of(const Side& side, JsonView object) {
+std::optional<ComparedValue> CompiledRule::value_of(const Side& side, JsonView object,
+                                                    const MemberValues* found) {
   if (!side.field) return ComparedValue{object, &side.literal};
   const auto& names = side.field->names;
   const auto& defaults = side.field->defaults;
   ComparedValue at{object, nullptr};
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (at.tree == nullptr) {
+    if (i == 0 && found != nullptr && side.field->place) {
+      if (const JsonView* member = found->find(*side.field->place)) {
+        at.view = *member;
+        continue;
+      }
+    } else if (at.tree == nullptr) {
       if (!at.view.is_object()) return std::nullopt;
       if (const auto member = at.view.find(names[i])) {
         at.view = *member;
@@ -155,10 +163,11 @@ std::optional<ComparedValue> CompiledRule::value_of(const Side& side, JsonView o
   return at;
 }
 
-std::optional<bool> CompiledRule::judge(const Check& check, JsonView object) {
-  const auto left = value_of(check.left, object);
+std::optional<bool> CompiledRule::judge(const Check& check, JsonView object,
+                                        const MemberValues* found) {
+  const auto left = value_of(check.left, object, found);
   if (!left) return std::nullopt;
-  const auto right = value_of(check.right, object);
+  const auto right = value_of(check.right, object, found);
   if (!right) return std::nullopt;
   if (const auto left_text = left->text()) {
     if (const auto right_text = right->text()) {
@@ -172,10 +181,23 @@ std::optional<bool> CompiledRule::judge(const Check& check, JsonView object) {
   return compare_values(left->to_json(), check.op, right->to_json());
 }
 
-bool CompiledRule::holds(JsonView object) const {
+void CompiledRule::bind_places(const std::vector<std::string_view>& declared) {
+  const auto bind = [&](Side& side) {
+    if (!side.field || side.field->names.empty()) return;
+    const auto it = std::find(declared.begin(), declared.end(), side.field->names.front());
+    if (it != declared.end()) side.field->place = static_cast<std::uint32_t>(it - declared.begin());
+  };
+  for (Check* check : {condition_ ? &*condition_ : nullptr, &requirement_}) {
+    if (check == nullptr) continue;
+    bind(check->left);
+    bind(check->right);
+  }
+}
+
+bool CompiledRule::holds(JsonView object, const MemberValues* found) const {
   if (!object.is_object()) return true;
-  if (condition_ && judge(*condition_, object) != std::optional(true)) return true;
-  return judge(requirement_, object) != std::optional(false);
+  if (condition_ && judge(*condition_, object, found) != std::optional(true)) return true;
+  return judge(requirement_, object, found) != std::optional(false);
 }
 
 bool compare_numbers_in_tree_order(const NumberValue& left, Op op, const NumberValue& right) {

@@ -11,6 +11,7 @@
 #include "accord/path.hpp"
 #include "accord/rules.hpp"
 #include "core/json_access.hpp"
+#include "core/member_values.hpp"
 
 namespace accord::detail {
 
@@ -27,15 +28,21 @@ class CompiledRule {
                const nlohmann::ordered_json& root);
 
   [[nodiscard]] const Rule& rule() const { return rule_; }
-  [[nodiscard]] bool holds(JsonView object) const;
+  // Gives each field whose first name is among `declared` (the object's declared properties, in
+  // order) that place, where holds() reads it from the values the caller found.
+  void bind_places(const std::vector<std::string_view>& declared);
+  // `found`, when given, holds the values of the object's declared properties (all looked for).
+  [[nodiscard]] bool holds(JsonView object, const MemberValues* found = nullptr) const;
   // Where a failed rule's issue points, relative to its object.
   [[nodiscard]] const Path& issue_path() const { return issue_path_; }
 
  private:
-  // A field path: its names, and the default each one's property declares.
+  // A field path: its names, the default each one's property declares, and the place of the
+  // first name among the object's declared properties (bind_places), if it is one.
   struct Field {
     std::vector<std::string> names;
     std::vector<std::optional<nlohmann::json>> defaults;
+    std::optional<std::uint32_t> place;
   };
   struct Side {
     std::optional<Field> field;  // else the literal
@@ -48,8 +55,10 @@ class CompiledRule {
   };
   static Check check(const Comparison& comparison, const nlohmann::ordered_json* object_schema,
                      const nlohmann::ordered_json& root);
-  [[nodiscard]] static std::optional<ComparedValue> value_of(const Side& side, JsonView object);
-  [[nodiscard]] static std::optional<bool> judge(const Check& check, JsonView object);
+  [[nodiscard]] static std::optional<ComparedValue> value_of(const Side& side, JsonView object,
+                                                             const MemberValues* found);
+  [[nodiscard]] static std::optional<bool> judge(const Check& check, JsonView object,
+                                                 const MemberValues* found);
 
   Rule rule_;
   std::optional<Check> condition_;

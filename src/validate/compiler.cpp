@@ -8,6 +8,7 @@
 
 #include "accord/bounded_file.hpp"
 #include "core/json_number.hpp"
+#include "core/member_values.hpp"
 #include "schema/meta_schemas.hpp"
 #include "schema/schema_uri.hpp"
 
@@ -381,6 +382,13 @@ void Compiler::finish() {
               [](const Node::PropertyByName& a, const Node::PropertyByName& b) {
                 return a.name.text < b.name.text;
               });
+    // The rules read the fields the object keywords found (only a node with few properties has
+    // their values found in one pass).
+    if (!node.rules.empty() && node.properties.size() <= MemberValues::kCapacity) {
+      std::vector<std::string_view> declared;
+      for (const auto& entry : node.properties) declared.emplace_back(entry.first);
+      for (auto& rule : node.rules) rule.bind_places(declared);
+    }
     for (const auto& name : node.required) {
       const bool declared =
           std::any_of(node.properties.begin(), node.properties.end(),

@@ -147,7 +147,8 @@ bool Run::each_unit(const Node& n, JsonView v, const Link* at, Seen* seen, const
   return ok;
 }
 
-bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen) {
+bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen,
+                MemberValues* property_values) {
   // Many nodes (a plain string, a string enum, a union's wrapper) have none; the value is then
   // not read at all.
   if (n.units.empty()) return true;
@@ -166,8 +167,9 @@ bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl
                      [&](Unit unit) { return array_unit(unit, n, v, at, dsl, seen); });
   }
   if (v.is_object()) {
-    return each_unit(n, v, at, seen,
-                     [&](Unit unit) { return object_unit(unit, n, v, at, dsl, seen); });
+    return each_unit(n, v, at, seen, [&](Unit unit) {
+      return object_unit(unit, n, v, at, dsl, seen, property_values);
+    });
   }
   return each_unit(n, v, at, seen,
                    [](Unit /*no unit of a kind checks null or a boolean*/) { return true; });
@@ -213,7 +215,9 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
   }
 
-  ok = units(n, *v, at, dsl, track) && ok;
+  // The rules read the fields the object keywords found.
+  MemberValues property_values;
+  ok = units(n, *v, at, dsl, track, n.rules.empty() ? nullptr : &property_values) && ok;
   if (!ok && sink_ == nullptr) return false;
   if (n.tracks) {
     ok = unevaluated(n, *v, at, *local) && ok;
@@ -221,7 +225,7 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (seen != nullptr) seen->merge(*local);
   }
   if (!n.rules.empty() && v->is_object() && aborts() == start) {
-    ok = accord_rules(n, *v, at) && ok;
+    ok = accord_rules(n, *v, at, property_values) && ok;
     if (!ok && sink_ == nullptr) return false;
   }
   return refinements_hold(*v, at, dsl, start) && ok;

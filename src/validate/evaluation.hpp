@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "accord/json_view.hpp"
+#include "core/member_values.hpp"
 #include "validate/node.hpp"
 
 namespace accord::detail {
@@ -201,8 +202,10 @@ class Run {
   // A leaf node (Node::leaf) on a present value: its kind, its units, its refinements.
   bool leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl);
   // The node's units in order, each by its family's step for the value's kind (chosen once).
+  // `property_values`, when given, receives the values of the node's declared properties.
   [[gnu::always_inline]] inline bool units(const Node& n, JsonView v, const Link* at,
-                                           const SchemaNode* dsl, Seen* seen);
+                                           const SchemaNode* dsl, Seen* seen,
+                                           MemberValues* property_values = nullptr);
   template <class Check>
   [[gnu::always_inline]] inline bool each_unit(const Node& n, JsonView v, const Link* at,
                                                Seen* seen, const Check& check);
@@ -240,14 +243,15 @@ class Run {
   // keywords/object.cpp: properties, required, additionalProperties, patternProperties,
   // propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas
   bool object_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                   Seen* seen);
+                   Seen* seen, MemberValues* property_values);
   bool object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
-                       Seen* seen);
+                       Seen* seen, MemberValues* property_values);
   bool unrecognized(const ExtraKeys& extra, const Link* at);
   // keywords/unevaluated.cpp: unevaluatedItems, unevaluatedProperties
   bool unevaluated(const Node& n, JsonView v, const Link* at, Seen& seen);
-  // keywords/accord_rules.cpp: x-accord-rules
-  bool accord_rules(const Node& n, JsonView v, const Link* at);
+  // keywords/accord_rules.cpp: x-accord-rules; `property_values` as the object keywords found
+  // them, when they did
+  bool accord_rules(const Node& n, JsonView v, const Link* at, const MemberValues& property_values);
 
   const Engine::Data& d_;
   Sink* sink_;

@@ -16,10 +16,12 @@ void compile_accord_rules(KeywordCompiler& k, const std::string& /*key*/, const 
   }
 }
 
-bool Run::accord_rules(const Node& n, JsonView v, const Link* at) {
+bool Run::accord_rules(const Node& n, JsonView v, const Link* at,
+                       const MemberValues& property_values) {
+  const MemberValues* found = property_values.filled() ? &property_values : nullptr;
   bool ok = true;
   for (const auto& rule : n.rules) {
-    if (rule.holds(v)) continue;
+    if (rule.holds(v, found)) continue;
     ok = fail(
         IssueCode::custom, at, false, [&] { return rule.rule().message; }, &rule.issue_path());
     if (sink_ == nullptr) return false;

@@ -3,9 +3,9 @@
 // `maxProperties`, `dependentRequired`, `dependentSchemas` and draft-07's `dependencies`.
 
 #include <algorithm>
-#include <array>
 #include <optional>
 
+#include "core/member_values.hpp"
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
 
@@ -22,36 +22,10 @@ bool declared(const Node& n, std::string_view name) {
   return false;
 }
 
-// A node with at most this many properties has their values found in one pass over the members,
-// into a buffer on the stack; one with more looks each property up.
-constexpr std::size_t kMatchedOnStack = 16;
-
-// The values of a node's declared properties, by their place in `properties`: a slot is written
-// only for a property the value has (`present` says which), so the buffer costs nothing to set up.
-class MatchedValues {
- public:
-  void keep(std::uint32_t property, JsonView value) {
-    slots_[property].value = value;
-    present_ |= std::uint32_t{1} << property;
-  }
-  [[nodiscard]] const JsonView* find(std::size_t property) const {
-    return (present_ >> property & 1U) != 0 ? &slots_[property].value : nullptr;
-  }
-
- private:
-  union Slot {
-    Slot() {}  // left unset: read only once keep() wrote it
-    JsonView value;
-  };
-  std::array<Slot, kMatchedOnStack> slots_;
-  std::uint32_t present_ = 0;
-  static_assert(kMatchedOnStack <= 32);
-};
-
 // Each declared property's value, found in one pass: the members and properties_by_name are both
 // in key order, so each member is compared with the property it names (a match, the usual case:
 // its length and a word or two) or passed over. Returns how many properties were present.
-std::size_t match_properties(const Node& n, JsonView object, MatchedValues& found) {
+std::size_t match_properties(const Node& n, JsonView object, MemberValues& found) {
   std::size_t present = 0;
   const auto members = object.members();
   auto member = members.begin();
@@ -69,16 +43,26 @@ std::size_t match_properties(const Node& n, JsonView object, MatchedValues& foun
     }
     if (member == end) break;
   }
+  found.mark_filled();
   return present;
 }
 
-// The DSL node of property `i` of `n` reached with `dsl`: bound once when the engine was built
-// for the usual `dsl`, looked up by name for another.
-const SchemaNode* property_dsl(const Node& n, std::size_t i, const SchemaNode* dsl) {
-  if (dsl == nullptr) return nullptr;
-  if (dsl == n.usual_dsl) return n.property_dsl[i];
-  return field_node(dsl, n.properties[i].first, i);
-}
+// The DSL nodes of the properties of `n` reached with `dsl`: bound once when the engine was built
+// for the usual `dsl` (decided once per object), looked up by name for another.
+class PropertyDsl {
+ public:
+  PropertyDsl(const Node& n, const SchemaNode* dsl)
+      : n_(n), dsl_(dsl), bound_(dsl != nullptr && dsl == n.usual_dsl) {}
+  [[nodiscard]] const SchemaNode* of(std::size_t i) const {
+    if (bound_) return n_.property_dsl[i];
+    return dsl_ == nullptr ? nullptr : field_node(dsl_, n_.properties[i].first, i);
+  }
+
+ private:
+  const Node& n_;
+  const SchemaNode* dsl_;
+  bool bound_;
+};
 
 }  // namespace
 
@@ -169,11 +153,11 @@ void compile_dependent_schemas(KeywordCompiler& k, const std::string& key, const
 }
 
 bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                      Seen* seen) {
+                      Seen* seen, MemberValues* property_values) {
   const std::size_t size = v.size();
   switch (unit) {
     case Unit::object:
-      return object_keywords(n, v, at, dsl, seen);
+      return object_keywords(n, v, at, dsl, seen, property_values);
     case Unit::min_properties:
       if (!n.min_properties || size >= *n.min_properties) return true;
       return fail(IssueCode::too_small, at, false, [&] {
@@ -231,12 +215,16 @@ bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, cons
 }
 
 bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
-                          Seen* seen) {
+                          Seen* seen, MemberValues* property_values) {
   bool ok = true;
-  MatchedValues matched;
-  const bool on_stack = n.properties.size() <= kMatchedOnStack;
+  MemberValues matched;
+  const bool on_stack = n.properties.size() <= MemberValues::kCapacity;
   // Declared properties the value has.
   std::size_t present = on_stack ? match_properties(n, object, matched) : 0;
+  // Copied whole (a few vector moves): filling the caller's buffer in place would make every
+  // node's loop read and write its bits through memory.
+  if (on_stack && property_values != nullptr) *property_values = matched;
+  const PropertyDsl property_dsl(n, dsl);
   for (std::size_t i = 0; i < n.properties.size(); ++i) {
     const auto& [name, id] = n.properties[i];
     const Link field = Link::field(at, name);
@@ -244,10 +232,10 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
     const JsonView* value = on_stack ? matched.find(i) : looked_up ? &*looked_up : nullptr;
     if (value != nullptr) {
       if (!on_stack) ++present;
-      ok = visit(id, value, &field, property_dsl(n, i, dsl)) && ok;
+      ok = visit(id, value, &field, property_dsl.of(i)) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (n.property_required[i]) {
-      ok = node(id, nullptr, &field, property_dsl(n, i, dsl), nullptr) && ok;
+      ok = node(id, nullptr, &field, property_dsl.of(i), nullptr) && ok;
     }
     if (!ok && sink_ == nullptr) return false;
   }

@@ -16,6 +16,7 @@
 
 #include "accord/json_view.hpp"
 #include "core/json_access.hpp"
+#include "core/member_values.hpp"
 
 namespace accord::detail {
 namespace {
@@ -151,6 +152,35 @@ TEST(RuleEvaluation, ARuleWhoseOperandIsMissingHolds) {
   for (const Op op : kOps) {
     EXPECT_TRUE(rule(op, field("b")).holds(doc.root()));
     EXPECT_TRUE(rule(op, 1).holds(doc.root()));
+  }
+}
+
+// The values of `declared` the object has, as the object keywords hand them to its rules.
+MemberValues found_in(JsonView object, const std::vector<std::string_view>& declared) {
+  MemberValues found;
+  for (std::uint32_t place = 0; place < declared.size(); ++place) {
+    if (const auto member = object.find(declared[place])) found.keep(place, *member);
+  }
+  found.mark_filled();
+  return found;
+}
+
+TEST(RuleEvaluation, FieldsReadFromTheObjectKeywordsValuesJudgeAsFieldsLookedUp) {
+  // "b" before "a": a place is the property's among the declared ones, not the rule's order.
+  const std::vector<std::string_view> declared = {"c", "b", "a"};
+  for (const json& left : operands()) {
+    for (const json& right : operands()) {
+      for (const json& object : {json{{"a", left}, {"b", right}}, json{{"a", left}}}) {
+        const JsonDocument doc = tape_of(object);
+        const MemberValues found = found_in(doc.root(), declared);
+        for (const Op op : kOps) {
+          CompiledRule bound = rule(op, field("b"));
+          bound.bind_places(declared);
+          EXPECT_EQ(bound.holds(doc.root(), &found), rule(op, field("b")).holds(doc.root()))
+              << object.dump() << " " << to_string(op);
+        }
+      }
+    }
   }
 }
 
