@@ -111,21 +111,18 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
 
 PreparedExchange ExtractionLoop::prepare() {
   const auto setup = stream();
-  // The call is copied but for its turns, which are lent and taken back however the encoding
-  // ends: a copy of every turn per attempt was most of what copying the call cost.
-  std::vector<Turn> turns;
-  turns.swap(call_.turns);
-  CallSpec sent = call_;
-  sent.turns.swap(turns);
-  const auto give_back = [&] { call_.turns.swap(sent.turns); };
-  try {
-    auto prepared = Client::Internals::prepare_sent(*client_, sent, setup ? &*setup : nullptr);
-    give_back();
-    return prepared;
-  } catch (...) {
-    give_back();
-    throw;
-  }
+  // The call is copied but for its turns, which are lent and taken back however the copy or the
+  // encoding ends: a copy of every turn per attempt was most of what copying the call cost.
+  struct Lent {
+    std::vector<Turn>& owner;
+    std::vector<Turn> turns;       // while the call is copied
+    std::optional<CallSpec> sent;  // then while the copy is encoded
+    ~Lent() { owner.swap(sent ? sent->turns : turns); }
+  } lent{call_.turns};
+  lent.turns.swap(call_.turns);
+  lent.sent.emplace(call_);
+  lent.sent->turns.swap(lent.turns);
+  return Client::Internals::prepare_sent(*client_, *lent.sent, setup ? &*setup : nullptr);
 }
 
 void ExtractionLoop::sending() {

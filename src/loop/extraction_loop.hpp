@@ -42,8 +42,9 @@ class ExtractionLoop {
   [[nodiscard]] const Client& client() const { return *client_; }
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
-  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare, which
-  // throws std::invalid_argument for a request refused before sending.
+  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare_sent on a
+  // copy of call() that borrows call()'s turns while it is encoded (so not const); they are given
+  // back however it ends. Throws std::invalid_argument for a request refused before sending.
   [[nodiscard]] PreparedExchange prepare();
   // Tells the hooks call() is being sent (on_correction_sent, on_request_sent). Called once it
   // was prepared: a request refused before sending is never reported as sent.
