@@ -55,7 +55,7 @@ Deadline deadline_after(std::chrono::milliseconds timeout) {
 }
 
 std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
-  std::string what = result.response ? fmt::format("HTTP {}", result.response->status)
+  std::string what = result.response ? "HTTP " + std::to_string(result.response->status)
                                      : fmt::format("{}: {}", to_string(result.error->failure),
                                                    result.error->message);
   if (decision.retry)
@@ -222,6 +222,11 @@ void Client::Internals::check_corrections(int corrections, std::string_view wher
 
 detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSpec call,
                                                     const detail::StreamSetup* stream) {
+  return prepare_sent(client, call, stream);
+}
+
+detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, CallSpec& call,
+                                                         const detail::StreamSetup* stream) {
   const auto& impl = *client.impl_;
   if (!impl.unusable.empty()) throw std::invalid_argument(impl.unusable);
   call.base_url = impl.base_url;
@@ -473,6 +478,7 @@ std::uint64_t Client::hook_exceptions() const {
 }
 
 std::string Client::redacted(std::string text) const {
+  if (text.empty()) return text;  // most notes and many fields of a record: nothing to look at
   return without_secrets(detail::redact_secret(std::move(text), impl_->api_key),
                          impl_->header_secrets);
 }

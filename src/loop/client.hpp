@@ -37,6 +37,10 @@ struct Client::Internals {
   // reply when `stream` is given.
   [[nodiscard]] static detail::PreparedExchange prepare(
       const Client& client, CallSpec call, const detail::StreamSetup* stream = nullptr);
+  // prepare() on the caller's own `call`, which is left as it was sent (the client's settings
+  // written into it): a caller that keeps its call lends it instead of copying its turns.
+  [[nodiscard]] static detail::PreparedExchange prepare_sent(
+      const Client& client, CallSpec& call, const detail::StreamSetup* stream = nullptr);
   // Records the tries and decodes the last one's reply (redacted whole first).
   [[nodiscard]] static Exchange finish(const Client& client, detail::PreparedExchange prepared,
                                        Delivery delivery);

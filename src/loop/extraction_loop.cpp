@@ -19,6 +19,12 @@ void add_note(Attempt& attempt, const std::string& note) {
   attempt.note += (attempt.note.empty() ? "" : "; ") + note;
 }
 
+// The turns of the request in flight without a continuation's prefill: `kept` once they part
+// from the call's own, `call`'s until then (ExtractionLoop::request_turns_).
+const std::vector<Turn>& sent_turns(const std::vector<Turn>& kept, const std::vector<Turn>& call) {
+  return kept.empty() ? call : kept;
+}
+
 // Why `client` refuses to send `call` (a parameter, part or conversation shape its provider does
 // not take), or empty when it would send it.
 std::string refusal_before_sending(const Client& client, const CallSpec& call) {
@@ -103,9 +109,20 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   events_.emplace(client, contract_->name());
 }
 
-PreparedExchange ExtractionLoop::prepare() const {
+PreparedExchange ExtractionLoop::prepare() {
   const auto setup = stream();
-  return Client::Internals::prepare(*client_, call_, setup ? &*setup : nullptr);
+  // The call is copied but for its turns, which are lent and taken back however the copy or the
+  // encoding ends: a copy of every turn per attempt was most of what copying the call cost.
+  struct Lent {
+    std::vector<Turn>& owner;
+    std::vector<Turn> turns;       // while the call is copied
+    std::optional<CallSpec> sent;  // then while the copy is encoded
+    ~Lent() { owner.swap(sent ? sent->turns : turns); }
+  } lent{call_.turns};
+  lent.turns.swap(call_.turns);
+  lent.sent.emplace(call_);
+  lent.sent->turns.swap(lent.turns);
+  return Client::Internals::prepare_sent(*client_, *lent.sent, setup ? &*setup : nullptr);
 }
 
 void ExtractionLoop::sending() {
@@ -143,10 +160,11 @@ void ExtractionLoop::begin_with(const Client& client) {
   mode_note_ = std::move(chosen.why);
   call_.mode = mode_;
   call_.output_cap = 0;
-  // Set from request_turns_ by the first whole-object reply that needs correcting, before any
-  // read: not a third copy of the caller's turns on every call.
+  // Set from the request's turns by the first whole-object reply that needs correcting, before
+  // any read, and the request's turns are call_'s until a correction or a continuation makes
+  // its own: not a second and third copy of the caller's turns on every call.
   whole_turns_.clear();
-  request_turns_ = call_.turns;
+  request_turns_.clear();
   role_ = AttemptRole::first;
   corrections_sent_ = 0;
   last_whole_.reset();
@@ -258,7 +276,7 @@ std::optional<Outcome> ExtractionLoop::on_whole_object(Attempt attempt, Reply re
     trace_.attempts.push_back(std::move(attempt));
     return end_with(invalid_after(trace_.attempts.size(), judged.issues, {}));
   }
-  whole_turns_ = request_turns_;
+  whole_turns_ = sent_turns(request_turns_, call_.turns);
   last_whole_ = Judgement{std::move(reply), std::move(judged), stopped_at};
   add_note(attempt,
            prepare_correction(correction_.style == CorrectionStyle::scoped && !scoped_tried_));
@@ -345,6 +363,8 @@ void ExtractionLoop::send_whole_correction() {
 }
 
 std::optional<Outcome> ExtractionLoop::on_truncated(Attempt attempt, const Reply& reply) {
+  // Kept apart from here on: a continuation's call_.turns carry the prefill besides them.
+  if (request_turns_.empty()) request_turns_ = call_.turns;
   std::string joined = partial_ + reply.text;
   // Anthropic refuses a final assistant turn that ends in whitespace; the model goes on from the
   // trimmed text, so the trimmed text is what the continuation joins.

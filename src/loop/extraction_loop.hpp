@@ -42,9 +42,10 @@ class ExtractionLoop {
   [[nodiscard]] const Client& client() const { return *client_; }
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
-  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare, which
-  // throws std::invalid_argument for a request refused before sending.
-  [[nodiscard]] PreparedExchange prepare() const;
+  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare_sent on a
+  // copy of call() that borrows call()'s turns while it is encoded (so not const); they are given
+  // back however it ends. Throws std::invalid_argument for a request refused before sending.
+  [[nodiscard]] PreparedExchange prepare();
   // Tells the hooks call() is being sent (on_correction_sent, on_request_sent). Called once it
   // was prepared: a request refused before sending is never reported as sent.
   void sending();
@@ -138,8 +139,11 @@ class ExtractionLoop {
   // The turns of the last whole-object request, without a continuation's prefill: where a
   // whole-object correction, a continuation or a raised-cap retry starts from.
   std::vector<Turn> whole_turns_;
-  std::vector<Turn> request_turns_;  // the same for the request in flight (scoped or whole)
-  std::size_t caller_turns_ = 0;     // how many turns of whole_turns_ are the caller's
+  // The same for the request in flight (scoped or whole); empty while they are call_.turns, as
+  // on a first attempt (never empty otherwise: a conversation has a turn). Read through
+  // sent_turns().
+  std::vector<Turn> request_turns_;
+  std::size_t caller_turns_ = 0;  // how many turns of whole_turns_ are the caller's
   std::optional<Judgement> last_whole_;
   // The scoped correction in flight; shared so call().output stays valid when the loop moves.
   std::shared_ptr<const ScopedCorrection> scoped_;

@@ -65,8 +65,9 @@ std::optional<Error> reply_error(const Exchange& exchange, OutputMode mode) {
 RepairSetup repair_setup(const Contract& contract, RepairPolicy policy) {
   RepairSetup setup{policy, &contract.json_schema(), std::nullopt};
   const auto type = contract.wire().schema.find("type");
+  // Compared as the string it is: `*type == "array"` would build a json of "array" per call.
   if (type != contract.wire().schema.end() && type->is_string())
-    setup.root_is_array = *type == "array";
+    setup.root_is_array = type->get_ref<const std::string&>() == "array";
   return setup;
 }
 

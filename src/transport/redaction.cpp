@@ -9,6 +9,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace accord::detail {
 namespace {
@@ -39,12 +42,42 @@ std::size_t match_end(std::string_view text, std::size_t at, std::string_view se
   return at;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// backslash_u's wide blocks, 32 places at a time: every request body and reply is scanned whole
+// for each secret, and this scan was most of what redacting them cost. Where `p` stops: at a
+// block holding a match (its first place, left for the caller's narrower loop to find again),
+// or with fewer than 33 bytes left.
+__attribute__((target("avx2"))) const char* past_wide_blocks(const char* p, const char* end) {
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i u = _mm256_set1_epi8('u');
+  while (end - p >= 33) {  // the block and the byte after it
+    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i after = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+    if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(here, backslash),
+                                              _mm256_cmpeq_epi8(after, u))) != 0) {
+      return p;
+    }
+    p += 32;
+  }
+  return p;
+}
+
+const bool kWideBlocks = [] {
+  __builtin_cpu_init();  // a static's initialiser may run before the feature bits are read
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+#endif
+
 // The first backslash at or after `from` that is followed by 'u', or npos. Sixteen places at a
-// time with SSE2 (baseline on x86-64): the \" of JSON text held in a JSON string, as in each
-// reply's content, is passed over without a look of its own.
+// time with SSE2 (baseline on x86-64), 32 with AVX2 where the processor has it: the \" of JSON
+// text held in a JSON string, as in each reply's content, is passed over without a look of its
+// own.
 std::size_t backslash_u(std::string_view text, std::size_t from) {
   const char* p = text.data() + from;
   const char* const end = text.data() + text.size();
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kWideBlocks) p = past_wide_blocks(p, end);
+#endif
 #if defined(__SSE2__)
   const __m128i backslash = _mm_set1_epi8('\\');
   const __m128i u = _mm_set1_epi8('u');

@@ -330,6 +330,25 @@ TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingE
   }
 }
 
+// A long body is searched for escapes 32 bytes at a time where the processor allows it: an
+// escaped key at any place of a block, or straddling two, is found as by trying every byte. A key
+// whose first character is escaped is found only through that search.
+TEST(HostileRedaction, AnEscapedKeyAtAnyPlaceOfALongBodyIsFoundAsByTryingEveryByte) {
+  const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
+  const std::string filler = R"(a\"b c\\d u )";
+  for (const std::string& escaped : {kEscapedKey, std::string(R"(\u0073k-test-SENTINEL-9f8e)")}) {
+    for (std::size_t before = 0; before < 100; ++before) {
+      std::string text;
+      while (text.size() < before) text += filler;
+      text.resize(before);
+      text += escaped;
+      text += std::string(before % 40, 'x');
+      ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
+      ASSERT_EQ(client.redacted(text).find("SENTINEL"), std::string::npos) << text;
+    }
+  }
+}
+
 // The piece of a key cut at a stream's continuation may begin with the backslash of an escape
 // (`\u002dtest-...`); inside JSON text that backslash is doubled, and a match may begin at any
 // backslash of a run, not only its first.

@@ -50,6 +50,33 @@ TEST(TruncationRecovery, AnthropicOutputIsContinuedAfterAPrefillAndJoined) {
   EXPECT_TRUE(mock.requests().at(0)["body"].contains("output_config"));
 }
 
+// The prefill is the continuation's alone: a joined object corrected whole goes back as the
+// caller's turns, the joined reply echoed and the issues, as a correction without one would.
+TEST(TruncationRecovery, AWholeCorrectionAfterAContinuationSendsTheCallersTurnsWithoutThePrefill) {
+  const json cut_bad = {{"json", bad_amount()}, {"obey_max_tokens", true}};
+  MockProcess mock(scenario({cut_bad, cut_bad, cut_bad, {{"json", kValidRefund}}}));
+  const Client client({.provider = "anthropic", .base_url = mock.root_url(), .max_tokens = 15});
+  auto result =
+      client.extract({.schema = examples::refund_schema(),
+                      .prompt = "Extract the refund.",
+                      .name = "refund",
+                      .correction = CorrectionPolicy{.style = CorrectionStyle::whole_object}});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const auto& attempts = result.trace().attempts;
+  ASSERT_EQ(attempts.size(), 4u);
+  EXPECT_EQ(attempts[2].role, AttemptRole::continuation);
+  EXPECT_EQ(attempts[3].role, AttemptRole::whole_correction);
+
+  const json first = mock.requests().at(0)["body"]["messages"];
+  const json correction = mock.requests().at(3)["body"]["messages"];
+  ASSERT_EQ(correction.size(), first.size() + 2) << correction.dump(2);
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(correction[i], first[i]);
+  EXPECT_EQ(correction[first.size()]["role"], "assistant");
+  EXPECT_EQ(correction[first.size()]["content"], bad_amount().dump());
+  EXPECT_EQ(correction.back()["role"], "user");
+  EXPECT_NE(correction.back().dump().find("amount"), std::string::npos) << correction.dump(2);
+}
+
 TEST(TruncationRecovery, OpenAiRequestIsRetriedOnceWithARaisedCap) {
   MockProcess mock(scenario({kCutAtTheCap}));
   auto result = extract(mock, "openai-chat");
