@@ -32,7 +32,9 @@ class MemberValues {
 
  private:
   union Slot {
-    Slot() {}  // left unset: read only once keep() wrote it
+    // Left unset: copying the buffer copies the bytes (defined for a union), and a slot is read
+    // as a value only after keep() wrote it.
+    Slot() {}
     JsonView value;
   };
   std::array<Slot, kCapacity> slots_;

@@ -215,20 +215,33 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
     if (v->is_array() && n.tuple && !tuple_length_ok(n, *v, at)) return false;
   }
 
-  // The rules read the fields the object keywords found.
-  MemberValues property_values;
-  ok = units(n, *v, at, dsl, track, n.rules.empty() ? nullptr : &property_values) && ok;
+  ok = (n.rules.empty() ? own_steps(n, *v, at, dsl, seen, track, local, nullptr)
+                        : ruled_steps(n, *v, at, dsl, seen, track, local, start)) &&
+       ok;
+  if (!ok && sink_ == nullptr) return false;
+  return refinements_hold(*v, at, dsl, start) && ok;
+}
+
+bool Run::own_steps(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen,
+                    Seen* track, std::optional<Seen>& local, MemberValues* property_values) {
+  bool ok = units(n, v, at, dsl, track, property_values);
   if (!ok && sink_ == nullptr) return false;
   if (n.tracks) {
-    ok = unevaluated(n, *v, at, *local) && ok;
+    ok = unevaluated(n, v, at, *local) && ok;
     if (!ok && sink_ == nullptr) return false;
     if (seen != nullptr) seen->merge(*local);
   }
-  if (!n.rules.empty() && v->is_object() && aborts() == start) {
-    ok = accord_rules(n, *v, at, property_values) && ok;
-    if (!ok && sink_ == nullptr) return false;
-  }
-  return refinements_hold(*v, at, dsl, start) && ok;
+  return ok;
+}
+
+bool Run::ruled_steps(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen,
+                      Seen* track, std::optional<Seen>& local, std::size_t start) {
+  // The rules read the fields the object keywords found.
+  MemberValues property_values;
+  bool ok = own_steps(n, v, at, dsl, seen, track, local, &property_values);
+  if (!ok && sink_ == nullptr) return false;
+  if (v.is_object() && aborts() == start) ok = accord_rules(n, v, at, property_values) && ok;
+  return ok;
 }
 
 // A boolean schema and a ref-only node are judged here whole (false: `ok` is the verdict); a

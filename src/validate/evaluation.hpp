@@ -199,10 +199,23 @@ class Run {
   // the value whole (`ok` is then the verdict).
   bool wrapper_steps(const Node& n, const JsonView* v, const Link* at, const SchemaNode*& dsl,
                      Seen* seen, bool& ok, Seen*& track, std::optional<Seen>& local);
+  // The node's units, then its unevaluated* keywords (body's steps between the unions and the
+  // refinements); `property_values` as for units().
+  [[gnu::always_inline]] inline bool own_steps(const Node& n, JsonView v, const Link* at,
+                                               const SchemaNode* dsl, Seen* seen, Seen* track,
+                                               std::optional<Seen>& local,
+                                               MemberValues* property_values);
+  // own_steps, then the node's x-accord-rules on the values its object keywords found (unless an
+  // aborting issue came since `start`). Out of line so that only a node with rules carries the
+  // MemberValues buffer in its frame: body() recurses once per nesting level.
+  [[gnu::noinline]] bool ruled_steps(const Node& n, JsonView v, const Link* at,
+                                     const SchemaNode* dsl, Seen* seen, Seen* track,
+                                     std::optional<Seen>& local, std::size_t start);
   // A leaf node (Node::leaf) on a present value: its kind, its units, its refinements.
   bool leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl);
   // The node's units in order, each by its family's step for the value's kind (chosen once).
-  // `property_values`, when given, receives the values of the node's declared properties.
+  // `property_values`, when given, receives the values of the node's declared properties when it
+  // has at most MemberValues::kCapacity.
   [[gnu::always_inline]] inline bool units(const Node& n, JsonView v, const Link* at,
                                            const SchemaNode* dsl, Seen* seen,
                                            MemberValues* property_values = nullptr);

@@ -184,5 +184,19 @@ TEST(RuleEvaluation, FieldsReadFromTheObjectKeywordsValuesJudgeAsFieldsLookedUp)
   }
 }
 
+TEST(RuleEvaluation, BoundFieldsAreReadFromTheValuesFoundNotFromTheObject) {
+  // The values found come from a document whose "b" differs: a bound rule must judge those.
+  const std::vector<std::string_view> declared = {"c", "b", "a"};
+  const JsonDocument judged = tape_of(json{{"a", 1}, {"b", 1}});
+  const JsonDocument other = tape_of(json{{"a", 1}, {"b", 2}});
+  const MemberValues found = found_in(other.root(), declared);
+  for (const Op op : kOps) {
+    CompiledRule bound = rule(op, field("b"));
+    bound.bind_places(declared);
+    EXPECT_EQ(bound.holds(judged.root(), &found), rule(op, field("b")).holds(other.root()))
+        << to_string(op);
+  }
+}
+
 }  // namespace
 }  // namespace accord::detail

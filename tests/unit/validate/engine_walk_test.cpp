@@ -208,5 +208,44 @@ TEST(EngineWalk, ALeafReportsEachFailedCheckInOrder) {
   EXPECT_TRUE(validator.parse_and_validate(R"({"v":"abc"})").ok());
 }
 
+// x-accord-rules on a field with a declared default and on one patternProperties match too,
+// over `padding` more declared properties.
+Validator ruled_validator(int padding) {
+  auto schema = nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {
+      "limit": {"type": "number", "default": 100},
+      "amount": {"type": "number"},
+      "x_fee": {"type": "number"}
+    },
+    "patternProperties": {"^x_": {"type": "number"}},
+    "x-accord-rules": [
+      {"rule": "amount <= limit", "message": "over the limit"},
+      {"rule": "x_fee <= amount", "message": "fee over the amount"}
+    ]
+  })");
+  for (int i = 0; i < padding; ++i) {
+    schema["properties"]["pad" + std::to_string(i)] = {{"type", "string"}};
+  }
+  return Validator::from_json_schema(schema);
+}
+
+TEST(EngineWalk, RulesReadTheFoundValuesAsTheyReadFieldsLookedUp) {
+  // 3 declared properties: their values found in one pass; 17: each looked up. The keys come in
+  // another order than the one declared.
+  const Validator found = ruled_validator(0);
+  const Validator looked_up = ruled_validator(14);
+  std::size_t issues = 0;
+  for (const char* text :
+       {R"({"amount":150})", R"({"amount":50})",
+        R"({"x_fee":60,"x_tip":1,"amount":50,"limit":200})",
+        R"({"x_fee":10,"amount":300,"limit":200})", R"({"amount":50,"limit":10})"}) {
+    const Issues from_found = found.parse_and_validate(text).issues;
+    EXPECT_EQ(from_found, looked_up.parse_and_validate(text).issues) << text;
+    issues += from_found.size();
+  }
+  EXPECT_GT(issues, 0U);  // the comparison covers rules that fail
+}
+
 }  // namespace
 }  // namespace accord
