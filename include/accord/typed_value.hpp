@@ -219,21 +219,16 @@ bool enumerator_named(std::string_view name, E& out) {
 }
 
 // `text` into `out`, keeping its capacity. A text of the length `out` has (a date, an id: the
-// same length in each document a reused value reads) is copied over it in place, a few words for
-// a short one; any other clears it and appends, without assign's check for a text that overlaps
-// the string (the value's text never lies in `out`).
+// same length in each document a reused value reads) is copied over it in place, as two words
+// for 8 to 16 bytes; any other clears it and appends, without assign's check for a text that
+// overlaps the string (the value's text never lies in `out`).
 [[gnu::always_inline]] inline void overwrite(std::string& out, std::string_view text) {
   const std::size_t size = text.size();
   if (size != out.size()) {
     out.clear();
     out.append(text.data(), size);
   } else if (size >= 8 && size <= 16) {
-    std::uint64_t head = 0;
-    std::uint64_t tail = 0;
-    std::memcpy(&head, text.data(), 8);
-    std::memcpy(&tail, text.data() + size - 8, 8);
-    std::memcpy(out.data(), &head, 8);
-    std::memcpy(out.data() + size - 8, &tail, 8);
+    bytes_detail::copy_words<std::uint64_t>(out.data(), text.data(), size);
   } else if (size != 0) {
     std::memcpy(out.data(), text.data(), size);
   }
@@ -453,29 +448,32 @@ std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonVie
   // A text mostly names every member in the struct's order (a model writes them as the schema
   // lists them): then each key is the next member's name, found with one comparison.
   const JsonView::Members members = j.members_as_written();
+  auto member = members.begin();
   std::size_t index = 0;
-  for (const JsonMember& member : members) {
-    if (index == table.count || !same_text(member.key, table.names[index])) break;
-    found[index++] = member.value;
+  for (; member != members.end() && index < table.count; ++member) {
+    const JsonMember key_and_value = *member;
+    if (!same_text(key_and_value.key, table.names[index])) break;
+    found[index++] = key_and_value.value;
   }
+  // Every member found: the keys after them name none, because a document's keys are unique.
   if (index == table.count) return found;
-  // Else a key is compared first with the name after the last one found in the struct's order,
-  // then in key order (a document built from a tree has them so), and looked up among all of
-  // them only when it is neither.
-  found = {};
-  std::size_t next = 0;
-  std::size_t next_by_name = 0;
+  // Else from the key out of place on, a key is compared first with the name after the last one
+  // found in the struct's order, then in key order (a document built from a tree has them so),
+  // and looked up among all of them only when it is neither.
+  std::size_t next = index;
+  std::size_t next_by_name = index == 0 ? 0 : table.rank[index - 1] + 1;
   const auto is = [&](std::string_view key, std::size_t place) {
     return place < table.count && same_text(key, table.names[place]);
   };
-  for (const JsonMember& member : members) {
+  for (; member != members.end(); ++member) {
+    const JsonMember key_and_value = *member;
     std::size_t place = next;
-    if (!is(member.key, place)) {
+    if (!is(key_and_value.key, place)) {
       place = next_by_name < table.count ? table.by_name[next_by_name] : table.count;
-      if (!is(member.key, place)) place = table.place_of(member.key);
+      if (!is(key_and_value.key, place)) place = table.place_of(key_and_value.key);
       if (place == table.count) continue;  // a key the struct does not name
     }
-    found[place] = member.value;
+    found[place] = key_and_value.value;
     next = place + 1;
     next_by_name = table.rank[place] + 1;
   }
