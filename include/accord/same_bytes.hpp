@@ -1,6 +1,7 @@
 #pragma once
-// Equality of a few bytes without a call: the texts a schema fixes (property names, enum options,
-// a pattern's literal start) are short, and memcmp's call costs more than comparing them.
+// Equality (and copying) of a few bytes without a call: the texts a schema fixes (property names,
+// enum options, a pattern's literal start) are short, and memcmp's call costs more than comparing
+// them.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,17 @@ template <class Word>
   std::memcpy(&a1, a + size - sizeof(Word), sizeof(Word));
   std::memcpy(&b1, b + size - sizeof(Word), sizeof(Word));
   return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+// The `size` bytes at `from` to `to` as two words that overlap in the middle, as same_words reads
+// them: `size` from one to two words' worth of bytes.
+template <class Word>
+[[gnu::always_inline]] inline void copy_words(char* to, const char* from, std::size_t size) {
+  Word head, tail;
+  std::memcpy(&head, from, sizeof(Word));
+  std::memcpy(&tail, from + size - sizeof(Word), sizeof(Word));
+  std::memcpy(to, &head, sizeof(Word));
+  std::memcpy(to + size - sizeof(Word), &tail, sizeof(Word));
 }
 
 // Whether the `size` bytes at `a` and `b` are equal, reading only those bytes.

@@ -66,7 +66,7 @@ bool call_on_view(const F& predicate, const Schema& schema, const RootPlan<M>& p
       return predicate(value.get_string());
     } else {
       const ScratchLease<std::string> text;
-      text->assign(value.get_string());
+      overwrite(*text, value.get_string());
       return predicate(std::as_const(*text));
     }
   } else {

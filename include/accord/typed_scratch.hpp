@@ -4,9 +4,9 @@
 //
 // A typed refinement runs on every validation of its node, and reads the node's C++ value to hand
 // it to the predicate: into a fresh value, each string would be a new allocation every time. Read
-// into the thread's reused value instead, a string keeps its capacity (std::string::assign), so
-// once warm a refinement allocates nothing. A value that grew large is reset when its lease ends,
-// so one huge document does not stay resident in every thread that read it.
+// into the thread's reused value instead, a string keeps its capacity (typed_value.hpp's
+// overwrite), so once warm a refinement allocates nothing. A value that grew large is reset when
+// its lease ends, so one huge document does not stay resident in every thread that read it.
 
 #include <cstddef>
 #include <optional>

@@ -218,6 +218,22 @@ bool enumerator_named(std::string_view name, E& out) {
   return found;
 }
 
+// `text` into `out`, keeping its capacity. A text of the length `out` has (a date, an id: the
+// same length in each document a reused value reads) is copied over it in place, as two words
+// for 8 to 16 bytes; any other clears it and appends, without assign's check for a text that
+// overlaps the string (the value's text never lies in `out`).
+[[gnu::always_inline]] inline void overwrite(std::string& out, std::string_view text) {
+  const std::size_t size = text.size();
+  if (size != out.size()) {
+    out.clear();
+    out.append(text.data(), size);
+  } else if (size >= 8 && size <= 16) {
+    bytes_detail::copy_words<std::uint64_t>(out.data(), text.data(), size);
+  } else if (size != 0) {
+    std::memcpy(out.data(), text.data(), size);
+  }
+}
+
 template <class I, class V>
 Failure read_integer(const V& j, I& out) {
   if (!j.is_number()) return expected("an integer", j);
@@ -428,24 +444,36 @@ using bytes_detail::same_text;
 template <class T>
 std::array<std::optional<JsonView>, MemberNames<T>::count> members_found(JsonView j) {
   const auto& table = MemberNames<T>::get();
-  std::array<std::optional<JsonView>, MemberNames<T>::count> found{};
-  // A text mostly names the members in the struct's order (a model writes them as the schema
-  // lists them), and a document built from a tree has them in key order; so a key is compared
-  // first with the name after the last one found in the struct's order, then in key order, and
-  // looked up among all of them only when it is neither.
-  std::size_t next = 0;
-  std::size_t next_by_name = 0;
+  std::array<std::optional<JsonView>, MemberNames<T>::count> found;
+  // A text mostly names every member in the struct's order (a model writes them as the schema
+  // lists them): then each key is the next member's name, found with one comparison.
+  const JsonView::Members members = j.members_as_written();
+  auto member = members.begin();
+  std::size_t index = 0;
+  for (; member != members.end() && index < table.count; ++member) {
+    const JsonMember key_and_value = *member;
+    if (!same_text(key_and_value.key, table.names[index])) break;
+    found[index++] = key_and_value.value;
+  }
+  // Every member found: the keys after them name none, because a document's keys are unique.
+  if (index == table.count) return found;
+  // Else from the key out of place on, a key is compared first with the name after the last one
+  // found in the struct's order, then in key order (a document built from a tree has them so),
+  // and looked up among all of them only when it is neither.
+  std::size_t next = index;
+  std::size_t next_by_name = index == 0 ? 0 : table.rank[index - 1] + 1;
   const auto is = [&](std::string_view key, std::size_t place) {
     return place < table.count && same_text(key, table.names[place]);
   };
-  for (const JsonMember& member : j.members_as_written()) {
+  for (; member != members.end(); ++member) {
+    const JsonMember key_and_value = *member;
     std::size_t place = next;
-    if (!is(member.key, place)) {
+    if (!is(key_and_value.key, place)) {
       place = next_by_name < table.count ? table.by_name[next_by_name] : table.count;
-      if (!is(member.key, place)) place = table.place_of(member.key);
+      if (!is(key_and_value.key, place)) place = table.place_of(key_and_value.key);
       if (place == table.count) continue;  // a key the struct does not name
     }
-    found[place] = member.value;
+    found[place] = key_and_value.value;
     next = place + 1;
     next_by_name = table.rank[place] + 1;
   }
@@ -512,11 +540,7 @@ template <class T, class V>
     out = static_cast<T>(d);
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!j.is_string()) return expected("a string", j);
-    // Cleared and appended to, which keeps the capacity as assigning does, without assign's
-    // check for a text that overlaps the string (the value's text never lies in `out`).
-    const std::string_view text = string_of(j);
-    out.clear();
-    out.append(text.data(), text.size());
+    overwrite(out, string_of(j));
   } else if constexpr (std::is_same_v<T, std::monostate>) {
     if (!j.is_null()) return expected("null", j);
   } else if constexpr (is_tag<T>::value) {

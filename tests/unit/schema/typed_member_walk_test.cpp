@@ -70,6 +70,22 @@ Converted<T> read_with_plan(const Schema& schema, const typed_detail::AnyMemberP
   return out;
 }
 
+// `text` read as a WalkOrder from its parsed document gives what its tree gives: the value, or
+// the failure's path and message.
+void expect_view_reads_as_tree(const std::string& text) {
+  const auto parsed = parse_document(text);
+  ASSERT_TRUE(parsed.document) << text;
+  const auto from_view = from_json_value<WalkOrder>(kWalkOrderSchema, parsed.document->root());
+  const auto from_tree = from_json_value<WalkOrder>(kWalkOrderSchema, json::parse(text));
+  ASSERT_EQ(from_view.ok(), from_tree.ok()) << text;
+  if (from_tree) {
+    EXPECT_EQ(from_view.value(), from_tree.value()) << text;
+  } else {
+    EXPECT_EQ(from_view.error().path.to_string(), from_tree.error().path.to_string()) << text;
+    EXPECT_EQ(from_view.error().message, from_tree.error().message) << text;
+  }
+}
+
 TEST(TypedMemberWalk, SameTextAgreesWithStringEqualityAtEveryLength) {
   for (std::size_t n = 0; n <= 20; ++n) {
     const std::string base(n, 'k');
@@ -108,17 +124,7 @@ TEST(TypedMemberWalk, MembersInAnyOrderOfTheTextReadAsTheTreeReadsThem) {
                "first": {"sku": "S", "quantity": 1}})",
            R"({"first": {"sku": "S", "quantity": 1}, "zone": 7, "count": 3000000000, "lines": []})",
        }) {
-    const auto parsed = parse_document(text);
-    ASSERT_TRUE(parsed.document) << text;
-    const auto from_view = from_json_value<WalkOrder>(kWalkOrderSchema, parsed.document->root());
-    const auto from_tree = from_json_value<WalkOrder>(kWalkOrderSchema, json::parse(text));
-    ASSERT_EQ(from_view.ok(), from_tree.ok()) << text;
-    if (from_tree) {
-      EXPECT_EQ(from_view.value(), from_tree.value()) << text;
-    } else {
-      EXPECT_EQ(from_view.error().path.to_string(), from_tree.error().path.to_string()) << text;
-      EXPECT_EQ(from_view.error().message, from_tree.error().message) << text;
-    }
+    expect_view_reads_as_tree(text);
   }
 }
 
@@ -197,6 +203,37 @@ TEST(TypedMemberWalk, AValidatorReadsWhatTheTreeReads) {
     const auto from_tree = from_json_value<WalkOrder>(kWalkOrderSchema, json::parse(text));
     ASSERT_TRUE(from_tree) << text;
     EXPECT_EQ(parsed.value(), from_tree.value()) << text;
+  }
+}
+
+// A text whose keys follow the struct's order up to a point is read member by member until the
+// first key out of place, and from that key on found by name: each read as the tree reading reads
+// it.
+TEST(TypedMemberWalk, KeysInTheStructsOrderUpToOneOutOfPlaceReadAsTheTreeReadsThem) {
+  for (const std::string text : {
+           // In order, then a key the struct does not name.
+           R"({"zone": "EU", "count": 2, "memo": "m", "channel": "app",
+               "first": {"sku": "S", "quantity": 1}, "lines": [], "extra": 1})",
+           // In order with the last member absent: the missing member's failure.
+           R"({"zone": "EU", "count": 2, "memo": "m", "channel": "app",
+               "first": {"sku": "S", "quantity": 1}})",
+           // An unknown key just before the last member, which is found by name after it.
+           R"({"zone": "EU", "count": 2, "memo": "m", "channel": "app",
+               "first": {"sku": "S", "quantity": 1}, "x": 0, "lines": [{"sku": "L", "quantity": 3}]})",
+           // The last two members the other way round.
+           R"({"zone": "EU", "count": 2, "memo": "m", "channel": "app",
+               "lines": [{"sku": "L", "quantity": 3}], "first": {"sku": "S", "quantity": 1}})",
+           // An absent optional in the middle: the rest are found by name.
+           R"({"zone": "EU", "count": 2, "channel": "app", "first": {"sku": "S", "quantity": 1},
+               "lines": [{"sku": "L", "quantity": 3}]})",
+           // An unknown key between two members in order, and a member that does not fit after.
+           R"({"zone": "EU", "x": 0, "count": 3000000000, "memo": "m", "channel": "app",
+               "first": {"sku": "S", "quantity": 1}, "lines": []})",
+           // A key with a member's length but another name.
+           R"({"zone": "EU", "cOunt": 2, "count": 1, "first": {"sku": "S", "quantity": 1},
+               "lines": []})",
+       }) {
+    expect_view_reads_as_tree(text);
   }
 }
 

@@ -265,5 +265,33 @@ TEST(TypedReading, AValueTheRootRefinementCouldNotReadIsTheConversionError) {
   EXPECT_EQ(parsed.conversion()->message, "3000000000 does not fit in int32_t");
 }
 
+struct ReadSku {
+  std::string sku;
+  std::int32_t quantity = 0;
+  friend bool operator==(const ReadSku&, const ReadSku&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ReadSku, (), (sku, quantity))
+
+// A reused value read again (as a refinement's scratch value is) holds each text it reads,
+// whether the string it overwrites is as long, longer or shorter: as a fresh value reads it.
+TEST(TypedReading, AValueReadAgainHoldsEachNewTextWhateverTheLengthBefore) {
+  const Schema schema = typed<ReadSku>();
+  ReadSku reused;
+  for (const std::size_t length : {0, 3, 3, 8, 8, 10, 10, 16, 16, 17, 17, 40, 40, 7, 1, 0, 12}) {
+    // Two texts of each length that differ in every byte.
+    for (const std::size_t shift : {0, 1}) {
+      std::string sku;
+      for (std::size_t i = 0; i < length; ++i) sku += static_cast<char>('a' + (i + shift) % 26);
+      const nlohmann::json value = {{"sku", sku}, {"quantity", static_cast<int>(length)}};
+      const auto parsed = parse_document(value.dump());
+      ASSERT_TRUE(parsed.document);
+      ASSERT_FALSE(typed_detail::read_into(&schema, parsed.document->root(), reused));
+      const auto fresh = from_json_value<ReadSku>(schema, value);
+      ASSERT_TRUE(fresh);
+      EXPECT_EQ(reused, fresh.value()) << length << " " << shift;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accord
