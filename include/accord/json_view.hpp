@@ -111,7 +111,8 @@ struct ParsedDocument {
 // The same into `reuse`, whose tape and strings keep their capacity: reading many texts one after
 // another into one document allocates only when a text needs more room than those before it.
 // Returns the issues: none when the text parsed (`reuse` then holds its value), else the one
-// invalid_json issue the other overload gives (`reuse` then holds null).
+// invalid_json issue the other overload gives (`reuse` then holds null). After an exception
+// (bad_alloc) `reuse` holds no value to read: it may be destroyed, assigned or parsed into again.
 [[nodiscard]] Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse);
 
 struct JsonMember;

@@ -188,6 +188,13 @@ class JsonDocument::Writer {
     doc_.order_.clear();
     point_at_room(0);
   }
+  // A throw mid-document (bad_alloc) leaves no unset entry on the tape: it is cut to those
+  // written, as finish() cuts it.
+  ~Writer() {
+    if (doc_.tape_.size() != next_index()) finish();
+  }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
   // A document with no entry, for a Writer to fill (the default one allocates its null), holding
   // the buffers of one that died on this thread when the pool has some sized for `text_bytes`.
   static JsonDocument empty_document(std::size_t text_bytes = 0) { return Pool::take(text_bytes); }

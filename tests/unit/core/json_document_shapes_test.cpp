@@ -77,17 +77,38 @@ TEST(JsonDocumentShapes, ASeenShapeWhoseKeysDifferPastSevenBytesTakesItsOwnOrder
   EXPECT_EQ(second.document->root().find("abcdefgh_two")->get_unsigned(), 1U);
 }
 
-TEST(JsonDocumentShapes, ContainersClosingAcrossTheWriteBufferReadAsNlohmann) {
-  // Arrays of every length around the writer's 32-entry buffer, before and inside objects whose
-  // keys come out of order, so a container opens before a run reaches the tape and closes after.
+// `text` read into a document that held `before`: the tape starts from the room `before` left.
+void expect_reused_document_reads_as_nlohmann(const std::string& before, const std::string& text) {
+  SCOPED_TRACE(text);
+  const auto tree = parse_json(text);
+  ASSERT_TRUE(tree.value.has_value());
+  JsonDocument reused = *parse_document(before).document;
+  ASSERT_TRUE(parse_document(text, ParseLimits{}, reused).empty());
+  EXPECT_EQ(nlohmann::json::to_cbor(reused.root().to_json()), nlohmann::json::to_cbor(*tree.value));
+  EXPECT_EQ(reused.root().dump(), tree.value->dump());
+}
+
+TEST(JsonDocumentShapes, ContainersOpenWhileTheTapeGrowsReadAsNlohmann) {
+  // The tape's first room is an entry for every 8 bytes of text, and it doubles when full. Arrays
+  // of every length to 70 (denser than that room), before and inside objects whose keys come out
+  // of order, grow it while containers are open: in a fresh document, in one reused after a
+  // smaller text and in one reused after a larger one. (An entry written past the room is what
+  // ASan would see.)
+  std::string larger = "[0";
+  for (int i = 1; i < 1000; ++i) larger += i % 2 == 0 ? ",0" : ",{}";
+  larger += "]";
+  expect_reused_document_reads_as_nlohmann("[1]", larger);
   for (std::size_t items = 0; items <= 70; ++items) {
     std::string array = "[";
     for (std::size_t i = 0; i < items; ++i) array += (i == 0 ? "" : ",") + std::to_string(i);
     array += "]";
-    testing_documents::expect_document_reads_as_nlohmann("{\"z\":" + array +
-                                                         ",\"b\":{\"y\":1,\"c\":[]},\"a\":2}");
-    testing_documents::expect_document_reads_as_nlohmann(
-        "[{\"y\":" + array + ",\"x\":{\"q\":" + array + ",\"p\":1}}," + array + "]");
+    for (const std::string& text :
+         {"{\"z\":" + array + ",\"b\":{\"y\":1,\"c\":[]},\"a\":2}",
+          "[{\"y\":" + array + ",\"x\":{\"q\":" + array + ",\"p\":1}}," + array + "]"}) {
+      testing_documents::expect_document_reads_as_nlohmann(text);
+      expect_reused_document_reads_as_nlohmann("[1]", text);
+      expect_reused_document_reads_as_nlohmann(larger, text);
+    }
   }
 }
 

@@ -71,19 +71,6 @@ TEST(ParseDocument, GivesTheTreeNlohmannGivesForEveryText) {
   }
 }
 
-// The tape is first sized for a value every 8 bytes of text; denser text grows it as it is read,
-// in a fresh document and in one reused after a smaller text.
-TEST(ParseDocument, ReadsTextDenserThanTheTapesFirstRoomAsNlohmann) {
-  std::string dense = "[0";
-  for (int i = 1; i < 1000; ++i) dense += i % 2 == 0 ? ",0" : ",{}";
-  dense += "]";
-  const auto want = nlohmann::json::parse(dense);
-  expect_same_tree(document_of(dense).root().to_json(), want);
-  JsonDocument reused = document_of("[1]");
-  ASSERT_TRUE(parse_document(dense, ParseLimits{}, reused).empty());
-  expect_same_tree(reused.root().to_json(), want);
-}
-
 TEST(ParseDocument, RefusesWhatParseJsonRefusesWithTheSameMessage) {
   const std::vector<std::string> bad = {
       "",
