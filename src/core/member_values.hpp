@@ -26,6 +26,13 @@ class MemberValues {
   [[nodiscard]] const JsonView* find(std::size_t place) const {
     return (present_ >> place & 1U) != 0 ? &slots_[place].value : nullptr;
   }
+  // This buffer becomes `other`, whose places from `count` on are unused: only the places before
+  // it are copied.
+  void copy_places(const MemberValues& other, std::size_t count) {
+    for (std::size_t place = 0; place < count; ++place) slots_[place] = other.slots_[place];
+    present_ = other.present_;
+    filled_ = other.filled_;
+  }
   // Whether every declared property was looked for (absent ones are then absent from the object).
   [[nodiscard]] bool filled() const { return filled_; }
   void mark_filled() { filled_ = true; }

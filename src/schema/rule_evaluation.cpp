@@ -73,7 +73,8 @@ bool tree_less(const NumberValue& left, const NumberValue& right) {
 }
 
 // Strings compare by code unit, which for UTF-8 is code point order, as nlohmann's do.
-bool compare_strings(std::string_view left, Op op, std::string_view right) {
+[[gnu::always_inline]] inline bool compare_strings(std::string_view left, Op op,
+                                                   std::string_view right) {
   switch (op) {
     case Op::eq:
       return bytes_detail::same_text(left, right);
@@ -163,8 +164,26 @@ std::optional<ComparedValue> CompiledRule::value_of(const Side& side, JsonView o
   return at;
 }
 
-std::optional<bool> CompiledRule::judge(const Check& check, JsonView object,
-                                        const MemberValues* found) {
+[[gnu::always_inline]] inline std::optional<bool> CompiledRule::judge(const Check& check,
+                                                                      JsonView object,
+                                                                      const MemberValues* found) {
+  if (check.shape != Shape::general && found != nullptr) {
+    // An absent field (its default) or a value of another kind is judged by judge_values.
+    if (const JsonView* member = found->find(check.left_place)) {
+      if (check.shape == Shape::found_vs_text) {
+        if (member->is_string()) {
+          return compare_strings(member->get_string(), check.op, check.right_text);
+        }
+      } else if (member->is_number()) {
+        return compare_numbers_in_tree_order(number_of(*member), check.op, check.right_number);
+      }
+    }
+  }
+  return judge_values(check, object, found);
+}
+
+std::optional<bool> CompiledRule::judge_values(const Check& check, JsonView object,
+                                               const MemberValues* found) {
   const auto left = value_of(check.left, object, found);
   if (!left) return std::nullopt;
   const auto right = value_of(check.right, object, found);
@@ -191,7 +210,24 @@ void CompiledRule::bind_places(const std::vector<std::string_view>& declared) {
     if (check == nullptr) continue;
     bind(check->left);
     bind(check->right);
+    shape(*check);
   }
+}
+
+void CompiledRule::shape(Check& check) {
+  const auto& left = check.left.field;
+  if (!left || left->names.size() != 1 || !left->place || check.right.field) return;
+  const nlohmann::json& literal = check.right.literal;
+  if (literal.is_string()) {
+    check.shape = Shape::found_vs_text;
+    check.right_text = literal.get<std::string>();
+  } else if (literal.is_number()) {
+    check.shape = Shape::found_vs_number;
+    check.right_number = number_of(literal);
+  } else {
+    return;
+  }
+  check.left_place = *left->place;
 }
 
 bool CompiledRule::holds(JsonView object, const MemberValues* found) const {

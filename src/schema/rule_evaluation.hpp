@@ -2,6 +2,7 @@
 // Judging a declarative rule on a value: the validator asks whether it holds and where its issue
 // points; the lowering compares literals with the same semantics.
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -48,17 +49,30 @@ class CompiledRule {
     std::optional<Field> field;  // else the literal
     nlohmann::json literal;
   };
+  // How a check is judged, chosen when the places are bound: a bound field of the object against
+  // a string or number literal (a rule's usual comparison) is read from the values found and
+  // compared with the literal read once here; anything else goes through value_of.
+  enum class Shape : std::uint8_t { general, found_vs_text, found_vs_number };
   struct Check {
     Side left;
     Op op = Op::eq;
     Side right;
+    Shape shape = Shape::general;
+    std::uint32_t left_place = 0;  // the left field's place, when shaped
+    std::string right_text;        // the literal, when found_vs_text
+    NumberValue right_number;      // the literal, when found_vs_number
   };
   static Check check(const Comparison& comparison, const nlohmann::ordered_json* object_schema,
                      const nlohmann::ordered_json& root);
+  // Chooses the check's Shape once its fields are bound.
+  static void shape(Check& check);
   [[nodiscard]] static std::optional<ComparedValue> value_of(const Side& side, JsonView object,
                                                              const MemberValues* found);
+  // A shaped check in place (inlined in holds()), anything else by judge_values.
   [[nodiscard]] static std::optional<bool> judge(const Check& check, JsonView object,
                                                  const MemberValues* found);
+  [[gnu::noinline]] [[nodiscard]] static std::optional<bool> judge_values(
+      const Check& check, JsonView object, const MemberValues* found);
 
   Rule rule_;
   std::optional<Check> condition_;

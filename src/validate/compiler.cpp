@@ -11,6 +11,7 @@
 #include "core/member_values.hpp"
 #include "schema/meta_schemas.hpp"
 #include "schema/schema_uri.hpp"
+#include "validate/keywords/keywords.hpp"
 
 namespace accord::detail {
 namespace {
@@ -374,6 +375,13 @@ void Compiler::finish() {
                                   node.format_check != nullptr;
     node.leaf = !node.wrapped && node.rules.empty() &&
                 std::all_of(node.units.begin(), node.units.end(), checks_own_value);
+    if (node.leaf && !node.units.empty()) {
+      if (has_only_string_bounds(node)) {
+        node.quick_bounds = QuickBounds::string;
+      } else if (set_quick_number_bounds(node)) {
+        node.quick_bounds = QuickBounds::number;
+      }
+    }
     // The views point into the node's strings, which stay where they are from here on.
     for (std::uint32_t i = 0; i < node.properties.size(); ++i) {
       node.properties_by_name.push_back({KnownText{node.properties[i].first}, i});

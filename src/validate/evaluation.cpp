@@ -167,8 +167,10 @@ bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl
                      [&](Unit unit) { return array_unit(unit, n, v, at, dsl, seen); });
   }
   if (v.is_object()) {
+    // Unit::object (an object node's usual unit) is called straight, past object_unit's switch.
     return each_unit(n, v, at, seen, [&](Unit unit) {
-      return object_unit(unit, n, v, at, dsl, seen, property_values);
+      return unit == Unit::object ? object_keywords(n, v, at, dsl, seen, property_values)
+                                  : object_unit(unit, n, v, at, seen);
     });
   }
   return each_unit(n, v, at, seen,

@@ -89,7 +89,7 @@ struct Seen {
 [[gnu::always_inline]] inline bool kind_plainly_ok(const Node& n, const JsonView* v) {
   if (n.const_source != nullptr || v == nullptr) return false;
   if (n.enum_source != nullptr &&
-      !(n.enum_strings && v->is_string() && is_one_of(*n.enum_strings, v->get_string()))) {
+      !(n.enum_strings && v->is_string() && n.enum_strings->contains(v->get_string()))) {
     return false;
   }
   // One type, as most nodes ask for: the value's kind alone decides.
@@ -97,6 +97,18 @@ struct Seen {
   if (n.types == kObject) return v->is_object();
   if (n.types == kNumber) return v->is_number();
   return n.types == 0 || type_matches(n.types, *v);
+}
+
+// Whether a value of a leaf with QuickBounds (validate/node.hpp) is inside every bound; false
+// when it is outside one, or of another kind, or not exact as a double (its units then decide).
+// keywords/string.cpp and keywords/numeric.cpp.
+[[nodiscard]] bool string_within_bounds(const Node& n, std::string_view text);
+[[nodiscard]] bool number_within_bounds(const Node& n, JsonView v);
+[[gnu::always_inline]] inline bool within_quick_bounds(const Node& n, JsonView v) {
+  if (n.quick_bounds == QuickBounds::string) {
+    return v.is_string() && string_within_bounds(n, v.get_string());
+  }
+  return v.is_number() && number_within_bounds(n, v);
 }
 
 // Whether the DSL node of a value (if any) carries C++ refinements.
@@ -132,15 +144,20 @@ class Run {
 
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
   // node() for a member or an item, with its leaf shortcut inlined: most members and items are
-  // leaves, judged without a call to node(); a leaf with no unit and no refinement (a plain
-  // string, a string enum) is judged here whole.
+  // leaves, judged without a call to node(); a leaf with no refinement and no unit (a plain
+  // string, a string enum), or with a value inside its QuickBounds, is judged here whole.
   [[gnu::always_inline]] bool visit(NodeId id, const JsonView* v, const Link* at,
                                     const SchemaNode* dsl) {
     const Node& n = d_.nodes[id];
     if (judged_as_leaf(n, v)) {
-      // leaf()'s result when there is nothing but the kind to check.
-      if (n.units.empty() && !has_refinements(dsl)) {
-        return kind_plainly_ok(n, v) || value_kind_ok(n, v, at);
+      if (!has_refinements(dsl)) {
+        // leaf()'s result when there is nothing but the kind to check.
+        if (n.units.empty()) return kind_plainly_ok(n, v) || value_kind_ok(n, v, at);
+        // A value inside the leaf's bounds passes its units: they need not run one by one.
+        if (n.quick_bounds != QuickBounds::none && kind_plainly_ok(n, v) &&
+            within_quick_bounds(n, *v)) {
+          return true;
+        }
       }
       return leaf(n, *v, at, dsl);
     }
@@ -255,8 +272,9 @@ class Run {
   bool contains(const Node& n, JsonView v, const Link* at, Seen* seen);
   // keywords/object.cpp: properties, required, additionalProperties, patternProperties,
   // propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas
-  bool object_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                   Seen* seen, MemberValues* property_values);
+  // (object_keywords: Unit::object, i.e. properties, patternProperties, additionalProperties and
+  // required; object_unit: the other units)
+  bool object_unit(Unit unit, const Node& n, JsonView v, const Link* at, Seen* seen);
   bool object_keywords(const Node& n, JsonView object, const Link* at, const SchemaNode* dsl,
                        Seen* seen, MemberValues* property_values);
   bool unrecognized(const ExtraKeys& extra, const Link* at);

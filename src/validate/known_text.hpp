@@ -1,8 +1,11 @@
 #pragma once
-// A text the schema fixes (a property's name, a string enum's option), compared with the texts
-// of values: most compares are of a member's key with the property it names, and are decided by
-// the length and one or two word loads, without a call to memcmp.
+// Texts the schema fixes (a property's name, a string enum's options), compared with the texts
+// of values: most compares are of a member's key with the property it names, or of a value with
+// a few short options, and are decided by the length and one or two word loads, without a call
+// to memcmp.
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,13 +32,60 @@ struct KnownText {
   }
 };
 
-// Whether `text` is one of a string enum's options.
-[[nodiscard]] inline bool is_one_of(const std::vector<std::string>& options,
-                                    std::string_view text) {
-  for (const std::string& option : options) {
-    if (bytes_detail::same_text(option, text)) return true;
+// A string enum's options, each keyed once by its length and a word of its bytes (for a text of
+// up to 8 bytes the pair is the text itself): a value is looked for by its own key, two compares
+// an option, its bytes compared only for a longer option whose key matches.
+class KnownTexts {
+ public:
+  explicit KnownTexts(const std::vector<std::string>& options) {
+    for (const std::string& option : options) {
+      options_.push_back({key(option), option.size(), option});
+    }
   }
-  return false;
-}
+
+  [[nodiscard]] bool contains(std::string_view text) const {
+    const std::uint64_t wanted = key(text);
+    for (const Option& option : options_) {
+      if (option.key == wanted && option.size == text.size() &&
+          (text.size() <= 8 ||
+           bytes_detail::same_bytes(option.text.data(), text.data(), text.size()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  struct Option {
+    std::uint64_t key;
+    std::size_t size;
+    std::string text;
+  };
+  // The bytes of a text of up to 8 bytes, without a loop: one to three as the first, middle and
+  // last, four to eight as two 4-byte words that overlap in the middle (for a given length each
+  // text has its own key); a longer text's first and last 8 bytes, mixed.
+  [[nodiscard]] static std::uint64_t key(std::string_view text) {
+    const char* p = text.data();
+    const std::size_t size = text.size();
+    if (size == 0) return 0;
+    if (size < 4) {
+      return static_cast<unsigned char>(p[0]) |
+             static_cast<std::uint64_t>(static_cast<unsigned char>(p[size / 2])) << 8 |
+             static_cast<std::uint64_t>(static_cast<unsigned char>(p[size - 1])) << 16;
+    }
+    if (size <= 8) {
+      std::uint32_t head, tail;
+      std::memcpy(&head, p, 4);
+      std::memcpy(&tail, p + size - 4, 4);
+      return head | static_cast<std::uint64_t>(tail) << 32;
+    }
+    std::uint64_t head, tail;
+    std::memcpy(&head, p, 8);
+    std::memcpy(&tail, p + size - 8, 8);
+    return head ^ (tail * 0x9e3779b97f4a7c15ULL);
+  }
+
+  std::vector<Option> options_;
+};
 
 }  // namespace accord::detail

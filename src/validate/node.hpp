@@ -4,6 +4,7 @@
 // compiler (validate/compiler.hpp), read by an evaluation (validate/evaluation.hpp).
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -68,6 +69,13 @@ enum class Unit : std::uint8_t {
   conditional,
 };
 
+// A leaf whose every unit is a bound of one kind of value, checked at once where the leaf is
+// visited (Run::visit): a string's lengths, checked format and a pattern of SimplePattern's subset;
+// a number's minimum, maximum and exclusive forms, each exact as a double. A value inside them
+// all (most values) is judged without the unit loop; any other goes through the units, which
+// word the issues.
+enum class QuickBounds : std::uint8_t { none, string, number };
+
 struct Node {
   const ojson* source = nullptr;
   std::uint32_t resource = 0;
@@ -83,12 +91,13 @@ struct Node {
   // and no unit that reaches a sub-node (items, properties, applicators). A present value is then
   // judged by Run::leaf, without the steps a node with sub-nodes needs (set by Compiler::finish).
   bool leaf = false;
+  QuickBounds quick_bounds = QuickBounds::none;  // set by Compiler::finish for a leaf
 
   std::vector<Unit> units;
   const ojson* enum_source = nullptr;
   std::vector<json> enum_values;
   // The enum's options as text when every one is a string (Zod's enums): compared in place.
-  std::optional<std::vector<std::string>> enum_strings;
+  std::optional<KnownTexts> enum_strings;
   const ojson* const_source = nullptr;
   json const_value;
   // The issues of a failed enum and const, worded when compiled: they do not depend on the value.
@@ -128,6 +137,11 @@ struct Node {
   NumberValue maximum_number;
   NumberValue exclusive_minimum_number;
   NumberValue exclusive_maximum_number;
+  // The four bounds as doubles when quick_bounds is number (an absent one infinite).
+  double quick_minimum = -std::numeric_limits<double>::infinity();
+  double quick_maximum = std::numeric_limits<double>::infinity();
+  double quick_exclusive_minimum = -std::numeric_limits<double>::infinity();
+  double quick_exclusive_maximum = std::numeric_limits<double>::infinity();
   json multiple_of;
 
   bool tuple = false;

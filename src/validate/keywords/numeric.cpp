@@ -1,6 +1,9 @@
 // Numbers: `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (compared exactly,
 // whatever the number's kind; draft-04's boolean form too) and `multipleOf`.
 
+#include <algorithm>
+#include <optional>
+
 #include "core/json_number.hpp"
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
@@ -42,6 +45,58 @@ void compile_multiple_of(KeywordCompiler& k, const std::string& /*key*/, const o
   }
   k.node().multiple_of = json::parse(value.dump());
   k.add_unit(Unit::multiple_of);
+}
+
+namespace {
+
+// 2^53: every integer up to it in magnitude is a double exactly.
+constexpr std::uint64_t kExactInDouble = std::uint64_t{1} << 53;
+
+// The number as a double when that is exact (then comparing doubles orders it as
+// compare_numbers does), else nullopt.
+std::optional<double> exact_double(const NumberValue& number) {
+  switch (number.kind) {
+    case JsonType::number_float:
+      return number.real;
+    case JsonType::number_unsigned:
+      if (number.bits > kExactInDouble) return std::nullopt;
+      return static_cast<double>(number.bits);
+    default: {
+      const auto value = static_cast<std::int64_t>(number.bits);
+      if (value < -static_cast<std::int64_t>(kExactInDouble)) return std::nullopt;
+      if (value > static_cast<std::int64_t>(kExactInDouble)) return std::nullopt;
+      return static_cast<double>(value);
+    }
+  }
+}
+
+}  // namespace
+
+bool set_quick_number_bounds(Node& node) {
+  const bool bounds_only = std::all_of(node.units.begin(), node.units.end(), [](Unit unit) {
+    return unit == Unit::minimum || unit == Unit::maximum || unit == Unit::exclusive_minimum ||
+           unit == Unit::exclusive_maximum;
+  });
+  if (!bounds_only) return false;
+  // A bound left unread (null) checks nothing: its double stays infinite. (Doubles set before a
+  // bound that is not exact are never read: the node then gets no QuickBounds.)
+  const auto exact = [](const json& bound, const NumberValue& number, double& quick) {
+    if (bound.is_null()) return true;
+    const auto value = exact_double(number);
+    if (value) quick = *value;
+    return value.has_value();
+  };
+  return exact(node.minimum, node.minimum_number, node.quick_minimum) &&
+         exact(node.maximum, node.maximum_number, node.quick_maximum) &&
+         exact(node.exclusive_minimum, node.exclusive_minimum_number,
+               node.quick_exclusive_minimum) &&
+         exact(node.exclusive_maximum, node.exclusive_maximum_number, node.quick_exclusive_maximum);
+}
+
+bool number_within_bounds(const Node& n, JsonView v) {
+  const auto value = exact_double(number_of(v));
+  return value && *value >= n.quick_minimum && *value <= n.quick_maximum &&
+         *value > n.quick_exclusive_minimum && *value < n.quick_exclusive_maximum;
 }
 
 bool Run::number_unit(Unit unit, const Node& n, JsonView v, const NumberValue& value,

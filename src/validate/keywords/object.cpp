@@ -152,12 +152,9 @@ void compile_dependent_schemas(KeywordCompiler& k, const std::string& key, const
   k.add_unit(Unit::dependent_schemas);
 }
 
-bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                      Seen* seen, MemberValues* property_values) {
+bool Run::object_unit(Unit unit, const Node& n, JsonView v, const Link* at, Seen* seen) {
   const std::size_t size = v.size();
   switch (unit) {
-    case Unit::object:
-      return object_keywords(n, v, at, dsl, seen, property_values);
     case Unit::min_properties:
       if (!n.min_properties || size >= *n.min_properties) return true;
       return fail(IssueCode::too_small, at, false, [&] {
@@ -218,15 +215,18 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
                           Seen* seen, MemberValues* property_values) {
   bool ok = true;
   MemberValues matched;
-  const bool on_stack = n.properties.size() <= MemberValues::kCapacity;
+  // Read once: the calls in the loop below would have them read again for each property.
+  const auto* const properties = n.properties.data();
+  const std::size_t count = n.properties.size();
+  const bool on_stack = count <= MemberValues::kCapacity;
   // Declared properties the value has.
   std::size_t present = on_stack ? match_properties(n, object, matched) : 0;
-  // Copied whole (a ~264-byte copy): filling the caller's buffer in place would make every
-  // node's loop read and write its bits through memory.
-  if (on_stack && property_values != nullptr) *property_values = matched;
+  // Copied (the places in use): filling the caller's buffer in place would make every node's
+  // loop read and write its bits through memory.
+  if (on_stack && property_values != nullptr) property_values->copy_places(matched, count);
   const PropertyDsl property_dsl(n, dsl);
-  for (std::size_t i = 0; i < n.properties.size(); ++i) {
-    const auto& [name, id] = n.properties[i];
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& [name, id] = properties[i];
     const Link field = Link::field(at, name);
     const auto looked_up = on_stack ? std::nullopt : object.find(name);
     const JsonView* value = on_stack ? matched.find(i) : looked_up ? &*looked_up : nullptr;

@@ -1,6 +1,8 @@
 // Strings: `minLength` and `maxLength` (in code points), `pattern` (ECMA-262, a byte loop for
 // the simple anchored ones) and `format` (a check function chosen when compiled).
 
+#include <algorithm>
+
 #include "text/string_formats.hpp"
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
@@ -125,6 +127,23 @@ void compile_format(KeywordCompiler& k, const std::string& /*key*/, const ojson&
   node.format_check = format_check(node.format, k.data().format_rules);
   node.format_issue = format_message(node.format);
   k.add_unit(Unit::format);
+}
+
+bool has_only_string_bounds(const Node& node) {
+  return std::all_of(node.units.begin(), node.units.end(), [&](Unit unit) {
+    return unit == Unit::min_length || unit == Unit::max_length || unit == Unit::format ||
+           (unit == Unit::pattern && (!node.pattern || node.pattern.simple));
+  });
+}
+
+bool string_within_bounds(const Node& n, std::string_view text) {
+  if ((n.min_length && !at_least(text, *n.min_length)) ||
+      (n.max_length && !at_most(text, *n.max_length))) {
+    return false;
+  }
+  if (n.format_check != nullptr && !n.format_check(text)) return false;
+  // As string_unit: a pattern that follows the format is not searched once the format passed.
+  return !n.pattern || n.pattern_follows_format || n.pattern.simple->search(text);
 }
 
 bool Run::string_unit(Unit unit, const Node& n, std::string_view text, const Link* at,

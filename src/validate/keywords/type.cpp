@@ -90,8 +90,9 @@ void compile_enum(KeywordCompiler& k, const std::string& /*key*/, const ojson& v
   k.node().enum_message = enum_message(value);
   for (const auto& option : value) k.node().enum_values.push_back(json::parse(option.dump()));
   if (std::all_of(value.begin(), value.end(), [](const ojson& v) { return v.is_string(); })) {
-    auto& strings = k.node().enum_strings.emplace();
+    std::vector<std::string> strings;
     for (const auto& option : value) strings.push_back(option.get<std::string>());
+    k.node().enum_strings.emplace(strings);
   }
 }
 
@@ -106,7 +107,7 @@ bool Run::value_kind_ok(const Node& n, const JsonView* v, const Link* at) {
   if (n.enum_source != nullptr) {
     bool found = false;
     if (v != nullptr && n.enum_strings) {
-      found = v->is_string() && is_one_of(*n.enum_strings, v->get_string());
+      found = v->is_string() && n.enum_strings->contains(v->get_string());
     } else if (v != nullptr) {
       found = std::any_of(n.enum_values.begin(), n.enum_values.end(),
                           [&](const json& e) { return json_equal(*v, e); });

@@ -184,6 +184,29 @@ TEST(RuleEvaluation, FieldsReadFromTheObjectKeywordsValuesJudgeAsFieldsLookedUp)
   }
 }
 
+TEST(RuleEvaluation, ABoundFieldComparesWithALiteralAsTheirTreesDo) {
+  // A bound field against a string or number literal is compared from the values found; an
+  // absent one, or a literal of another kind, as any rule is.
+  const std::vector<std::string_view> declared = {"c", "a"};
+  for (const json& left : operands()) {
+    for (const json& literal : operands()) {
+      for (const json& object : {json{{"a", left}}, json{{"c", left}}}) {
+        const JsonDocument doc = tape_of(object);
+        const MemberValues found = found_in(doc.root(), declared);
+        const auto a = doc.root().find("a");
+        for (const Op op : kOps) {
+          CompiledRule bound = rule(op, literal);
+          bound.bind_places(declared);
+          const bool holds =
+              !a || nlohmann_verdict(a->to_json(), op, literal) != std::optional(false);
+          EXPECT_EQ(bound.holds(doc.root(), &found), holds)
+              << object.dump() << " " << to_string(op) << " " << literal.dump();
+        }
+      }
+    }
+  }
+}
+
 TEST(RuleEvaluation, BoundFieldsAreReadFromTheValuesFoundNotFromTheObject) {
   // The values found come from a document whose "b" differs: a bound rule must judge those.
   const std::vector<std::string_view> declared = {"c", "b", "a"};

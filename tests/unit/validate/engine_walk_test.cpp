@@ -195,6 +195,74 @@ TEST(EngineWalk, ALeafReachedThroughARefIsJudgedAsOneWrittenInPlace) {
   }
 }
 
+// A member's leaf with only number bounds passes a value inside them without running its units;
+// every value, inside or outside, exact as a double or not (past 2^53, a uint64, a float), gets
+// the issues the general steps give it (`allOf: [{}]` beside the bound makes the node no leaf).
+TEST(EngineWalk, ALeafsNumberBoundsJudgeAsItsUnitsDo) {
+  const char* numbers[] = {"0",
+                           "-0.0",
+                           "0.5",
+                           "1",
+                           "-1",
+                           "500",
+                           "9999.99",
+                           "10000",
+                           "9007199254740991",
+                           "9007199254740992",
+                           "9007199254740993",
+                           "18446744073709551615",
+                           "-9223372036854775808",
+                           "-9007199254740993",
+                           "1e19",
+                           "-1e300"};
+  for (const char* keyword : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}) {
+    for (const char* bound : numbers) {
+      const std::string leaf = std::string(R"("type":"number",")") + keyword + "\":" + bound;
+      const auto validator = [](const std::string& member) {
+        return Validator::from_json_schema(nlohmann::ordered_json::parse(
+            R"({"type":"object","properties":{"v":{)" + member + "}}}"));
+      };
+      const Validator quick = validator(leaf);
+      const Validator general = validator(R"("allOf":[{}],)" + leaf);
+      for (const char* value : numbers) {
+        const std::string document = std::string(R"({"v":)") + value + "}";
+        EXPECT_EQ(quick.parse_and_validate(document).issues,
+                  general.parse_and_validate(document).issues)
+            << keyword << " " << bound << " " << value;
+      }
+    }
+  }
+}
+
+// The same for a leaf with only string bounds: lengths in code points, a checked format and a
+// pattern of the byte-loop subset, each passed or failed alone and together.
+TEST(EngineWalk, ALeafsStringBoundsJudgeAsItsUnitsDo) {
+  const char* leaves[] = {
+      R"("type":"string","minLength":3,"maxLength":5)",
+      R"("type":"string","format":"email")",
+      R"("type":"string","pattern":"^acct_[a-z0-9]+$")",
+      R"("type":"string","format":"date","pattern":"^\\d{4}-\\d{2}-\\d{2}$")",
+      R"("type":"string","minLength":2,"format":"email","pattern":"^a")",
+  };
+  const char* texts[] = {R"("")",           R"("ab")",         R"("abc")",     R"("ééé")",
+                         R"("abcdef")",     R"("a@b.co")",     R"("acct_x9")", R"("acct_")",
+                         R"("2024-02-30")", R"("2024-02-03")", R"(7)",         R"(null)"};
+  for (const char* leaf : leaves) {
+    const auto validator = [](const std::string& member) {
+      return Validator::from_json_schema(nlohmann::ordered_json::parse(
+          R"({"type":"object","properties":{"v":{)" + member + "}}}"));
+    };
+    const Validator quick = validator(leaf);
+    const Validator general = validator(std::string(R"("allOf":[{}],)") + leaf);
+    for (const char* text : texts) {
+      const std::string document = std::string(R"({"v":)") + text + "}";
+      EXPECT_EQ(quick.parse_and_validate(document).issues,
+                general.parse_and_validate(document).issues)
+          << leaf << " " << text;
+    }
+  }
+}
+
 // The leaf steps report every failed check of a leaf, in the schema's order, at the member's path.
 TEST(EngineWalk, ALeafReportsEachFailedCheckInOrder) {
   const auto validator = Validator::from_json_schema(nlohmann::ordered_json::parse(
