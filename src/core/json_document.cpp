@@ -183,11 +183,22 @@ class JsonDocument::Writer {
 
   // Starts `document` over, its capacity kept.
   explicit Writer(JsonDocument& document) : doc_(document) {
-    doc_.tape_.clear();
+    start_over();
     doc_.strings_.clear();
-    doc_.order_.clear();
-    point_at_room(0);
   }
+  // Starts `document` over for the tape reader of `text`: the document's string bytes become a
+  // copy of the text and kTextPadding zero bytes, which the reader reads and leaves the strings
+  // in. They are resized from the last text's, not cleared: only bytes past its end are zeroed
+  // before the copy overwrites them (a cleared vector zeroed them all, through a call to memset).
+  Writer(JsonDocument& document, std::string_view text) : doc_(document) {
+    start_over();
+    auto& copy = doc_.strings_;
+    copy.resize(text.size() + detail::kTextPadding);
+    std::copy(text.begin(), text.end(), copy.begin());
+    std::fill_n(copy.end() - detail::kTextPadding, detail::kTextPadding, '\0');
+  }
+  // The copy of the text the Writer was started with.
+  char* text_copy() { return doc_.strings_.data(); }
   // A throw mid-document (bad_alloc) leaves no unset entry on the tape: it is cut to those
   // written, as finish() cuts it.
   ~Writer() {
@@ -209,9 +220,8 @@ class JsonDocument::Writer {
            0, number.bits);
     }
   }
-  // The document's string bytes: the reader's padded copy of the text, or what string() appends.
-  std::vector<char>& strings() { return doc_.strings_; }
-  // A string whose bytes are at `offset` in strings(), from a text shorter than 4 GiB.
+  // A string whose bytes are at `offset` in the document's string bytes, from a text shorter than
+  // 4 GiB.
   [[gnu::always_inline]] void string_in_text(Kind kind, std::size_t offset, std::size_t length) {
     push(kind, static_cast<std::uint32_t>(length), offset);
   }
@@ -287,6 +297,11 @@ class JsonDocument::Writer {
     if (next_ == room_end_) [[unlikely]]
       grow();
     *next_++ = JsonDocument::Entry{kind, a, b};
+  }
+  void start_over() {
+    doc_.tape_.clear();
+    doc_.order_.clear();
+    point_at_room(0);
   }
   // Doubles the tape's room (the entries written so far stay).
   void grow() {
@@ -464,13 +479,17 @@ class TapeReader : BasicJsonScanner<true> {
       case 'n':
         out_.scalar(Kind::null);
         return literal("null");
-      default: {
-        ScannedNumber number;
-        if (!BasicJsonScanner::number(number)) return false;
-        out_.number(number);
-        return true;
-      }
+      default:
+        return number();
     }
+  }
+
+  // At a number's first byte: reads it onto the tape.
+  [[gnu::always_inline]] bool number() {
+    ScannedNumber number;
+    if (!BasicJsonScanner::number(number)) return false;
+    out_.number(number);
+    return true;
   }
 
   // Decodes a string over its own escaped text.
@@ -563,8 +582,16 @@ class TapeReader : BasicJsonScanner<true> {
       }
       ++p_;
       skip_space();
-      // A string, the commonest member value, is read here rather than through value().
-      const bool read = *p_ == '"' ? string(Kind::string, bytes) : value(depth);
+      // A string or a number, the commonest member values, is read here rather than through a
+      // call to value().
+      bool read = false;
+      if (*p_ == '"') {
+        read = string(Kind::string, bytes);
+      } else if (scan::is_digit(*p_) || *p_ == '-') {
+        read = number();
+      } else {
+        read = value(depth);
+      }
       if (!read || !next('}', more_members)) return false;
     }
     const bool kept_all = kept_ - first == count && count >= 2;
@@ -886,14 +913,10 @@ Issues detail::parse_document_into(std::string_view text, ParseLimits limits,
 Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {
   // Lengths and offsets of strings in the text then fit the tape's 32 bits.
   if (text.size() <= limits.max_bytes && text.size() < std::numeric_limits<std::uint32_t>::max()) {
-    detail::TapeWriter out(reuse);
-    // The reader reads this copy and leaves the strings in it. The tape gets one entry for a
-    // value every 8 bytes, which JSON from a model rarely exceeds.
-    std::vector<char>& copy = out.strings();
-    copy.resize(text.size() + detail::kTextPadding);  // zeros, the text then copied over them
-    std::copy(text.begin(), text.end(), copy.begin());
+    detail::TapeWriter out(reuse, text);
+    // The tape gets one entry for a value every 8 bytes, which JSON from a model rarely exceeds.
     out.reserve(text.size() / 8 + 8);
-    if (detail::TapeReader(copy.data(), text.size(), limits.max_depth, out).document()) {
+    if (detail::TapeReader(out.text_copy(), text.size(), limits.max_depth, out).document()) {
       out.finish();
       return {};
     }

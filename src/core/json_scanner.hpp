@@ -295,7 +295,8 @@ class BasicJsonScanner {
     }
   }
 
-  bool number(ScannedNumber& out) {
+  // Inlined: a call's prologue and epilogue cost about a third of reading a short amount.
+  [[gnu::always_inline]] bool number(ScannedNumber& out) {
     const char* start = p_;
     const bool negative = *p_ == '-';
     if (negative) ++p_;

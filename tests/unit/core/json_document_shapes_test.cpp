@@ -112,5 +112,58 @@ TEST(JsonDocumentShapes, ContainersOpenWhileTheTapeGrowsReadAsNlohmann) {
   }
 }
 
+// One document of a stream whose documents change: the keys of `names` that `random` keeps, in
+// the order it gives, each value of a kind it picks (every kind of JSON value, so a member's kind
+// changes from one document to the next), or a top-level scalar, or a text cut short.
+std::string changing_document(std::mt19937& random) {
+  const std::vector<std::string> names = {"accountId", "email",          "amount", "currency",
+                                          "memo",      "idempotencyKey", "a",      "zz"};
+  const std::vector<std::string> values = {"\"acct_r5t9b49\"",
+                                           "\"caf\u00e9 \\\"x\\\"\"",
+                                           "\"\"",
+                                           "9999.99",
+                                           "500",
+                                           "-0",
+                                           "-12.5e-3",
+                                           "1e400",
+                                           "12345678901234567890",
+                                           "true",
+                                           "false",
+                                           "null",
+                                           "{\"b\":1,\"a\":[2,{\"d\":null,\"c\":\"x\"}]}",
+                                           "[]",
+                                           "{}"};
+  switch (random() % 8) {
+    case 0:  // a top-level scalar, shorter than most texts before it: the padding after it
+             // must read as the end, whatever the longer text left there
+      return values[random() % 9];
+    case 1: {  // a text cut short
+      std::string text = changing_document(random);
+      return text.substr(0, random() % (text.size() + 1));
+    }
+    default:
+      break;
+  }
+  std::vector<std::string> keys = names;
+  std::shuffle(keys.begin(), keys.end(), random);
+  keys.resize(random() % (keys.size() + 1));
+  std::string text = "{";
+  for (const std::string& key : keys) {
+    if (text.size() > 1) text += ',';
+    text += "\"" + key + "\":" + values[random() % values.size()];
+  }
+  return text + "}";
+}
+
+TEST(JsonDocumentShapes, AStreamWhoseKeysAndValueKindsChangeReadsAsNlohmannInAReusedDocument) {
+  std::mt19937 random(2608);
+  JsonDocument reused;
+  for (int round = 0; round < 3000; ++round) {
+    const std::string text = changing_document(random);
+    testing_documents::expect_document_reads_as_nlohmann(text);
+    testing_documents::expect_read_into_reads_as_nlohmann(reused, text);
+  }
+}
+
 }  // namespace
 }  // namespace accord

@@ -220,23 +220,51 @@ const std::vector<std::string> kReusedTexts = {
     "0.5",
 };
 
+// A member's number is read where the member is, not through the reader's value(): every form of
+// number token, well-formed or not, first, last and alone in an object.
+TEST(JsonDocumentSpeed, MemberNumbersOfEveryFormReadAsNlohmann) {
+  const std::vector<std::string> tokens = {"0",
+                                           "-0",
+                                           "7",
+                                           "-7",
+                                           "9999.99",
+                                           "0.01",
+                                           "1e5",
+                                           "-2.5E-3",
+                                           "1E+2",
+                                           "123456789012345678",
+                                           "12345678901234567890",
+                                           "-9223372036854775809",
+                                           "1e400",
+                                           "1e-400",
+                                           "01",
+                                           "-",
+                                           "-a",
+                                           "1.",
+                                           "1.e5",
+                                           ".5",
+                                           "1e",
+                                           "1e+",
+                                           "+1",
+                                           "0x10",
+                                           "--1",
+                                           "1.5.2",
+                                           "1e5e5"};
+  for (const std::string& token : tokens) {
+    testing_documents::expect_document_reads_as_nlohmann("{\"a\":" + token + "}");
+    testing_documents::expect_document_reads_as_nlohmann("{\"a\":" + token + ",\"b\":1}");
+    testing_documents::expect_document_reads_as_nlohmann("{\"b\":\"x\", \"a\" : " + token + " }");
+  }
+}
+
 TEST(JsonDocumentSpeed, AReusedDocumentReadsEachTextAsAFreshOne) {
   JsonDocument reused;
   for (const auto& text : kReusedTexts) {
-    SCOPED_TRACE(text);
+    testing_documents::expect_read_into_reads_as_nlohmann(reused, text);
     const auto fresh = parse_document(text);
-    const Issues issues = parse_document(text, ParseLimits{}, reused);
-    ASSERT_EQ(issues.empty(), fresh.document.has_value());
-    if (!fresh.document) {
-      ASSERT_EQ(issues.size(), 1U);
-      EXPECT_EQ(issues[0].message, fresh.issues.at(0).message);
-      EXPECT_TRUE(reused.root().is_null());
-      continue;
+    if (fresh.document) {
+      EXPECT_TRUE(reused.root() == fresh.document->root()) << text;
     }
-    EXPECT_EQ(reused.root().dump(), fresh.document->root().dump());
-    EXPECT_EQ(nlohmann::json::to_cbor(reused.root().to_json()),
-              nlohmann::json::to_cbor(fresh.document->root().to_json()));
-    EXPECT_TRUE(reused.root() == fresh.document->root());
   }
 }
 
