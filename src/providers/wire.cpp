@@ -160,12 +160,14 @@ std::string snippet(std::string_view body, std::size_t limit) {
   return printable(out) + (body.size() > limit ? "..." : "");
 }
 
-template <class Json>
-std::int64_t token_count(const Json& object, const char* key) {
+namespace {
+
+// `found` is a pointer to a tree's value or an optional view: absent, or the count's value.
+template <class Found>
+std::int64_t count_in(const Found& found) {
   // Real counts are far below 2^53; clamping there keeps a hostile 1e300 from being UB when
   // converted, and sums of a few counts (input + cache reads, totals over attempts) in range.
   constexpr std::int64_t kMax = std::int64_t{1} << 53;
-  const auto found = find_member(object, key);
   if (!found || !found->is_number()) return 0;
   const NumberValue number = number_of(*found);
   if (number.kind == JsonType::number_unsigned) {
@@ -179,16 +181,40 @@ std::int64_t token_count(const Json& object, const char* key) {
   if (!(count > 0)) return 0;  // negative, zero or NaN
   return count >= static_cast<double>(kMax) ? kMax : static_cast<std::int64_t>(count);
 }
+
+}  // namespace
+
+template <class Json>
+std::int64_t token_count(const Json& object, const char* key) {
+  return count_in(find_member(object, key));
+}
 template std::int64_t token_count(const ojson&, const char*);
 template std::int64_t token_count(const JsonView&, const char*);
 
+std::int64_t token_count(std::optional<JsonView> value) {
+  return count_in(value);
+}
+
+namespace {
+
+// `found` as count_in's.
+template <class Found>
+std::string string_in(const Found& found) {
+  return found && found->is_string() ? std::string(text_of(*found)) : std::string();
+}
+
+}  // namespace
+
 template <class Json>
 std::string string_or_empty(const Json& object, const char* key) {
-  const auto found = find_member(object, key);
-  return found && found->is_string() ? std::string(text_of(*found)) : std::string();
+  return string_in(find_member(object, key));
 }
 template std::string string_or_empty(const ojson&, const char*);
 template std::string string_or_empty(const JsonView&, const char*);
+
+std::string string_or_empty(std::optional<JsonView> value) {
+  return string_in(value);
+}
 
 std::size_t count_at(const ojson& object, const char* key) {
   const auto found = object.find(key);
@@ -305,26 +331,22 @@ bool is_forced_output(const Reply& reply, OutputMode mode) {
   return mode == OutputMode::forced_tool && reply.tool_calls.size() == 1;
 }
 
-const std::string& output_of(const Reply& reply, OutputMode mode, const std::string& text) {
-  return is_forced_output(reply, mode) ? reply.tool_calls[0].arguments_text : text;
-}
-
-void set_answer_status(Reply& reply, OutputMode mode, const std::string& text) {
+void set_answer_status(Reply& reply, OutputMode mode, std::string text) {
   if (is_forced_output(reply, mode)) {
     reply.status = ReplyStatus::ok;
     reply.text = reply.tool_calls[0].arguments_text;
   } else if (!reply.tool_calls.empty()) {
     reply.status = ReplyStatus::tool_calls;
-    reply.text = text;
+    reply.text = std::move(text);
   } else if (text.empty()) {
     reply.status = ReplyStatus::empty;
   } else {
     reply.status = ReplyStatus::ok;
-    reply.text = text;
+    reply.text = std::move(text);
   }
 }
 
-void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string& text,
+void set_ending(Reply& reply, Ending ending, OutputMode mode, std::string text,
                 std::string refusal) {
   switch (ending) {
     case Ending::refused:
@@ -335,10 +357,11 @@ void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string&
     case Ending::filtered:
       reply.status =
           ending == Ending::cut_off ? ReplyStatus::truncated : ReplyStatus::content_filtered;
-      reply.text = output_of(reply, mode, text);
+      reply.text =
+          is_forced_output(reply, mode) ? reply.tool_calls[0].arguments_text : std::move(text);
       return;
     case Ending::finished:
-      set_answer_status(reply, mode, text);
+      set_answer_status(reply, mode, std::move(text));
       return;
   }
 }

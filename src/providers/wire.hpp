@@ -2,6 +2,8 @@
 // Pieces every provider codec shares: reading a reply body defensively, the error envelopes,
 // usage numbers, and how a reply's ending sets its status.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 
 #include "accord/json_view.hpp"
 #include "accord/providers/provider.hpp"
+#include "accord/same_bytes.hpp"
 
 namespace accord::detail {
 
@@ -63,9 +66,31 @@ template <class Json>
 // A token count, 0 when absent or not a number.
 template <class Json>
 [[nodiscard]] std::int64_t token_count(const Json& object, const char* key);
+// The same of a member already found (members_named).
+[[nodiscard]] std::int64_t token_count(std::optional<JsonView> value);
+
+// The members of `object` named in `names`, nullopt where absent (every one when `object` is not
+// an object), found in one walk of its members: a reply's usage object is read for four to six
+// counts, and a find for each would walk it again.
+template <std::size_t N>
+[[nodiscard]] std::array<std::optional<JsonView>, N> members_named(
+    JsonView object, const std::array<std::string_view, N>& names) {
+  std::array<std::optional<JsonView>, N> found;
+  for (const JsonMember& member : object.members_as_written()) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (bytes_detail::same_text(member.key, names[i])) {
+        found[i] = member.value;  // a document's keys are unique: no later member has this name
+        break;
+      }
+    }
+  }
+  return found;
+}
 
 template <class Json>
 [[nodiscard]] std::string string_or_empty(const Json& object, const char* key);
+// The same of a member already found (members_named).
+[[nodiscard]] std::string string_or_empty(std::optional<JsonView> value);
 
 // A count (an index, a number of items); 0 when absent or not one (a hostile number must not
 // throw).
@@ -91,20 +116,19 @@ template <class Json>
 
 // In forced-tool mode one call to the tool is the output; its arguments are the text to judge.
 [[nodiscard]] bool is_forced_output(const Reply& reply, OutputMode mode);
-[[nodiscard]] const std::string& output_of(const Reply& reply, OutputMode mode,
-                                           const std::string& text);
 
 // Status and text for a reply that was not refused, cut off or filtered: the forced tool's
 // arguments, a turn of tool calls (decided by the list: servers say "stop" with calls present),
 // no output, or the text.
-void set_answer_status(Reply& reply, OutputMode mode, const std::string& text);
+void set_answer_status(Reply& reply, OutputMode mode, std::string text);
 
 // How the provider says a reply ended, in its own words (finish_reason, status, stop_reason).
 enum class Ending { finished, refused, cut_off, filtered };
 
 // Status and text from the ending: a refusal keeps `refusal` (the model's words), a cut-off or
-// filtered reply the output so far, and a finished one is read by set_answer_status.
-void set_ending(Reply& reply, Ending ending, OutputMode mode, const std::string& text,
+// filtered reply the output so far, and a finished one is read by set_answer_status. `text` is
+// taken: a codec done with its text moves it in (a reply's text is a few hundred bytes).
+void set_ending(Reply& reply, Ending ending, OutputMode mode, std::string text,
                 std::string refusal = {});
 
 // The assistant turn the reply adds to a conversation: its text and tool calls, and `raw`, the

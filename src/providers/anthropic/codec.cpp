@@ -231,14 +231,16 @@ class Anthropic final : public Provider {
     if (auto error = error_in_success(body, "content")) return *std::move(error);
     Usage usage;
     if (const auto u = body.find("usage"); u && u->is_object()) {
+      const auto [input, output, cache_read, cache_write] =
+          members_named<4>(*u, {"input_tokens", "output_tokens", "cache_read_input_tokens",
+                                "cache_creation_input_tokens"});
+      usage.cache_read_input_tokens = token_count(cache_read);
+      usage.cache_write_input_tokens = token_count(cache_write);
       // Cached input is still input: the three fields together are the prompt.
-      usage.input_tokens = token_count(*u, "input_tokens") +
-                           token_count(*u, "cache_creation_input_tokens") +
-                           token_count(*u, "cache_read_input_tokens");
-      usage.output_tokens = token_count(*u, "output_tokens");
+      usage.input_tokens =
+          token_count(input) + usage.cache_read_input_tokens + usage.cache_write_input_tokens;
+      usage.output_tokens = token_count(output);
       usage.total_tokens = usage.input_tokens + usage.output_tokens;
-      usage.cache_read_input_tokens = token_count(*u, "cache_read_input_tokens");
-      usage.cache_write_input_tokens = token_count(*u, "cache_creation_input_tokens");
     }
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
     const auto content = body.find("content");
@@ -251,7 +253,9 @@ class Anthropic final : public Provider {
       if (!block.is_object()) return fail("a content block is not an object");
       const std::string type = string_or_empty(block, "type");
       if (type == "text") {
-        text += string_or_empty(block, "text");
+        if (const auto given = block.find("text"); given && given->is_string()) {
+          text += given->get_string();
+        }
       } else if (type == "tool_use") {
         const auto input = block.find("input");
         if (!input) return fail("a tool_use block has no input");
@@ -264,17 +268,18 @@ class Anthropic final : public Provider {
 
     const std::string stop = string_or_empty(body, "stop_reason");
     reply.detail = stop;
-    std::string refusal = text;
-    if (stop == "refusal" && refusal.empty()) {
-      if (const auto d = body.find("stop_details"); d && d->is_object()) {
-        refusal = string_or_empty(*d, "explanation");
-      }
-    }
     const Ending ending = stop == "refusal" ? Ending::refused
                           : stop == "max_tokens" || stop == "model_context_window_exceeded"
                               ? Ending::cut_off
                               : Ending::finished;
-    set_ending(reply, ending, mode, text, std::move(refusal));
+    // A refusal's words: the model's text, else the explanation in stop_details.
+    std::string refusal = ending == Ending::refused ? text : std::string();
+    if (ending == Ending::refused && refusal.empty()) {
+      if (const auto d = body.find("stop_details"); d && d->is_object()) {
+        refusal = string_or_empty(*d, "explanation");
+      }
+    }
+    set_ending(reply, ending, mode, std::move(text), std::move(refusal));
     return reply;
   }
 };

@@ -234,13 +234,15 @@ Reply aws_error_reply(const HttpResponse& response) {
 Usage converse_usage(JsonView body) {
   Usage usage;
   if (const auto u = body.find("usage"); u && u->is_object()) {
+    const auto [input, output, cache_read, cache_write] = members_named<4>(
+        *u, {"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"});
+    usage.cache_read_input_tokens = token_count(cache_read);
+    usage.cache_write_input_tokens = token_count(cache_write);
     // Cached input is still input: the three fields together are the prompt.
-    usage.input_tokens = token_count(*u, "inputTokens") + token_count(*u, "cacheReadInputTokens") +
-                         token_count(*u, "cacheWriteInputTokens");
-    usage.output_tokens = token_count(*u, "outputTokens");
+    usage.input_tokens =
+        token_count(input) + usage.cache_read_input_tokens + usage.cache_write_input_tokens;
+    usage.output_tokens = token_count(output);
     usage.total_tokens = usage.input_tokens + usage.output_tokens;
-    usage.cache_read_input_tokens = token_count(*u, "cacheReadInputTokens");
-    usage.cache_write_input_tokens = token_count(*u, "cacheWriteInputTokens");
   }
   return usage;
 }
@@ -442,7 +444,10 @@ class Bedrock final : public Provider {
     set_assistant_turn(reply, text, ProviderMessage(document, *content));
     const std::string stop = string_or_empty(body, "stopReason");
     reply.detail = stop;
-    set_ending(reply, ending_of(stop, text), mode, text, text);
+    const Ending ending = ending_of(stop, text);
+    // A refusal's words are the model's text.
+    std::string refusal = ending == Ending::refused ? text : std::string();
+    set_ending(reply, ending, mode, std::move(text), std::move(refusal));
     return reply;
   }
 

@@ -184,13 +184,14 @@ Usage gemini_usage(JsonView body) {
   Usage usage;
   const auto u = body.find("usageMetadata");
   if (!u || !u->is_object()) return usage;
+  const auto [prompt, tool_use_prompt, candidates, thoughts, total, cached] =
+      members_named<6>(*u, {"promptTokenCount", "toolUsePromptTokenCount", "candidatesTokenCount",
+                            "thoughtsTokenCount", "totalTokenCount", "cachedContentTokenCount"});
   // Cached tokens are part of promptTokenCount; thinking is output beside the candidates.
-  usage.input_tokens =
-      token_count(*u, "promptTokenCount") + token_count(*u, "toolUsePromptTokenCount");
-  usage.output_tokens =
-      token_count(*u, "candidatesTokenCount") + token_count(*u, "thoughtsTokenCount");
-  usage.total_tokens = token_count(*u, "totalTokenCount");
-  usage.cache_read_input_tokens = token_count(*u, "cachedContentTokenCount");
+  usage.input_tokens = token_count(prompt) + token_count(tool_use_prompt);
+  usage.output_tokens = token_count(candidates) + token_count(thoughts);
+  usage.total_tokens = token_count(total);
+  usage.cache_read_input_tokens = token_count(cached);
   if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
   return usage;
 }
@@ -374,7 +375,7 @@ class Gemini final : public Provider {
     const Ending ending = finish == "MAX_TOKENS" ? Ending::cut_off
                           : is_filtered(finish)  ? Ending::filtered
                                                  : Ending::finished;
-    set_ending(reply, ending, mode, text);
+    set_ending(reply, ending, mode, std::move(text));
     return reply;
   }
 };

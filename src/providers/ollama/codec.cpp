@@ -154,7 +154,7 @@ class Ollama final : public Provider {
     Reply reply;
     reply.usage = usage;
     reply.detail = string_or_empty(body, "done_reason");
-    const std::string text = string_or_empty(*message, "content");
+    std::string text = string_or_empty(*message, "content");
     if (const auto calls = message->find("tool_calls"); calls && !calls->is_null()) {
       if (!calls->is_array()) return fail("message.tool_calls is not an array");
       for (const JsonView call : calls->items()) {
@@ -170,7 +170,7 @@ class Ollama final : public Provider {
     set_assistant_turn(reply, text, ProviderMessage(document, *message));
     // The output came through `format` whichever mode asked for it.
     set_ending(reply, reply.detail == "length" ? Ending::cut_off : Ending::finished,
-               OutputMode::response_format, text);
+               OutputMode::response_format, std::move(text));
     return reply;
   }
 };

@@ -50,15 +50,17 @@ Usage openai_usage(JsonView body, const char* input_key, const char* output_key)
   Usage usage;
   const auto u = body.find("usage");
   if (!u || !u->is_object()) return usage;
-  usage.input_tokens = token_count(*u, input_key);
-  usage.output_tokens = token_count(*u, output_key);
-  usage.total_tokens = token_count(*u, "total_tokens");
-  if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
   // Automatic prompt caching: the part of the input read from the cache, under
   // prompt_tokens_details (Chat Completions) or input_tokens_details (Responses).
-  for (const char* details : {"prompt_tokens_details", "input_tokens_details"}) {
-    if (const auto d = u->find(details); d && d->is_object()) {
-      usage.cache_read_input_tokens = token_count(*d, "cached_tokens");
+  const auto [input, output, total, prompt_details, input_details] = members_named<5>(
+      *u, {input_key, output_key, "total_tokens", "prompt_tokens_details", "input_tokens_details"});
+  usage.input_tokens = token_count(input);
+  usage.output_tokens = token_count(output);
+  usage.total_tokens = token_count(total);
+  if (usage.total_tokens == 0) usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  for (const auto& details : {prompt_details, input_details}) {
+    if (details && details->is_object()) {
+      usage.cache_read_input_tokens = token_count(*details, "cached_tokens");
     }
   }
   return usage;

@@ -154,7 +154,8 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   const JsonView choice = *choices->items().begin();
   const auto message = choice.find("message");
   if (!message || !message->is_object()) return fail("choices[0] has no message object");
-  const auto content = message->find("content");
+  const auto [content, refusal_words, calls] =
+      members_named<3>(*message, {"content", "refusal", "tool_calls"});
   if (content && !content->is_null() && !content->is_string()) {
     return fail("choices[0].message.content is neither a string nor null");
   }
@@ -162,10 +163,10 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   Reply reply;
   reply.usage = usage;
   reply.detail = string_or_empty(choice, "finish_reason");
-  const std::string text = string_or_empty(*message, "content");
-  const std::string refusal = string_or_empty(*message, "refusal");
+  std::string text = string_or_empty(content);
+  std::string refusal = string_or_empty(refusal_words);
 
-  if (const auto calls = message->find("tool_calls"); calls && !calls->is_null()) {
+  if (calls && !calls->is_null()) {
     if (!calls->is_array()) return fail("choices[0].message.tool_calls is not an array");
     for (const JsonView call : calls->items()) {
       const auto function = call.find("function");
@@ -179,7 +180,8 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   }
 
   set_assistant_turn(reply, text, ProviderMessage(document, *message));
-  set_ending(reply, ending(body, choice, !refusal.empty()), mode, text, refusal);
+  const Ending end = ending(body, choice, !refusal.empty());
+  set_ending(reply, end, mode, std::move(text), std::move(refusal));
   return reply;
 }
 

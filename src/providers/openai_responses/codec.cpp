@@ -156,7 +156,7 @@ class Responses final : public OpenAIProvider {
                           : status != "incomplete"     ? Ending::finished
                           : reason == "content_filter" ? Ending::filtered
                                                        : Ending::cut_off;
-    set_ending(reply, ending, mode, text, refusal);
+    set_ending(reply, ending, mode, std::move(text), std::move(refusal));
     return reply;
   }
 };
