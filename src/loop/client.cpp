@@ -119,9 +119,9 @@ std::vector<std::string> header_secrets(const Headers& extra) {
   return secrets;
 }
 
-std::string without_secrets(std::string text, const std::vector<std::string>& secrets) {
-  for (const auto& secret : secrets) text = detail::redact_secret(std::move(text), secret);
-  return text;
+// Takes each of `secrets` out of `text` (redact_in_place), as the key is taken out.
+void redact_each(std::string& text, const std::vector<std::string>& secrets) {
+  for (const auto& secret : secrets) detail::redact_in_place(text, secret);
 }
 
 // Why the provider refuses the client's own parameters (one it does not take, an extra header
@@ -199,7 +199,7 @@ Exchange Client::exchange(CallSpec call) const {
                          Internals::call_deadline(*this));
 }
 
-Exchange Client::Internals::send(const Client& client, detail::PreparedExchange prepared,
+Exchange Client::Internals::send(const Client& client, detail::PreparedExchange&& prepared,
                                  Deadline deadline, const RetryObserver& on_retry) {
   // The request is sent and not kept (the attempt's record holds its body, redacted): moved in.
   Delivery delivery = deliver_all(
@@ -234,7 +234,13 @@ detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, C
   if (call.model.empty()) call.model = impl.model;
   call.mode = output_mode(client, call.mode, call.model).mode;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
-  call.parameters = merged(impl.options.parameters, call.parameters);
+  // A call that sets no parameters of its own sends the client's as they are: merged() would
+  // build a copy of them and change nothing.
+  if (call.parameters == RequestParameters{}) {
+    call.parameters = impl.options.parameters;
+  } else {
+    call.parameters = merged(impl.options.parameters, call.parameters);
+  }
   detail::PreparedExchange prepared{impl.encoded.encode(*impl.provider, call), {}, call.mode};
   prepared.attempt.provider = impl.provider->name();
   prepared.attempt.model = call.model;
@@ -245,7 +251,9 @@ detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, C
     prepared.stream = std::make_shared<detail::StreamSession>(
         impl.provider->name(), call.mode, std::move(setup),
         [impl = client.impl_, secrets = prepared.header_secrets](std::string text) {
-          return without_secrets(detail::redact_secret(std::move(text), impl->api_key), secrets);
+          detail::redact_in_place(text, impl->api_key);
+          redact_each(text, secrets);
+          return text;
         });
     detail::ask_for_stream(prepared.request, impl.provider->name());
     prepared.request.body_reader = prepared.stream;
@@ -257,8 +265,8 @@ detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, C
   return prepared;
 }
 
-Exchange Client::Internals::finish(const Client& client, detail::PreparedExchange prepared,
-                                   Delivery delivery) {
+Exchange Client::Internals::finish(const Client& client, detail::PreparedExchange&& prepared,
+                                   Delivery&& delivery) {
   Exchange exchange{std::move(prepared.attempt), {}};
   auto& attempt = exchange.attempt;
   auto& reply = exchange.reply;
@@ -283,8 +291,8 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
   // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
   // (content, tool calls, the echo sent back) can carry the key.
   HttpResponse response = std::move(*delivery.tries.back().response);
-  response.body =
-      without_secrets(client.redacted(std::move(response.body)), prepared.header_secrets);
+  response.body = client.redacted(std::move(response.body));
+  redact_each(response.body, prepared.header_secrets);
   attempt.http_status = response.status;
   if (prepared.stream && detail::is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
@@ -479,8 +487,9 @@ std::uint64_t Client::hook_exceptions() const {
 
 std::string Client::redacted(std::string text) const {
   if (text.empty()) return text;  // most notes and many fields of a record: nothing to look at
-  return without_secrets(detail::redact_secret(std::move(text), impl_->api_key),
-                         impl_->header_secrets);
+  detail::redact_in_place(text, impl_->api_key);
+  redact_each(text, impl_->header_secrets);
+  return text;
 }
 
 Extraction<nlohmann::json> Client::extract_or_throw(const ExtractRequest& request) const {

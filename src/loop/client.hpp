@@ -42,11 +42,13 @@ struct Client::Internals {
   [[nodiscard]] static detail::PreparedExchange prepare_sent(
       const Client& client, CallSpec& call, const detail::StreamSetup* stream = nullptr);
   // Records the tries and decodes the last one's reply (redacted whole first).
-  [[nodiscard]] static Exchange finish(const Client& client, detail::PreparedExchange prepared,
-                                       Delivery delivery);
+  // Taken by reference, as send() takes it: an exchange moved from call to call was two moves of
+  // its request and record per attempt.
+  [[nodiscard]] static Exchange finish(const Client& client, detail::PreparedExchange&& prepared,
+                                       Delivery&& delivery);
   // The transport's tries of a prepared exchange within `deadline`, then finish(): one blocking
   // exchange. Prepared first, so what a request refused before sending reports is not "sent".
-  [[nodiscard]] static Exchange send(const Client& client, detail::PreparedExchange prepared,
+  [[nodiscard]] static Exchange send(const Client& client, detail::PreparedExchange&& prepared,
                                      Deadline deadline, const RetryObserver& on_retry = {});
   // When a call started now must be over (ClientOptions::call_timeout; none when it is 0).
   [[nodiscard]] static Deadline call_deadline(const Client& client);

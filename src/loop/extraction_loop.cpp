@@ -104,25 +104,27 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
     if (const auto why = refusal_before_sending(fallback, probe); !why.empty())
       throw std::invalid_argument(fmt::format("fallback {}: {}", fallback.provider().name(), why));
   }
-  tried_.clear();
   begin_with(client);
   events_.emplace(client, contract_->name());
 }
 
 PreparedExchange ExtractionLoop::prepare() {
   const auto setup = stream();
-  // The call is copied but for its turns, which are lent and taken back however the copy or the
-  // encoding ends: a copy of every turn per attempt was most of what copying the call cost.
-  struct Lent {
-    std::vector<Turn>& owner;
-    std::vector<Turn> turns;       // while the call is copied
-    std::optional<CallSpec> sent;  // then while the copy is encoded
-    ~Lent() { owner.swap(sent ? sent->turns : turns); }
-  } lent{call_.turns};
-  lent.turns.swap(call_.turns);
-  lent.sent.emplace(call_);
-  lent.sent->turns.swap(lent.turns);
-  return Client::Internals::prepare_sent(*client_, *lent.sent, setup ? &*setup : nullptr);
+  // Encoded in place, not on a copy of the call (a copy and its destruction per attempt):
+  // prepare_sent writes the client's settings into call_, and what a later request (a
+  // fallback's) or the hooks read differently is put back however the encoding ends: the call's
+  // own parameters, before the client's are merged in, and its model, empty when the client
+  // chooses. Each request writes its client's base URL, key, mode and max_tokens again.
+  struct Restored {
+    CallSpec& call;
+    RequestParameters parameters;
+    std::string model;
+    ~Restored() {
+      call.parameters = std::move(parameters);
+      call.model = std::move(model);
+    }
+  } restored{call_, call_.parameters, call_.model};
+  return Client::Internals::prepare_sent(*client_, call_, setup ? &*setup : nullptr);
 }
 
 void ExtractionLoop::sending() {
@@ -134,7 +136,6 @@ void ExtractionLoop::sending() {
 
 void ExtractionLoop::begin_with(const Client& client) {
   client_ = &client;
-  tried_.push_back(&client);
   if (schema_) {
     contract_ = client.contract(*schema_, name_);
   } else if (given_contract_->provider_name() == client.provider().name()) {
@@ -252,14 +253,14 @@ std::optional<Outcome> ExtractionLoop::on_exchange(Exchange exchanged) {
   return on_whole_object(std::move(attempt), std::move(reply));
 }
 
-std::optional<Outcome> ExtractionLoop::succeed(Attempt attempt, JudgedValue value) {
+std::optional<Outcome> ExtractionLoop::succeed(Attempt&& attempt, JudgedValue&& value) {
   trace_.attempts.push_back(std::move(attempt));
   redact_keys(trace_);
   events_->finished(trace_, nullptr);
   return Outcome(Extraction<JudgedValue>{std::move(value), std::move(trace_)});
 }
 
-std::optional<Outcome> ExtractionLoop::on_whole_object(Attempt attempt, Reply reply) {
+std::optional<Outcome> ExtractionLoop::on_whole_object(Attempt&& attempt, Reply&& reply) {
   // The trace is redacted once, when the call ends; the model hears the issues as found.
   // A stream stopped at a part that broke a rule: that part's issues stand for the reply.
   const auto& lowering = contract_->wire().lowering;

@@ -42,9 +42,9 @@ class ExtractionLoop {
   [[nodiscard]] const Client& client() const { return *client_; }
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
-  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare_sent on a
-  // copy of call() that borrows call()'s turns while it is encoded (so not const); they are given
-  // back however it ends. Throws std::invalid_argument for a request refused before sending.
+  // call() encoded for client(), streamed as stream() says: Client::Internals::prepare_sent on
+  // call() itself (so not const), whose parameters and model are given back however it ends.
+  // Throws std::invalid_argument for a request refused before sending.
   [[nodiscard]] PreparedExchange prepare();
   // Tells the hooks call() is being sent (on_correction_sent, on_request_sent). Called once it
   // was prepared: a request refused before sending is never reported as sent.
@@ -83,19 +83,23 @@ class ExtractionLoop {
   // Records the attempt that ended the current provider's turn and sets call() to the next
   // provider's first request.
   std::optional<Outcome> fall_back(Attempt attempt, const Error& why);
-  // The records' keys taken out: every client tried had its own.
+  // The records' keys taken out: every client tried had its own, the caller's and those of the
+  // fallbacks the call moved on to (read off them, not listed per call).
   template <class Record>
   void redact_keys(Record& record) const {
-    for (const Client* tried : tried_) redact(record, *tried);
+    redact(record, *caller_);
+    for (std::size_t i = 0; i < next_fallback_; ++i) redact(record, (*fallbacks_)[i]);
   }
 
   // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
   std::optional<Outcome> on_truncated(Attempt attempt, const Reply& reply);
   // The raised-cap retry answered 400/422 (a cap above the model's own limit).
   std::optional<Outcome> on_raised_cap_refused(Attempt attempt, const Reply& reply);
-  std::optional<Outcome> on_whole_object(Attempt attempt, Reply reply);
+  // The answered attempt and its reply are taken by reference on the way to the trace (the one
+  // path every call takes): not moved once more per step.
+  std::optional<Outcome> on_whole_object(Attempt&& attempt, Reply&& reply);
   std::optional<Outcome> on_scoped_reply(Attempt attempt, const std::string& text);
-  std::optional<Outcome> succeed(Attempt attempt, JudgedValue value);
+  std::optional<Outcome> succeed(Attempt&& attempt, JudgedValue&& value);
   // Sets call() to the correction of last_whole_: scoped when the policy and the issues allow.
   // Returns the note for the attempt that needs correcting.
   std::string prepare_correction(bool allow_scoped);
@@ -114,7 +118,6 @@ class ExtractionLoop {
   const Client* client_;  // the current one (see client())
   std::shared_ptr<const std::vector<Client>> fallbacks_;
   std::size_t next_fallback_ = 0;  // index into *fallbacks_
-  std::vector<const Client*> tried_;
   FallbackPolicy fallback_policy_;
   // What each client's Contract is made from: the caller's DSL schema, or the caller's Contract.
   std::optional<Schema> schema_;

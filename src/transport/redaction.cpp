@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -42,21 +41,32 @@ std::size_t match_end(std::string_view text, std::size_t at, std::string_view se
   return at;
 }
 
+// The scans below look at each place with the byte after it, for what may start a match of a
+// secret that begins `first`, `second`: `first` followed by `second` or by a backslash (the
+// second character escaped), or a backslash followed by 'u' (an escape, perhaps of the first
+// character, at the end of its run of backslashes). Most places where the first character
+// occurs alone (an 's' of "sk-..." in English text) are passed over in the same pass that looks
+// for escapes, rather than each stopping a search of its own.
 #if defined(__x86_64__) && defined(__GNUC__)
-// backslash_u's wide blocks, 32 places at a time: every request body and reply is scanned whole
-// for each secret, and this scan was most of what redacting them cost. Where `p` stops: at a
-// block holding a match (its first place, left for the caller's narrower loop to find again),
-// or with fewer than 33 bytes left.
-__attribute__((target("avx2"))) const char* past_wide_blocks(const char* p, const char* end) {
+// 32 places at a time: every request body and reply is scanned whole for each secret, and this
+// scan is most of what redacting them costs. Where `p` stops: at a block holding a place that
+// may start a match (its first place, left for the caller's narrower loop to find again), or
+// with fewer than 33 bytes left.
+__attribute__((target("avx2"))) const char* past_wide_blocks(const char* p, const char* end,
+                                                             char first, char second) {
   const __m256i backslash = _mm256_set1_epi8('\\');
   const __m256i u = _mm256_set1_epi8('u');
+  const __m256i first_char = _mm256_set1_epi8(first);
+  const __m256i second_char = _mm256_set1_epi8(second);
   while (end - p >= 33) {  // the block and the byte after it
     const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     const __m256i after = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
-    if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(here, backslash),
-                                              _mm256_cmpeq_epi8(after, u))) != 0) {
-      return p;
-    }
+    const __m256i plain = _mm256_and_si256(_mm256_cmpeq_epi8(here, first_char),
+                                           _mm256_or_si256(_mm256_cmpeq_epi8(after, second_char),
+                                                           _mm256_cmpeq_epi8(after, backslash)));
+    const __m256i escape =
+        _mm256_and_si256(_mm256_cmpeq_epi8(here, backslash), _mm256_cmpeq_epi8(after, u));
+    if (_mm256_movemask_epi8(_mm256_or_si256(plain, escape)) != 0) return p;
     p += 32;
   }
   return p;
@@ -68,70 +78,62 @@ const bool kWideBlocks = [] {
 }();
 #endif
 
-// The first backslash at or after `from` that is followed by 'u', or npos. Sixteen places at a
-// time with SSE2 (baseline on x86-64), 32 with AVX2 where the processor has it: the \" of JSON
-// text held in a JSON string, as in each reply's content, is passed over without a look of its
-// own.
-std::size_t backslash_u(std::string_view text, std::size_t from) {
+// The first place at or after `from` that may start a match of a secret beginning `first`,
+// `second` (see above), or npos; never the last byte, since a secret has at least 4
+// characters. Sixteen places at a time with SSE2 (baseline on x86-64), 32 with AVX2 where the
+// processor has it.
+std::size_t next_candidate(std::string_view text, std::size_t from, char first, char second) {
   const char* p = text.data() + from;
   const char* const end = text.data() + text.size();
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (kWideBlocks) p = past_wide_blocks(p, end);
+  if (kWideBlocks) p = past_wide_blocks(p, end, first, second);
 #endif
 #if defined(__SSE2__)
   const __m128i backslash = _mm_set1_epi8('\\');
   const __m128i u = _mm_set1_epi8('u');
+  const __m128i first_char = _mm_set1_epi8(first);
+  const __m128i second_char = _mm_set1_epi8(second);
   while (end - p >= 17) {  // the block and the byte after it
     const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i after = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
-    const auto found = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_and_si128(_mm_cmpeq_epi8(here, backslash), _mm_cmpeq_epi8(after, u))));
+    const __m128i plain = _mm_and_si128(
+        _mm_cmpeq_epi8(here, first_char),
+        _mm_or_si128(_mm_cmpeq_epi8(after, second_char), _mm_cmpeq_epi8(after, backslash)));
+    const __m128i escape = _mm_and_si128(_mm_cmpeq_epi8(here, backslash), _mm_cmpeq_epi8(after, u));
+    const auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(plain, escape)));
     if (found != 0) return static_cast<std::size_t>(p - text.data()) + std::countr_zero(found);
     p += 16;
   }
 #endif
-  // The rest (or all, without SSE2): from backslash to backslash with memchr.
-  while (end - p >= 2) {
-    const auto* slash =
-        static_cast<const char*>(std::memchr(p, '\\', static_cast<std::size_t>(end - p - 1)));
-    if (slash == nullptr) break;
-    if (slash[1] == 'u') return static_cast<std::size_t>(slash - text.data());
-    p = slash + 1;
+  // The rest (or all, without SSE2), place by place.
+  for (; end - p >= 2; ++p) {
+    if ((p[0] == first && (p[1] == second || p[1] == '\\')) || (p[0] == '\\' && p[1] == 'u'))
+      return static_cast<std::size_t>(p - text.data());
   }
   return std::string_view::npos;
 }
 
-// Where the next run of backslashes followed by 'u' begins at or after `from` (its first
-// backslash there), or npos: only such a run can start an escape of a character.
-std::size_t next_escape(std::string_view text, std::size_t from) {
-  std::size_t start = backslash_u(text, from);
-  if (start == std::string_view::npos) return start;
-  while (start > from && text[start - 1] == '\\') --start;
-  return start;
-}
-
-// The next occurrence of `secret` at or after `from`, as {start, end}; start is npos when there
-// is none. Candidates are the secret's first character and the escapes that may spell it, each
-// found with a memchr-speed search rather than a look at every byte.
+// The next occurrence of `secret` (at least 4 characters) at or after `from`, as {start, end};
+// start is npos when there is none.
 std::pair<std::size_t, std::size_t> find_match(std::string_view text, std::size_t from,
                                                std::string_view secret) {
   constexpr auto npos = std::string_view::npos;
-  std::size_t plain = text.find(secret.front(), from);
-  std::size_t escape = next_escape(text, from);
-  while (plain != npos || escape != npos) {
-    const std::size_t at = std::min(plain, escape);
+  for (std::size_t next = from;;) {
+    std::size_t at = next_candidate(text, next, secret[0], secret[1]);
+    if (at == npos) return {npos, npos};
+    // An escape starts at the first backslash of its run (those before `next` were tried).
+    if (text[at] == '\\' && text[at + 1] == 'u') {
+      while (at > next && text[at - 1] == '\\') --at;
+    }
     if (const auto end = match_end(text, at, secret); end != npos) return {at, end};
-    std::size_t next = at + 1;
+    next = at + 1;
     if (text[at] == '\\' && secret.front() != '\\') {
       // A match from a later backslash of this run would fail the same way: skip the run, so a
       // body of backslashes stays linear. Not for a secret that itself begins with a backslash
       // (the piece of a key cut at a stream's continuation can): it may begin at any of them.
       next = std::min(text.find_first_not_of('\\', at), text.size());
     }
-    if (plain < next) plain = text.find(secret.front(), next);
-    if (escape < next) escape = next_escape(text, next);
   }
-  return {npos, npos};
 }
 
 }  // namespace
@@ -180,10 +182,15 @@ std::string redact_spans(std::string_view text, const Spans& spans) {
   return out;
 }
 
-std::string redact_secret(std::string text, std::string_view secret) {
+void redact_in_place(std::string& text, std::string_view secret) {
   const Spans spans = secret_spans(text, secret);
-  if (spans.empty()) return text;  // the usual case: nothing copied
-  return redact_spans(text, spans);
+  if (spans.empty()) return;  // the usual case: nothing copied
+  text = redact_spans(text, spans);
+}
+
+std::string redact_secret(std::string text, std::string_view secret) {
+  redact_in_place(text, secret);
+  return text;
 }
 
 }  // namespace accord::detail

@@ -19,6 +19,9 @@ inline constexpr std::string_view kRedacted = "[redacted]";
 // ordinary text. Linear in practice:
 // a candidate is abandoned at its first differing character.
 [[nodiscard]] std::string redact_secret(std::string text, std::string_view secret);
+// The same on `text` itself: a record redacted for several secrets is not moved in and out of
+// each.
+void redact_in_place(std::string& text, std::string_view secret);
 
 // Where redact_secret would replace `secret` in `text`: {start, end} byte spans, in order. A
 // secret made of parts joined with ':' (AWS credentials) is also matched part by part.

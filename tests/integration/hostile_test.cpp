@@ -330,22 +330,40 @@ TEST(HostileRedaction, KeysAmongEscapedQuotesAndBackslashRunsAreFoundAsByTryingE
   }
 }
 
+// `spelled` (the key, in some spelling) after 0 to 99 bytes of `filler` repeated and before a
+// few `tail` characters: redacted as by trying every byte, no piece of the key left.
+void expect_redacted_at_every_place(const Client& client, const std::string& filler,
+                                    const std::string& spelled, char tail) {
+  for (std::size_t before = 0; before < 100; ++before) {
+    std::string text;
+    while (text.size() < before) text += filler;
+    text.resize(before);
+    text += spelled;
+    text += std::string(before % 40, tail);
+    ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
+    ASSERT_EQ(client.redacted(text).find("SENTINEL"), std::string::npos) << text;
+  }
+}
+
 // A long body is searched for escapes 32 bytes at a time where the processor allows it: an
 // escaped key at any place of a block, or straddling two, is found as by trying every byte. A key
 // whose first character is escaped is found only through that search.
 TEST(HostileRedaction, AnEscapedKeyAtAnyPlaceOfALongBodyIsFoundAsByTryingEveryByte) {
   const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
-  const std::string filler = R"(a\"b c\\d u )";
   for (const std::string& escaped : {kEscapedKey, std::string(R"(\u0073k-test-SENTINEL-9f8e)")}) {
-    for (std::size_t before = 0; before < 100; ++before) {
-      std::string text;
-      while (text.size() < before) text += filler;
-      text.resize(before);
-      text += escaped;
-      text += std::string(before % 40, 'x');
-      ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
-      ASSERT_EQ(client.redacted(text).find("SENTINEL"), std::string::npos) << text;
-    }
+    expect_redacted_at_every_place(client, R"(a\"b c\\d u )", escaped, 'x');
+  }
+}
+
+// The search stops only where the key's first character is followed by its second or by a
+// backslash (the second escaped), or at an escape: a key whose second character alone is
+// escaped, among many lone first characters and near-misses, is found at any place of a long
+// body as by trying every byte.
+TEST(HostileRedaction, AKeyWhoseSecondCharacterIsEscapedIsFoundAsByTryingEveryByte) {
+  const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
+  for (const std::string& spelled : {std::string(R"(s\u006b-test-SENTINEL-9f8e)"),
+                                     std::string(R"(s\\u006b-test-SENTINEL-9f8e)"), kKey}) {
+    expect_redacted_at_every_place(client, R"(s ss s\"sk sx\s)", spelled, 's');
   }
 }
 
