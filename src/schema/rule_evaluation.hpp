@@ -38,6 +38,9 @@ class CompiledRule {
   [[nodiscard]] const Path& issue_path() const { return issue_path_; }
 
  private:
+  // tests/unit/schema/rule_evaluation_test.cpp reads which checks were shaped.
+  friend struct CompiledRuleShapes;
+
   // A field path: its names, the default each one's property declares, and the place of the
   // first name among the object's declared properties (bind_places), if it is one.
   struct Field {

@@ -11,7 +11,7 @@
 #include "core/member_values.hpp"
 #include "schema/meta_schemas.hpp"
 #include "schema/schema_uri.hpp"
-#include "validate/keywords/keywords.hpp"
+#include "validate/quick_bounds.hpp"
 
 namespace accord::detail {
 namespace {
@@ -378,8 +378,8 @@ void Compiler::finish() {
     if (node.leaf && !node.units.empty()) {
       if (has_only_string_bounds(node)) {
         node.quick_bounds = QuickBounds::string;
-      } else if (set_quick_number_bounds(node)) {
-        node.quick_bounds = QuickBounds::number;
+      } else {
+        mark_quick_number_bounds(node);
       }
     }
     // The views point into the node's strings, which stay where they are from here on.

@@ -14,6 +14,7 @@
 #include "accord/json_view.hpp"
 #include "core/member_values.hpp"
 #include "validate/node.hpp"
+#include "validate/quick_bounds.hpp"
 
 namespace accord::detail {
 
@@ -99,18 +100,6 @@ struct Seen {
   return n.types == 0 || type_matches(n.types, *v);
 }
 
-// Whether a value of a leaf with QuickBounds (validate/node.hpp) is inside every bound; false
-// when it is outside one, or of another kind, or not exact as a double (its units then decide).
-// keywords/string.cpp and keywords/numeric.cpp.
-[[nodiscard]] bool string_within_bounds(const Node& n, std::string_view text);
-[[nodiscard]] bool number_within_bounds(const Node& n, JsonView v);
-[[gnu::always_inline]] inline bool within_quick_bounds(const Node& n, JsonView v) {
-  if (n.quick_bounds == QuickBounds::string) {
-    return v.is_string() && string_within_bounds(n, v.get_string());
-  }
-  return v.is_number() && number_within_bounds(n, v);
-}
-
 // Whether the DSL node of a value (if any) carries C++ refinements.
 [[nodiscard]] inline bool has_refinements(const SchemaNode* dsl) {
   return dsl != nullptr && !dsl->refinements.empty();
@@ -153,7 +142,9 @@ class Run {
       if (!has_refinements(dsl)) {
         // leaf()'s result when there is nothing but the kind to check.
         if (n.units.empty()) return kind_plainly_ok(n, v) || value_kind_ok(n, v, at);
-        // A value inside the leaf's bounds passes its units: they need not run one by one.
+        // A value inside the leaf's bounds passes its units: they need not run one by one. Any
+        // other is checked again by the units (a failing format twice, an integer past 2^53 read
+        // twice by number_of): only invalid or huge values pay that.
         if (n.quick_bounds != QuickBounds::none && kind_plainly_ok(n, v) &&
             within_quick_bounds(n, *v)) {
           return true;

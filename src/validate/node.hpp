@@ -73,7 +73,7 @@ enum class Unit : std::uint8_t {
 // visited (Run::visit): a string's lengths, checked format and a pattern of SimplePattern's subset;
 // a number's minimum, maximum and exclusive forms, each exact as a double. A value inside them
 // all (most values) is judged without the unit loop; any other goes through the units, which
-// word the issues.
+// word the issues (validate/quick_bounds.hpp).
 enum class QuickBounds : std::uint8_t { none, string, number };
 
 struct Node {

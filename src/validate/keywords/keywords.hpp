@@ -31,12 +31,6 @@ void compile_bound(KeywordCompiler& k, const std::string& key, const ojson& valu
 void compile_multiple_of(KeywordCompiler& k, const std::string& key, const ojson& value,
                          const Path& at);
 
-// The QuickBounds of a leaf (validate/node.hpp), decided by Compiler::finish. keywords/string.cpp:
-// whether every unit of `node` is a string bound checked inline; keywords/numeric.cpp: whether
-// every one is a number bound exact as a double (then their doubles are set).
-[[nodiscard]] bool has_only_string_bounds(const Node& node);
-[[nodiscard]] bool set_quick_number_bounds(Node& node);
-
 // keywords/string.cpp
 void compile_length(KeywordCompiler& k, const std::string& key, const ojson& value, const Path& at);
 void compile_pattern(KeywordCompiler& k, const std::string& key, const ojson& value,

@@ -7,6 +7,7 @@
 #include "core/json_number.hpp"
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
+#include "validate/quick_bounds.hpp"
 
 namespace accord::detail {
 
@@ -72,12 +73,12 @@ std::optional<double> exact_double(const NumberValue& number) {
 
 }  // namespace
 
-bool set_quick_number_bounds(Node& node) {
+void mark_quick_number_bounds(Node& node) {
   const bool bounds_only = std::all_of(node.units.begin(), node.units.end(), [](Unit unit) {
     return unit == Unit::minimum || unit == Unit::maximum || unit == Unit::exclusive_minimum ||
            unit == Unit::exclusive_maximum;
   });
-  if (!bounds_only) return false;
+  if (!bounds_only) return;
   // A bound left unread (null) checks nothing: its double stays infinite. (Doubles set before a
   // bound that is not exact are never read: the node then gets no QuickBounds.)
   const auto exact = [](const json& bound, const NumberValue& number, double& quick) {
@@ -86,11 +87,12 @@ bool set_quick_number_bounds(Node& node) {
     if (value) quick = *value;
     return value.has_value();
   };
-  return exact(node.minimum, node.minimum_number, node.quick_minimum) &&
-         exact(node.maximum, node.maximum_number, node.quick_maximum) &&
-         exact(node.exclusive_minimum, node.exclusive_minimum_number,
-               node.quick_exclusive_minimum) &&
-         exact(node.exclusive_maximum, node.exclusive_maximum_number, node.quick_exclusive_maximum);
+  if (exact(node.minimum, node.minimum_number, node.quick_minimum) &&
+      exact(node.maximum, node.maximum_number, node.quick_maximum) &&
+      exact(node.exclusive_minimum, node.exclusive_minimum_number, node.quick_exclusive_minimum) &&
+      exact(node.exclusive_maximum, node.exclusive_maximum_number, node.quick_exclusive_maximum)) {
+    node.quick_bounds = QuickBounds::number;
+  }
 }
 
 bool number_within_bounds(const Node& n, JsonView v) {

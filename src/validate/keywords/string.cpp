@@ -6,6 +6,7 @@
 #include "text/string_formats.hpp"
 #include "validate/evaluation.hpp"
 #include "validate/keywords/keywords.hpp"
+#include "validate/quick_bounds.hpp"
 
 namespace accord::detail {
 namespace {

@@ -19,6 +19,14 @@
 #include "core/member_values.hpp"
 
 namespace accord::detail {
+
+// Whether a compiled rule's requirement was shaped (judged in place) when its places were bound.
+struct CompiledRuleShapes {
+  static bool requirement_shaped(const CompiledRule& rule) {
+    return rule.requirement_.shape != CompiledRule::Shape::general;
+  }
+};
+
 namespace {
 
 using nlohmann::json;
@@ -205,6 +213,20 @@ TEST(RuleEvaluation, ABoundFieldComparesWithALiteralAsTheirTreesDo) {
       }
     }
   }
+}
+
+TEST(RuleEvaluation, ABoundFieldAgainstAStringOrNumberLiteralIsJudgedInPlace) {
+  for (const json& literal : {json("eur"), json(500), json(-0.5)}) {
+    CompiledRule bound = rule(Op::lte, literal);
+    bound.bind_places({"c", "a"});
+    EXPECT_TRUE(CompiledRuleShapes::requirement_shaped(bound)) << literal.dump();
+  }
+}
+
+TEST(RuleEvaluation, ABoundFieldAgainstAnotherFieldIsJudgedTheGeneralWay) {
+  CompiledRule bound = rule(Op::lte, field("b"));
+  bound.bind_places({"c", "b", "a"});
+  EXPECT_FALSE(CompiledRuleShapes::requirement_shaped(bound));
 }
 
 TEST(RuleEvaluation, BoundFieldsAreReadFromTheValuesFoundNotFromTheObject) {

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "accord/schema.hpp"
 #include "accord/validate.hpp"
@@ -195,47 +196,69 @@ TEST(EngineWalk, ALeafReachedThroughARefIsJudgedAsOneWrittenInPlace) {
   }
 }
 
-// A member's leaf with only number bounds passes a value inside them without running its units;
-// every value, inside or outside, exact as a double or not (past 2^53, a uint64, a float), gets
-// the issues the general steps give it (`allOf: [{}]` beside the bound makes the node no leaf).
-TEST(EngineWalk, ALeafsNumberBoundsJudgeAsItsUnitsDo) {
-  const char* numbers[] = {"0",
-                           "-0.0",
-                           "0.5",
-                           "1",
-                           "-1",
-                           "500",
-                           "9999.99",
-                           "10000",
-                           "9007199254740991",
-                           "9007199254740992",
-                           "9007199254740993",
-                           "18446744073709551615",
-                           "-9223372036854775808",
-                           "-9007199254740993",
-                           "1e19",
-                           "-1e300"};
-  for (const char* keyword : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}) {
-    for (const char* bound : numbers) {
-      const std::string leaf = std::string(R"("type":"number",")") + keyword + "\":" + bound;
-      const auto validator = [](const std::string& member) {
-        return Validator::from_json_schema(nlohmann::ordered_json::parse(
-            R"({"type":"object","properties":{"v":{)" + member + "}}}"));
-      };
-      const Validator quick = validator(leaf);
-      const Validator general = validator(R"("allOf":[{}],)" + leaf);
-      for (const char* value : numbers) {
-        const std::string document = std::string(R"({"v":)") + value + "}";
-        EXPECT_EQ(quick.parse_and_validate(document).issues,
-                  general.parse_and_validate(document).issues)
-            << keyword << " " << bound << " " << value;
-      }
-    }
+// Each value as member "v" gets the same issues from the leaf `member` (keywords written without
+// braces, under `dialect` when one is given) as from the same keywords beside `allOf: [{}]`,
+// which makes the node no leaf: the general steps are the oracle.
+void expect_leaf_judges_as_general_steps(const std::string& member,
+                                         const std::vector<std::string>& values,
+                                         const std::string& dialect = "") {
+  const auto validator = [&](const std::string& keywords) {
+    const std::string root = dialect.empty() ? "" : R"("$schema":")" + dialect + "\",";
+    return Validator::from_json_schema(nlohmann::ordered_json::parse(
+        "{" + root + R"("type":"object","properties":{"v":{)" + keywords + "}}}"));
+  };
+  const Validator leaf = validator(member);
+  const Validator general = validator(R"("allOf":[{}],)" + member);
+  for (const std::string& value : values) {
+    const std::string document = R"({"v":)" + value + "}";
+    EXPECT_EQ(leaf.parse_and_validate(document).issues, general.parse_and_validate(document).issues)
+        << dialect << " " << member << " " << value;
   }
 }
 
-// The same for a leaf with only string bounds: lengths in code points, a checked format and a
-// pattern of the byte-loop subset, each passed or failed alone and together.
+// A member's leaf with only number bounds passes a value inside them without running its units;
+// every value, inside or outside, exact as a double or not (past 2^53, a uint64, a float, a
+// float an integer type takes or not), gets the issues the general steps give it; so do bounds
+// beside multipleOf and draft-04's boolean exclusive forms.
+TEST(EngineWalk, ALeafsNumberBoundsJudgeAsItsUnitsDo) {
+  const std::vector<std::string> numbers = {"0",
+                                            "-0.0",
+                                            "0.5",
+                                            "1",
+                                            "1.0",
+                                            "1.5",
+                                            "-1",
+                                            "500",
+                                            "9999.99",
+                                            "10000",
+                                            "9007199254740991",
+                                            "9007199254740992",
+                                            "9007199254740993",
+                                            "18446744073709551615",
+                                            "-9223372036854775808",
+                                            "-9007199254740993",
+                                            "1e19",
+                                            "-1e300"};
+  for (const char* type : {"number", "integer"}) {
+    for (const char* keyword : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}) {
+      for (const std::string& bound : numbers) {
+        expect_leaf_judges_as_general_steps(
+            std::string(R"("type":")") + type + R"(",")" + keyword + "\":" + bound, numbers);
+      }
+    }
+  }
+  expect_leaf_judges_as_general_steps(R"("type":"number","minimum":0,"multipleOf":0.5)", numbers);
+  expect_leaf_judges_as_general_steps(R"("type":"integer","maximum":500,"multipleOf":3)", numbers);
+  for (const char* draft4 : {R"("type":"number","minimum":0,"exclusiveMinimum":true)",
+                             R"("type":"number","maximum":500,"exclusiveMaximum":true)",
+                             R"("type":"integer","minimum":1,"exclusiveMinimum":false)"}) {
+    expect_leaf_judges_as_general_steps(draft4, numbers, "http://json-schema.org/draft-04/schema#");
+  }
+}
+
+// The same for a leaf with only string bounds: lengths in code points (2- and 4-byte UTF-8
+// characters), a checked format and a pattern of the byte-loop subset, each passed or failed
+// alone and together.
 TEST(EngineWalk, ALeafsStringBoundsJudgeAsItsUnitsDo) {
   const char* leaves[] = {
       R"("type":"string","minLength":3,"maxLength":5)",
@@ -244,21 +267,42 @@ TEST(EngineWalk, ALeafsStringBoundsJudgeAsItsUnitsDo) {
       R"("type":"string","format":"date","pattern":"^\\d{4}-\\d{2}-\\d{2}$")",
       R"("type":"string","minLength":2,"format":"email","pattern":"^a")",
   };
-  const char* texts[] = {R"("")",           R"("ab")",         R"("abc")",     R"("ééé")",
-                         R"("abcdef")",     R"("a@b.co")",     R"("acct_x9")", R"("acct_")",
-                         R"("2024-02-30")", R"("2024-02-03")", R"(7)",         R"(null)"};
-  for (const char* leaf : leaves) {
-    const auto validator = [](const std::string& member) {
-      return Validator::from_json_schema(nlohmann::ordered_json::parse(
-          R"({"type":"object","properties":{"v":{)" + member + "}}}"));
-    };
-    const Validator quick = validator(leaf);
-    const Validator general = validator(std::string(R"("allOf":[{}],)") + leaf);
-    for (const char* text : texts) {
-      const std::string document = std::string(R"({"v":)") + text + "}";
-      EXPECT_EQ(quick.parse_and_validate(document).issues,
-                general.parse_and_validate(document).issues)
-          << leaf << " " << text;
+  // U+1F600, four bytes: five of them are 20 bytes and 5 code points.
+  const std::string emoji = "\xF0\x9F\x98\x80";
+  const std::vector<std::string> texts = {
+      R"("")",
+      R"("ab")",
+      R"("abc")",
+      R"("ééé")",
+      R"("abcdef")",
+      R"("a@b.co")",
+      R"("acct_x9")",
+      R"("acct_")",
+      R"("2024-02-30")",
+      R"("2024-02-03")",
+      R"(7)",
+      R"(null)",
+      '"' + emoji + emoji + '"',
+      '"' + emoji + emoji + emoji + emoji + emoji + '"',
+      '"' + emoji + emoji + emoji + emoji + emoji + emoji + '"'};
+  for (const char* leaf : leaves) expect_leaf_judges_as_general_steps(leaf, texts);
+}
+
+bool has_no_x(const json& text) {
+  return text.get<std::string>().find('x') == std::string::npos;
+}
+
+// A DSL leaf with bounds and a refinement runs its refinement whatever the bounds say: a value
+// inside them is not passed by the quick check alone. The oracle is the predicate itself.
+TEST(EngineWalk, ALeafsRefinementRunsForAValueInsideItsBounds) {
+  const Validator validator(object({{"v", string().min(2).max(5).refine(has_no_x, "has an x")}}));
+  for (const char* text : {"ab", "abcde", "axb", "xxxxx"}) {
+    const Issues issues = validator.parse_and_validate(json{{"v", text}}.dump()).issues;
+    if (has_no_x(json(text))) {
+      EXPECT_TRUE(issues.empty()) << text << " " << prettify(issues);
+    } else {
+      ASSERT_EQ(issues.size(), 1U) << text << " " << prettify(issues);
+      EXPECT_EQ(issues[0].message, "has an x");
     }
   }
 }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "accord/validate.hpp"
+
 namespace accord::detail {
 namespace {
 
@@ -59,6 +61,23 @@ TEST(KnownTexts, AnOptionSetHoldsExactlyItsOptions) {
       EXPECT_EQ(set.contains(probe), std::find(some.begin(), some.end(), probe) != some.end())
           << count << " options, probe \"" << probe << "\"";
     }
+  }
+}
+
+// A string enum whose schema writes its options with JSON escapes holds the texts they decode
+// to, whether a document writes a value escaped or not, end to end through the Validator; the
+// oracle is std::find over the options nlohmann parsed from the same schema.
+TEST(KnownTexts, AnEnumWrittenWithEscapesHoldsTheTextsItsOptionsDecodeTo) {
+  const auto schema = nlohmann::ordered_json::parse(
+      R"({"type":"object","properties":{"v":{"enum":["\u00e9","a\"b","\\u00e9","eur"]}}})");
+  const auto& options = schema["properties"]["v"]["enum"];
+  const Validator validator = Validator::from_json_schema(schema);
+  for (const std::string value :
+       {R"("\u00e9")", "\"\xC3\xA9\"", R"("a\"b")", R"("a\u0022b")", R"("a\\\"b")", R"("\\u00e9")",
+        R"("\u0065ur")", R"("e")", R"("\u00e8")", R"("ab")"}) {
+    const bool listed = std::find(options.begin(), options.end(),
+                                  nlohmann::ordered_json::parse(value)) != options.end();
+    EXPECT_EQ(validator.parse_and_validate(R"({"v":)" + value + "}").ok(), listed) << value;
   }
 }
 
