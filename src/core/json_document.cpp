@@ -486,9 +486,9 @@ class TapeReader : BasicJsonScanner<true> {
 
   // At a number's first byte: reads it onto the tape.
   [[gnu::always_inline]] bool number() {
-    ScannedNumber number;
-    if (!BasicJsonScanner::number(number)) return false;
-    out_.number(number);
+    ScannedNumber scanned;
+    if (!BasicJsonScanner::number(scanned)) return false;
+    out_.number(scanned);
     return true;
   }
 

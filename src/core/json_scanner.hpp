@@ -295,7 +295,9 @@ class BasicJsonScanner {
     }
   }
 
-  // Inlined: a call's prologue and epilogue cost about a third of reading a short amount.
+  // Inlined: in the tape reader (core/json_document.cpp) a call's prologue and epilogue cost about
+  // a third of reading a short amount. It inlines into fast_json's tree reader too, unmeasured
+  // there; accord-bench's code is about 1 KB larger with both.
   [[gnu::always_inline]] bool number(ScannedNumber& out) {
     const char* start = p_;
     const bool negative = *p_ == '-';

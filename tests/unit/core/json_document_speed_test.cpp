@@ -16,6 +16,7 @@
 #include "accord/json_text.hpp"
 #include "accord/json_view.hpp"
 #include "core/json_scanner.hpp"
+#include "fixtures/allocation_count.hpp"
 #include "fixtures/reads_as_nlohmann.hpp"
 
 namespace accord {
@@ -225,6 +226,7 @@ const std::vector<std::string> kReusedTexts = {
 TEST(JsonDocumentSpeed, MemberNumbersOfEveryFormReadAsNlohmann) {
   const std::vector<std::string> tokens = {"0",
                                            "-0",
+                                           "-0.0",
                                            "7",
                                            "-7",
                                            "9999.99",
@@ -233,7 +235,11 @@ TEST(JsonDocumentSpeed, MemberNumbersOfEveryFormReadAsNlohmann) {
                                            "-2.5E-3",
                                            "1E+2",
                                            "123456789012345678",
+                                           "1234567890123456789",
                                            "12345678901234567890",
+                                           "18446744073709551615",
+                                           "18446744073709551616",
+                                           "-9223372036854775808",
                                            "-9223372036854775809",
                                            "1e400",
                                            "1e-400",
@@ -266,6 +272,21 @@ TEST(JsonDocumentSpeed, AReusedDocumentReadsEachTextAsAFreshOne) {
       EXPECT_TRUE(reused.root() == fresh.document->root()) << text;
     }
   }
+}
+
+// The reused document's copy of the text is resized, not cleared: the longer text's bytes past
+// the shorter one's end ("2345") stay there until the padding's zeros are written over them. A
+// text that ends inside a token (a number alone) is read up to the zero that ends it: with those
+// bytes left, the tape reader would read "1" on into "12345" and give up, and nlohmann would read
+// the text instead (the same value, with allocations). It must read on the tape, as itself.
+TEST(JsonDocumentSpeed, AShorterTextAfterALongerOneReadsOnTheTapeWithoutStaleBytes) {
+  JsonDocument reused;
+  ASSERT_TRUE(parse_document("12345", ParseLimits{}, reused).empty());
+  const std::string shorter = "1";
+  testing::arm_allocation_count();
+  const Issues issues = parse_document(shorter, ParseLimits{}, reused);
+  EXPECT_EQ(testing::disarm_allocation_count(), 0);
+  testing_documents::expect_read_as_nlohmann(shorter, issues, &reused);
 }
 
 TEST(JsonDocumentSpeed, AReusedDocumentKeepsItsCapacity) {
