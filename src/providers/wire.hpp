@@ -79,8 +79,9 @@ template <std::size_t N>
   for (const JsonMember& member : object.members_as_written()) {
     for (std::size_t i = 0; i < N; ++i) {
       if (bytes_detail::same_text(member.key, names[i])) {
-        found[i] = member.value;  // a document's keys are unique: no later member has this name
-        break;
+        // A document's keys are unique (a repeated key is read by nlohmann, which keeps the
+        // last), so each slot is written at most once.
+        found[i] = member.value;
       }
     }
   }

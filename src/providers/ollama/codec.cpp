@@ -154,7 +154,7 @@ class Ollama final : public Provider {
     Reply reply;
     reply.usage = usage;
     reply.detail = string_or_empty(body, "done_reason");
-    std::string text = string_or_empty(*message, "content");
+    std::string text = string_or_empty(content);
     if (const auto calls = message->find("tool_calls"); calls && !calls->is_null()) {
       if (!calls->is_array()) return fail("message.tool_calls is not an array");
       for (const JsonView call : calls->items()) {
