@@ -111,10 +111,13 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
 PreparedExchange ExtractionLoop::prepare() {
   const auto setup = stream();
   // Encoded in place, not on a copy of the call (a copy and its destruction per attempt):
-  // prepare_sent writes the client's settings into call_, and what a later request (a
-  // fallback's) or the hooks read differently is put back however the encoding ends: the call's
-  // own parameters, before the client's are merged in, and its model, empty when the client
-  // chooses. Each request writes its client's base URL, key, mode and max_tokens again.
+  // prepare_sent writes the client's settings into call_, and however the encoding ends it is
+  // given back as it was. The call's own parameters: a call that sets none keeps taking
+  // prepare_sent's shortcut (the client's sent as they are, no merged()) on later attempts. Its
+  // model, empty when the client chooses: a fallback's first request names the fallback's model,
+  // not the one before (Fallback.UnavailableAfterRetriesHandsTheCallToTheNext). The key and the
+  // base URL are cleared, so the call holds a key only while it is encoded; each request writes
+  // its client's again, with its mode and max_tokens.
   struct Restored {
     CallSpec& call;
     RequestParameters parameters;
@@ -122,6 +125,8 @@ PreparedExchange ExtractionLoop::prepare() {
     ~Restored() {
       call.parameters = std::move(parameters);
       call.model = std::move(model);
+      call.api_key.clear();
+      call.base_url.clear();
     }
   } restored{call_, call_.parameters, call_.model};
   return Client::Internals::prepare_sent(*client_, call_, setup ? &*setup : nullptr);

@@ -43,7 +43,8 @@ class ExtractionLoop {
   // The next attempt to send.
   [[nodiscard]] const CallSpec& call() const { return call_; }
   // call() encoded for client(), streamed as stream() says: Client::Internals::prepare_sent on
-  // call() itself (so not const), whose parameters and model are given back however it ends.
+  // call() itself (so not const), whose parameters and model are given back however it ends,
+  // and which holds no key or base URL after it.
   // Throws std::invalid_argument for a request refused before sending.
   [[nodiscard]] PreparedExchange prepare();
   // Tells the hooks call() is being sent (on_correction_sent, on_request_sent). Called once it
