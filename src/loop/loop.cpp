@@ -98,14 +98,14 @@ bool nothing_to_unlower(const Lowering& lowering, std::string_view text) {
 }
 
 // judge_text's value as a tree: the text is not valid as sent, or has something to unlower.
-// `verdict` is the text read as sent when there was nothing to unlower (its document, its issues),
+// `as_sent` is the text read as sent when there was nothing to unlower (its document, its issues),
 // else null.
 Judged judge_as_tree(std::string_view text, const Lowering& lowering, const Validator& validator,
-                     const RepairSetup& repair, ValidationResult* verdict) {
-  const bool parsed_as_sent = verdict != nullptr && verdict->parsed();
+                     const RepairSetup& repair, ValidationResult* as_sent) {
+  const bool parsed_as_sent = as_sent != nullptr && as_sent->parsed();
   Judged judged;
   if (parsed_as_sent) {
-    judged.wire_value = document_tree(*verdict->document);
+    judged.wire_value = document_tree(*as_sent->document);
   } else {
     auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
     if (!parsed.value) {
@@ -119,7 +119,7 @@ Judged judge_as_tree(std::string_view text, const Lowering& lowering, const Vali
   judged.parsed = true;
   auto value = unlower(judged.wire_value, lowering);
   // Parsed as sent with nothing to unlower: the issues are the document's.
-  judged.issues = parsed_as_sent ? std::move(verdict->issues) : validator.validate(value);
+  judged.issues = parsed_as_sent ? std::move(as_sent->issues) : validator.validate(value);
   if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
     auto changes = repair_to_valid(value, *repair.json_schema, validator, repair.policy);
     if (!changes.empty()) {
