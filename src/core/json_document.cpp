@@ -6,6 +6,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -1005,20 +1007,25 @@ nlohmann::json JsonView::to_json() const {
       return get_double();
     case Kind::string:
     case Kind::key:
-      return std::string(get_string());
+      // Built from the view in the tree's own string: no std::string made and moved in.
+      return nlohmann::json(get_string());
     case Kind::array: {
-      nlohmann::json out = nlohmann::json::array();
+      // Not json::array(): that goes through the initializer-list constructor.
+      nlohmann::json out(nlohmann::json::value_t::array);
       auto& items = out.get_ref<nlohmann::json::array_t&>();
       items.reserve(size());
       for (JsonView item : this->items()) items.push_back(item.to_json());
       return out;
     }
     case Kind::object: {
-      nlohmann::json out = nlohmann::json::object();
+      nlohmann::json out(nlohmann::json::value_t::object);
       auto& members = out.get_ref<nlohmann::json::object_t&>();
-      // Members come in key order: each goes in at the end.
+      // Members come in key order: each goes in at the end, its key built in the map's node
+      // from the view (no key string made and moved in).
       for (const JsonMember& member : this->members()) {
-        members.emplace_hint(members.end(), std::string(member.key), member.value.to_json());
+        members.emplace_hint(members.end(), std::piecewise_construct,
+                             std::forward_as_tuple(member.key),
+                             std::forward_as_tuple(member.value.to_json()));
       }
       return out;
     }

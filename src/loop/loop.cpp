@@ -97,6 +97,40 @@ bool nothing_to_unlower(const Lowering& lowering, std::string_view text) {
   return lowering.nulled_optionals.empty() || text.find("null") == std::string_view::npos;
 }
 
+// judge_text's value as a tree: the text is not valid as sent, or has something to unlower.
+// `as_sent` is the text read as sent when there was nothing to unlower (its document, its issues),
+// else null.
+Judged judge_as_tree(std::string_view text, const Lowering& lowering, const Validator& validator,
+                     const RepairSetup& repair, ValidationResult* as_sent) {
+  const bool parsed_as_sent = as_sent != nullptr && as_sent->parsed();
+  Judged judged;
+  if (parsed_as_sent) {
+    judged.wire_value = document_tree(*as_sent->document);
+  } else {
+    auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
+    if (!parsed.value) {
+      judged.issues = std::move(parsed.issues);
+      return judged;
+    }
+    count_reply_tree();
+    judged.wire_value = std::move(*parsed.value);
+    judged.repairs = std::move(repairs);
+  }
+  judged.parsed = true;
+  auto value = unlower(judged.wire_value, lowering);
+  // Parsed as sent with nothing to unlower: the issues are the document's.
+  judged.issues = parsed_as_sent ? std::move(as_sent->issues) : validator.validate(value);
+  if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
+    auto changes = repair_to_valid(value, *repair.json_schema, validator, repair.policy);
+    if (!changes.empty()) {
+      judged.issues.clear();
+      judged.repairs.insert(judged.repairs.end(), changes.begin(), changes.end());
+    }
+  }
+  judged.value = JudgedValue(std::move(value));
+  return judged;
+}
+
 }  // namespace
 
 std::uint64_t reply_trees_built() {
@@ -112,42 +146,15 @@ Judged judge_text(std::string_view text, const Lowering& lowering, const Validat
                   const RepairSetup& repair) {
   // A repeated key is an issue, not the last value: a streamed part is judged as it closes, so
   // only then can an early stop never differ from the whole reply's verdict.
-  Judged judged;
-  std::optional<ValidationResult> verdict;
-  if (nothing_to_unlower(lowering, text)) {
-    verdict = validator.parse_and_validate(text, kReplyLimits);
-    if (verdict->ok()) {
-      judged.parsed = true;
-      judged.value = JudgedValue(std::move(*verdict->document));
-      return judged;
-    }
+  if (!nothing_to_unlower(lowering, text)) {
+    return judge_as_tree(text, lowering, validator, repair, nullptr);
   }
-  if (verdict && verdict->parsed()) {
-    judged.wire_value = document_tree(*verdict->document);
-  } else {
-    auto [parsed, repairs] = parse_with_repairs(text, repair.policy, repair.root_is_array);
-    if (!parsed.value) {
-      judged.issues = std::move(parsed.issues);
-      return judged;
-    }
-    count_reply_tree();
-    judged.wire_value = std::move(*parsed.value);
-    judged.repairs = std::move(repairs);
-  }
-  judged.parsed = true;
-  auto value = unlower(judged.wire_value, lowering);
-  // Parsed as sent with nothing to unlower: the issues are the document's.
-  judged.issues =
-      verdict && verdict->parsed() ? std::move(verdict->issues) : validator.validate(value);
-  if (!judged.issues.empty() && repair.policy != RepairPolicy::off && repair.json_schema) {
-    auto changes = repair_to_valid(value, *repair.json_schema, validator, repair.policy);
-    if (!changes.empty()) {
-      judged.issues.clear();
-      judged.repairs.insert(judged.repairs.end(), changes.begin(), changes.end());
-    }
-  }
-  judged.value = JudgedValue(std::move(value));
-  return judged;
+  ValidationResult verdict = validator.parse_and_validate(text, kReplyLimits);
+  // Valid as sent, the common case: the document is the value, moved once, into the Judged
+  // returned.
+  if (verdict.ok())
+    return Judged{.value = JudgedValue(std::move(*verdict.document)), .parsed = true};
+  return judge_as_tree(text, lowering, validator, repair, &verdict);
 }
 
 namespace {

@@ -53,6 +53,18 @@ const std::vector<std::string> kTexts = {
     "\xef\xbb\xbf{\"bom\":true}",  // byte-order mark: nlohmann skips it
     " \n\t[ 1 , 2 ]\r\n",
     R"({"":0,"a":1,"A":2,"aa":3,"\u00e9":4})",
+    R"("a string past the 15 bytes a std::string holds in its own buffer")",
+    R"({"a\"b":"c\\d","\n":"\u00e9\t","a key past the short-string buffer":"a value \/ past it"})",
+    // More members than the reader's small-object sort takes, in no key order.
+    [] {
+      std::string text = "{";
+      for (int i = 0; i < 40; ++i) {
+        const int key = i * 7 % 40;
+        text += (i == 0 ? "\"k" : ",\"k") + std::to_string(key) +
+                "\":" + (key % 2 == 0 ? std::to_string(key) : "\"v" + std::to_string(key) + "\"");
+      }
+      return text + "}";
+    }(),
 };
 
 TEST(ParseDocument, GivesTheTreeNlohmannGivesForEveryText) {
