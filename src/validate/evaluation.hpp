@@ -137,9 +137,13 @@ class Run {
   // string, a string enum), or with a value inside its QuickBounds, is judged here whole.
   [[gnu::always_inline]] bool visit(NodeId id, const JsonView* v, const Link* at,
                                     const SchemaNode* dsl) {
-    const Node& n = d_.nodes[id];
+    return visit(d_.nodes[id], id, v, at, dsl, has_refinements(dsl));
+  }
+  // The same with node `id` and has_refinements(dsl) given (a property's PropertyStep holds both).
+  [[gnu::always_inline]] bool visit(const Node& n, NodeId id, const JsonView* v, const Link* at,
+                                    const SchemaNode* dsl, bool refined) {
     if (judged_as_leaf(n, v)) {
-      if (!has_refinements(dsl)) {
+      if (!refined) {
         // leaf()'s result when there is nothing but the kind to check.
         if (n.units.empty()) return kind_plainly_ok(n, v) || value_kind_ok(n, v, at);
         // A value inside the leaf's bounds passes its units: they need not run one by one. Any

@@ -359,5 +359,33 @@ TEST(EngineWalk, RulesReadTheFoundValuesAsTheyReadFieldsLookedUp) {
   EXPECT_GT(issues, 0U);  // the comparison covers rules that fail
 }
 
+// Nested objects under two properties and a required third, over `padding` more declared
+// properties: the object keywords' loop renames one link for each property.
+Validator nested_validator(int padding) {
+  auto schema = nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {
+      "a": {"type": "object", "properties": {"x": {"type": "string"}}},
+      "b": {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]},
+      "c": {"type": "string"}
+    },
+    "required": ["c"]
+  })");
+  for (int i = 0; i < padding; ++i) {
+    schema["properties"]["pad" + std::to_string(i)] = {{"type", "string"}};
+  }
+  return Validator::from_json_schema(schema);
+}
+
+TEST(EngineWalk, EachPropertysIssuesNameItsOwnPathAfterASiblingsNestedIssues) {
+  // 3 declared properties: their values found in one pass; 17: each looked up.
+  const Issues found = nested_validator(0).parse_and_validate(R"({"a":{"x":1},"b":{}})").issues;
+  ASSERT_EQ(found.size(), 3U) << prettify(found);
+  EXPECT_EQ(found[0].path, (Path{"a", "x"}));
+  EXPECT_EQ(found[1].path, (Path{"b", "y"}));
+  EXPECT_EQ(found[2].path, (Path{"c"}));
+  EXPECT_EQ(found, nested_validator(14).parse_and_validate(R"({"a":{"x":1},"b":{}})").issues);
+}
+
 }  // namespace
 }  // namespace accord
