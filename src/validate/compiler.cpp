@@ -363,7 +363,8 @@ void Compiler::finish() {
   }
   for (auto& node : d_.nodes) {
     if (!node.one_of.empty()) find_discriminator(node);
-    // Whether each property is required, decided once rather than per value.
+    // Each property's step: whether it is required is decided once rather than per value (its
+    // DSL half is bound when the engine is built).
     for (const auto& [name, id] : node.properties) {
       const bool required =
           std::find(node.required.begin(), node.required.end(), name) != node.required.end();

@@ -83,6 +83,7 @@ void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t dep
   Node& n = d.nodes[id];
   if (n.usual_dsl != nullptr) return;
   n.usual_dsl = dsl;
+  n.usual_dsl_has_defaults = has_field_defaults(*dsl);
   const SchemaNode* target = dsl->kind == Kind::ref ? d.definitions.resolve(dsl) : nullptr;
   if (n.ref_only) {
     bind_dsl(d, n.ref, target != nullptr ? target : dsl, depth + 1);

@@ -100,6 +100,10 @@ struct Seen {
   return n.types == 0 || type_matches(n.types, *v);
 }
 
+// Whether `dsl` is an object with a field that declares a default (its refinements see it filled
+// in when the field is absent).
+[[nodiscard]] bool has_field_defaults(const SchemaNode& dsl);
+
 // Whether the DSL node of a value (if any) carries C++ refinements.
 [[nodiscard]] inline bool has_refinements(const SchemaNode* dsl) {
   return dsl != nullptr && !dsl->refinements.empty();
@@ -236,11 +240,13 @@ class Run {
                                                Seen* seen, const Check& check);
   // The node's refinements hold, or do not run: no DSL node, a null a nullable node lets
   // through, or an aborting issue since `aborts_before`.
-  [[gnu::always_inline]] inline bool refinements_hold(JsonView v, const Link* at,
+  // `n` is the node the value is judged by: its usual DSL node's defaults are known.
+  [[gnu::always_inline]] inline bool refinements_hold(const Node& n, JsonView v, const Link* at,
                                                       const SchemaNode* dsl,
                                                       std::size_t aborts_before);
-  // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
-  bool refine(const SchemaNode& dsl, JsonView v, const Link* at);
+  // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
+  // (looked for only when `may_fill`: `dsl` may have a field with a default).
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);

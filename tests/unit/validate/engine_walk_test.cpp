@@ -387,5 +387,20 @@ TEST(EngineWalk, EachPropertysIssuesNameItsOwnPathAfterASiblingsNestedIssues) {
   EXPECT_EQ(found, nested_validator(14).parse_and_validate(R"({"a":{"x":1},"b":{}})").issues);
 }
 
+// Whether an object's refinements need its fields' defaults is decided once, by its DSL node:
+// where it declares one the predicate sees it filled in, where it declares none the value is as
+// written.
+TEST(EngineWalk, AnObjectsRefinementSeesTheDefaultsItsFieldsDeclareOnly) {
+  const Schema filled = object({{"k", string().default_("auto")}})
+                            .refine([](const json& v) { return v.value("k", "") == "auto"; },
+                                    "the default is not filled in");
+  const Schema as_written =
+      object({{"k", string().optional()}})
+          .refine([](const json& v) { return !v.contains("k"); }, "a field appeared");
+  const Validator validator(object({{"filled", filled}, {"as_written", as_written}}));
+  const Issues issues = validator.parse_and_validate(R"({"filled":{},"as_written":{}})").issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+}
+
 }  // namespace
 }  // namespace accord
