@@ -75,9 +75,11 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
   return std::make_pair(id, dsl);
 }
 
-// Records the DSL node each node is first reached with (Node::usual_dsl) and its properties'
-// under it, following the DSL down as Run does: through nullable wrappers, $refs, properties,
-// records' and lists' values and union options. A node reached again keeps its first binding.
+// Records the DSL node each node is first reached with (Node::usual_dsl), whether that DSL node
+// declares field defaults (Node::usual_dsl_has_defaults), and in each property's step the
+// property's DSL node under it and whether that one is refined, following the DSL down as Run
+// does: through nullable wrappers, $refs, properties, records' and lists' values and union
+// options. A node reached again keeps its first binding.
 void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t depth) {
   if (dsl == nullptr || id == kNone || depth >= kMaxEvalDepth) return;
   Node& n = d.nodes[id];

@@ -214,23 +214,25 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
   // Copied (the places in use): filling the caller's buffer in place would make every node's
   // loop read and write its bits through memory.
   if (on_stack && property_values != nullptr) property_values->copy_places(matched, count);
-  // Reached with its usual DSL node (or none, as usual): each property's is in its step.
+  // Reached with its usual DSL node, each property's is in its step (both null: the steps are
+  // unbound and hold no DSL node).
   const bool bound = dsl == n.usual_dsl;
   // One link for every property, renamed for each: the checks below it do not keep it.
-  Link field = Link::field(at, {});
+  Link property_link = Link::field(at, {});
   for (std::size_t i = 0; i < count; ++i) {
     const Node::PropertyStep& step = steps[i];
-    field.key = step.name;
+    property_link.key = step.name;
     const auto looked_up = on_stack ? std::nullopt : object.find(step.name);
     const JsonView* value = on_stack ? matched.find(i) : looked_up ? &*looked_up : nullptr;
     if (value != nullptr) {
       if (!on_stack) ++present;
       const SchemaNode* value_dsl = property_dsl(n, step, dsl, bound, i);
       const bool refined = bound ? step.refined : has_refinements(value_dsl);
-      ok = visit(*step.node, step.id, value, &field, value_dsl, refined) && ok;
+      ok = visit(*step.node, step.id, value, &property_link, value_dsl, refined) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (step.required) {
-      ok = node(step.id, nullptr, &field, property_dsl(n, step, dsl, bound, i), nullptr) && ok;
+      ok = node(step.id, nullptr, &property_link, property_dsl(n, step, dsl, bound, i), nullptr) &&
+           ok;
     }
     if (!ok && sink_ == nullptr) return false;
   }
