@@ -98,7 +98,7 @@ void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t dep
   bind_dsl(d, n.ref, target, depth + 1);
   for (std::size_t i = 0; i < n.property_steps.size(); ++i) {
     auto& step = n.property_steps[i];
-    step.dsl = field_node(dsl, n.properties[i].first, i);
+    step.dsl = field_node(dsl, step.name, i);
     step.refined = has_refinements(step.dsl);
     bind_dsl(d, step.id, step.dsl, depth + 1);
   }

@@ -56,7 +56,7 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-const SchemaNode* field_node(const SchemaNode* node, const std::string& name, std::size_t hint) {
+const SchemaNode* field_node(const SchemaNode* node, std::string_view name, std::size_t hint) {
   if (node == nullptr || node->kind != Kind::object) return nullptr;
   if (hint < node->fields.size() && node->fields[hint].name == name) {
     return &node->fields[hint].schema.node();

@@ -127,7 +127,7 @@ struct ExtraKeys {
 [[nodiscard]] std::string plural(std::uint64_t n, const char* one, const char* many);
 // The DSL node of field `name` of an object node (`hint`: where the field usually is, as emit()
 // writes properties in the order of the fields), or of element `index` of a `kind` node.
-[[nodiscard]] const SchemaNode* field_node(const SchemaNode* node, const std::string& name,
+[[nodiscard]] const SchemaNode* field_node(const SchemaNode* node, std::string_view name,
                                            std::size_t hint = std::string::npos);
 [[nodiscard]] const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t index);
 

@@ -47,11 +47,11 @@ std::size_t match_properties(const Node& n, JsonView object, MemberValues& found
   return present;
 }
 
-// The DSL node of property `i` of `n` (its `step`) reached with `dsl`: bound once when the engine
-// was built for the usual `dsl` (`bound`, decided once per object), looked up by name for another.
-const SchemaNode* property_dsl(const Node& n, const Node::PropertyStep& step, const SchemaNode* dsl,
-                               bool bound, std::size_t i) {
-  return bound ? step.dsl : field_node(dsl, n.properties[i].first, i);
+// The DSL node of property `i` (its `step`) reached with `dsl`: bound once when the engine was
+// built for the usual `dsl` (`bound`, decided once per object), looked up by name for another.
+const SchemaNode* property_dsl(const Node::PropertyStep& step, const SchemaNode* dsl, bool bound,
+                               std::size_t i) {
+  return bound ? step.dsl : field_node(dsl, step.name, i);
 }
 
 }  // namespace
@@ -226,13 +226,12 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
     const JsonView* value = on_stack ? matched.find(i) : looked_up ? &*looked_up : nullptr;
     if (value != nullptr) {
       if (!on_stack) ++present;
-      const SchemaNode* value_dsl = property_dsl(n, step, dsl, bound, i);
+      const SchemaNode* value_dsl = property_dsl(step, dsl, bound, i);
       const bool refined = bound ? step.refined : has_refinements(value_dsl);
       ok = visit(*step.node, step.id, value, &property_link, value_dsl, refined) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
     } else if (step.required) {
-      ok = node(step.id, nullptr, &property_link, property_dsl(n, step, dsl, bound, i), nullptr) &&
-           ok;
+      ok = node(step.id, nullptr, &property_link, property_dsl(step, dsl, bound, i), nullptr) && ok;
     }
     if (!ok && sink_ == nullptr) return false;
   }
