@@ -363,10 +363,12 @@ void Compiler::finish() {
   }
   for (auto& node : d_.nodes) {
     if (!node.one_of.empty()) find_discriminator(node);
-    // Whether each property is required, decided once rather than per value.
+    // Each property's step: whether it is required is decided once rather than per value (its
+    // DSL half is bound when the engine is built).
     for (const auto& [name, id] : node.properties) {
-      node.property_required.push_back(
-          std::find(node.required.begin(), node.required.end(), name) != node.required.end());
+      const bool required =
+          std::find(node.required.begin(), node.required.end(), name) != node.required.end();
+      node.property_steps.push_back({name, id, &d_.nodes[id], required});
     }
     node.wrapped = node.boolean || node.ref_only || node.tracks || node.tuple ||
                    node.nullable_inner != kNone || node.ref != kNone || node.dynamic_ref != kNone ||

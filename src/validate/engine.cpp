@@ -10,7 +10,7 @@ namespace accord::detail {
 namespace {
 
 // The issues a run found, with one more saying how many past the cap were left out.
-Issues collected(Sink sink, const Path& where) {
+Issues collected(Sink&& sink, const Path& where) {
   const std::size_t left_out = sink.count - sink.found.size();
   Issues out = std::move(sink.found);
   if (left_out > 0) {
@@ -75,14 +75,17 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
   return std::make_pair(id, dsl);
 }
 
-// Records the DSL node each node is first reached with (Node::usual_dsl) and its properties'
-// under it, following the DSL down as Run does: through nullable wrappers, $refs, properties,
-// records' and lists' values and union options. A node reached again keeps its first binding.
+// Records the DSL node each node is first reached with (Node::usual_dsl), whether that DSL node
+// declares field defaults (Node::usual_dsl_has_defaults), and in each property's step the
+// property's DSL node under it and whether that one is refined, following the DSL down as Run
+// does: through nullable wrappers, $refs, properties, records' and lists' values and union
+// options. A node reached again keeps its first binding.
 void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t depth) {
   if (dsl == nullptr || id == kNone || depth >= kMaxEvalDepth) return;
   Node& n = d.nodes[id];
   if (n.usual_dsl != nullptr) return;
   n.usual_dsl = dsl;
+  n.usual_dsl_has_defaults = has_field_defaults(*dsl);
   const SchemaNode* target = dsl->kind == Kind::ref ? d.definitions.resolve(dsl) : nullptr;
   if (n.ref_only) {
     bind_dsl(d, n.ref, target != nullptr ? target : dsl, depth + 1);
@@ -93,10 +96,11 @@ void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t dep
     return;  // the wrapper's own keywords see no DSL node
   }
   bind_dsl(d, n.ref, target, depth + 1);
-  n.property_dsl.reserve(n.properties.size());
-  for (std::size_t i = 0; i < n.properties.size(); ++i) {
-    n.property_dsl.push_back(field_node(dsl, n.properties[i].first, i));
-    bind_dsl(d, n.properties[i].second, n.property_dsl.back(), depth + 1);
+  for (std::size_t i = 0; i < n.property_steps.size(); ++i) {
+    auto& step = n.property_steps[i];
+    step.dsl = field_node(dsl, step.name, i);
+    step.refined = has_refinements(step.dsl);
+    bind_dsl(d, step.id, step.dsl, depth + 1);
   }
   bind_dsl(d, n.additional, element_node(dsl, Kind::object, 0), depth + 1);
   if (!n.tuple) bind_dsl(d, n.rest, element_node(dsl, Kind::array, 0), depth + 1);

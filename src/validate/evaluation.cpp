@@ -23,6 +23,13 @@ std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
 
 }  // namespace
 
+bool has_field_defaults(const SchemaNode& dsl) {
+  return dsl.kind == Kind::object &&
+         std::any_of(dsl.fields.begin(), dsl.fields.end(), [](const auto& field) {
+           return field.schema.node().default_value.has_value();
+         });
+}
+
 Path to_path(const Link* at) {
   std::size_t depth = 0;
   for (const Link* link = at; link != nullptr; link = link->up) ++depth;
@@ -49,7 +56,7 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-const SchemaNode* field_node(const SchemaNode* node, const std::string& name, std::size_t hint) {
+const SchemaNode* field_node(const SchemaNode* node, std::string_view name, std::size_t hint) {
   if (node == nullptr || node->kind != Kind::object) return nullptr;
   if (hint < node->fields.size() && node->fields[hint].name == name) {
     return &node->fields[hint].schema.node();
@@ -177,12 +184,12 @@ bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl
                    [](Unit /*no unit of a kind checks null or a boolean*/) { return true; });
 }
 
-bool Run::refinements_hold(JsonView v, const Link* at, const SchemaNode* dsl,
+bool Run::refinements_hold(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
                            std::size_t aborts_before) {
   if (!has_refinements(dsl) || (dsl->nullable && v.is_null()) || aborts() != aborts_before) {
     return true;
   }
-  return refine(*dsl, v, at);
+  return refine(*dsl, v, at, dsl != n.usual_dsl || n.usual_dsl_has_defaults);
 }
 
 bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
@@ -191,7 +198,7 @@ bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl)
   const bool ok = units(n, v, at, dsl, nullptr);
   if (!has_refinements(dsl)) return ok;
   if (!ok && sink_ == nullptr) return false;
-  return refinements_hold(v, at, dsl, start) && ok;
+  return refinements_hold(n, v, at, dsl, start) && ok;
 }
 
 bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
@@ -221,7 +228,7 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
                         : ruled_steps(n, *v, at, dsl, seen, track, local, start)) &&
        ok;
   if (!ok && sink_ == nullptr) return false;
-  return refinements_hold(*v, at, dsl, start) && ok;
+  return refinements_hold(n, *v, at, dsl, start) && ok;
 }
 
 bool Run::own_steps(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl, Seen* seen,
@@ -269,7 +276,7 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
     const std::size_t before = aborts();
     ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
     if (!ok && sink_ == nullptr) return false;
-    if (v != nullptr) ok = refinements_hold(*v, at, dsl, before) && ok;
+    if (v != nullptr) ok = refinements_hold(n, *v, at, dsl, before) && ok;
     return false;
   }
   if (n.nullable_inner != kNone) {
@@ -297,8 +304,8 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
 
 // Zod runs refinements after the node's own checks; the predicate sees defaults filled in. A
 // JSON predicate gets a tree of the value, built once for the node and only when it has one.
-bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at) {
-  const std::optional<json> filled = with_defaults(dsl, v);
+bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
+  const std::optional<json> filled = may_fill ? with_defaults(dsl, v) : std::nullopt;
   std::optional<JsonDocument> filled_document;
   std::optional<json> tree;
   bool ok = true;

@@ -100,6 +100,10 @@ struct Seen {
   return n.types == 0 || type_matches(n.types, *v);
 }
 
+// Whether `dsl` is an object with a field that declares a default (its refinements see it filled
+// in when the field is absent).
+[[nodiscard]] bool has_field_defaults(const SchemaNode& dsl);
+
 // Whether the DSL node of a value (if any) carries C++ refinements.
 [[nodiscard]] inline bool has_refinements(const SchemaNode* dsl) {
   return dsl != nullptr && !dsl->refinements.empty();
@@ -123,7 +127,7 @@ struct ExtraKeys {
 [[nodiscard]] std::string plural(std::uint64_t n, const char* one, const char* many);
 // The DSL node of field `name` of an object node (`hint`: where the field usually is, as emit()
 // writes properties in the order of the fields), or of element `index` of a `kind` node.
-[[nodiscard]] const SchemaNode* field_node(const SchemaNode* node, const std::string& name,
+[[nodiscard]] const SchemaNode* field_node(const SchemaNode* node, std::string_view name,
                                            std::size_t hint = std::string::npos);
 [[nodiscard]] const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t index);
 
@@ -137,9 +141,13 @@ class Run {
   // string, a string enum), or with a value inside its QuickBounds, is judged here whole.
   [[gnu::always_inline]] bool visit(NodeId id, const JsonView* v, const Link* at,
                                     const SchemaNode* dsl) {
-    const Node& n = d_.nodes[id];
+    return visit(d_.nodes[id], id, v, at, dsl, has_refinements(dsl));
+  }
+  // The same with node `id` and has_refinements(dsl) given (a property's PropertyStep holds both).
+  [[gnu::always_inline]] bool visit(const Node& n, NodeId id, const JsonView* v, const Link* at,
+                                    const SchemaNode* dsl, bool refined) {
     if (judged_as_leaf(n, v)) {
-      if (!has_refinements(dsl)) {
+      if (!refined) {
         // leaf()'s result when there is nothing but the kind to check.
         if (n.units.empty()) return kind_plainly_ok(n, v) || value_kind_ok(n, v, at);
         // A value inside the leaf's bounds passes its units: they need not run one by one. Any
@@ -232,11 +240,13 @@ class Run {
                                                Seen* seen, const Check& check);
   // The node's refinements hold, or do not run: no DSL node, a null a nullable node lets
   // through, or an aborting issue since `aborts_before`.
-  [[gnu::always_inline]] inline bool refinements_hold(JsonView v, const Link* at,
+  // `n` is the node the value is judged by: its usual DSL node's defaults are known.
+  [[gnu::always_inline]] inline bool refinements_hold(const Node& n, JsonView v, const Link* at,
                                                       const SchemaNode* dsl,
                                                       std::size_t aborts_before);
-  // Zod runs refinements after the node's own checks; the predicate sees defaults filled in.
-  bool refine(const SchemaNode& dsl, JsonView v, const Link* at);
+  // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
+  // (looked for only when `may_fill`: `dsl` may have a field with a default).
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);

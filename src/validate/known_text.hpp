@@ -43,7 +43,8 @@ class KnownTexts {
     }
   }
 
-  [[nodiscard]] bool contains(std::string_view text) const {
+  // Inlined where a value is judged (kind_plainly_ok): a call would cost as much as the compares.
+  [[gnu::always_inline]] [[nodiscard]] bool contains(std::string_view text) const {
     const std::uint64_t wanted = key(text);
     for (const Option& option : options_) {
       if (option.key == wanted && option.size == text.size() &&

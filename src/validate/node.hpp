@@ -164,12 +164,27 @@ struct Node {
   };
   std::vector<PropertyByName> properties_by_name;
   std::vector<std::string> required;
-  std::vector<bool> property_required;  // per entry of `properties`
-  // The DSL node a value usually reaches this node with, and the DSL node of each entry of
-  // `properties` under it (field_node of it), found once when the engine is built: a walk that
-  // comes with that DSL node takes its fields' from here instead of looking them up by name.
+  // The DSL node a value usually reaches this node with (bound when the engine is built): a walk
+  // that comes with it takes each property's DSL node from its PropertyStep instead of looking it
+  // up by name.
   const SchemaNode* usual_dsl = nullptr;
-  std::vector<const SchemaNode*> property_dsl;
+  // usual_dsl is an object with a field that declares a default: only then (or under another DSL
+  // node) do its refinements need with_defaults' look at the value's fields.
+  bool usual_dsl_has_defaults = false;
+  // What the object keywords' loop reads of each entry of `properties`, in one record per entry,
+  // in order (set by Compiler::finish, the DSL half by the engine's bind_dsl): the loop reads one
+  // record after another instead of the entry, the node table, a bit vector and the DSL list.
+  struct PropertyStep {
+    std::string_view name;  // points into `properties`
+    NodeId id;
+    const Node* node;  // the node of `id`: nodes are not moved once compiled
+    bool required;
+    // The DSL node of the property under usual_dsl (field_node of it), and whether it carries
+    // refinements.
+    bool refined = false;
+    const SchemaNode* dsl = nullptr;
+  };
+  std::vector<PropertyStep> property_steps;
   std::vector<std::string> required_undeclared;  // required names `properties` leaves out
   std::vector<std::pair<Regex, NodeId>> pattern_properties;
   NodeId additional = kNone;

@@ -47,22 +47,12 @@ std::size_t match_properties(const Node& n, JsonView object, MemberValues& found
   return present;
 }
 
-// The DSL nodes of the properties of `n` reached with `dsl`: bound once when the engine was built
-// for the usual `dsl` (decided once per object), looked up by name for another.
-class PropertyDsl {
- public:
-  PropertyDsl(const Node& n, const SchemaNode* dsl)
-      : n_(n), dsl_(dsl), bound_(dsl != nullptr && dsl == n.usual_dsl) {}
-  [[nodiscard]] const SchemaNode* of(std::size_t i) const {
-    if (bound_) return n_.property_dsl[i];
-    return dsl_ == nullptr ? nullptr : field_node(dsl_, n_.properties[i].first, i);
-  }
-
- private:
-  const Node& n_;
-  const SchemaNode* dsl_;
-  bool bound_;
-};
+// The DSL node of property `i` (its `step`) reached with `dsl`: bound once when the engine was
+// built for the usual `dsl` (`bound`, decided once per object), looked up by name for another.
+const SchemaNode* property_dsl(const Node::PropertyStep& step, const SchemaNode* dsl, bool bound,
+                               std::size_t i) {
+  return bound ? step.dsl : field_node(dsl, step.name, i);
+}
 
 }  // namespace
 
@@ -216,26 +206,32 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
   bool ok = true;
   MemberValues matched;
   // Read once: the calls in the loop below would have them read again for each property.
-  const auto* const properties = n.properties.data();
-  const std::size_t count = n.properties.size();
+  const Node::PropertyStep* const steps = n.property_steps.data();
+  const std::size_t count = n.property_steps.size();
   const bool on_stack = count <= MemberValues::kCapacity;
   // Declared properties the value has.
   std::size_t present = on_stack ? match_properties(n, object, matched) : 0;
   // Copied (the places in use): filling the caller's buffer in place would make every node's
   // loop read and write its bits through memory.
   if (on_stack && property_values != nullptr) property_values->copy_places(matched, count);
-  const PropertyDsl property_dsl(n, dsl);
+  // Reached with its usual DSL node, each property's is in its step (both null: the steps are
+  // unbound and hold no DSL node).
+  const bool bound = dsl == n.usual_dsl;
+  // One link for every property, renamed for each: the checks below it do not keep it.
+  Link property_link = Link::field(at, {});
   for (std::size_t i = 0; i < count; ++i) {
-    const auto& [name, id] = properties[i];
-    const Link field = Link::field(at, name);
-    const auto looked_up = on_stack ? std::nullopt : object.find(name);
+    const Node::PropertyStep& step = steps[i];
+    property_link.key = step.name;
+    const auto looked_up = on_stack ? std::nullopt : object.find(step.name);
     const JsonView* value = on_stack ? matched.find(i) : looked_up ? &*looked_up : nullptr;
     if (value != nullptr) {
       if (!on_stack) ++present;
-      ok = visit(id, value, &field, property_dsl.of(i)) && ok;
+      const SchemaNode* value_dsl = property_dsl(step, dsl, bound, i);
+      const bool refined = bound ? step.refined : has_refinements(value_dsl);
+      ok = visit(*step.node, step.id, value, &property_link, value_dsl, refined) && ok;
       if (seen != nullptr) seen->properties.push_back(value->index());
-    } else if (n.property_required[i]) {
-      ok = node(id, nullptr, &field, property_dsl.of(i), nullptr) && ok;
+    } else if (step.required) {
+      ok = node(step.id, nullptr, &property_link, property_dsl(step, dsl, bound, i), nullptr) && ok;
     }
     if (!ok && sink_ == nullptr) return false;
   }

@@ -359,5 +359,121 @@ TEST(EngineWalk, RulesReadTheFoundValuesAsTheyReadFieldsLookedUp) {
   EXPECT_GT(issues, 0U);  // the comparison covers rules that fail
 }
 
+// Nested objects under two properties and a required third, over `padding` more declared
+// properties: the object keywords' loop renames one link for each property.
+Validator nested_validator(int padding) {
+  auto schema = nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {
+      "a": {"type": "object", "properties": {"x": {"type": "string"}}},
+      "b": {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]},
+      "c": {"type": "string"}
+    },
+    "required": ["c"]
+  })");
+  for (int i = 0; i < padding; ++i) {
+    schema["properties"]["pad" + std::to_string(i)] = {{"type", "string"}};
+  }
+  return Validator::from_json_schema(schema);
+}
+
+TEST(EngineWalk, EachPropertysIssuesNameItsOwnPathAfterASiblingsNestedIssues) {
+  // 3 declared properties: their values found in one pass; 17: each looked up.
+  const Issues found = nested_validator(0).parse_and_validate(R"({"a":{"x":1},"b":{}})").issues;
+  ASSERT_EQ(found.size(), 3U) << prettify(found);
+  EXPECT_EQ(found[0].path, (Path{"a", "x"}));
+  EXPECT_EQ(found[1].path, (Path{"b", "y"}));
+  EXPECT_EQ(found[2].path, (Path{"c"}));
+  EXPECT_EQ(found, nested_validator(14).parse_and_validate(R"({"a":{"x":1},"b":{}})").issues);
+}
+
+// Whether an object's refinements need its fields' defaults is decided once, by its DSL node:
+// where it declares one the predicate sees it filled in, where it declares none the value is as
+// written.
+TEST(EngineWalk, AnObjectsRefinementSeesTheDefaultsItsFieldsDeclareOnly) {
+  const Schema filled = object({{"k", string().default_("auto")}})
+                            .refine([](const json& v) { return v.value("k", "") == "auto"; },
+                                    "the default is not filled in");
+  const Schema as_written =
+      object({{"k", string().optional()}})
+          .refine([](const json& v) { return !v.contains("k"); }, "a field appeared");
+  const Validator validator(object({{"filled", filled}, {"as_written", as_written}}));
+  const Issues issues = validator.parse_and_validate(R"({"filled":{},"as_written":{}})").issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+}
+
+// A refinement asking for the default its object's field declares: Zod fills it in before any
+// refinement runs, so `{}` passes wherever the object is reached.
+bool mode_is_filled(const json& v) {
+  return v.value("mode", "") == "auto";
+}
+
+Schema mode_object() {
+  return object({{"mode", string().default_("auto")}});
+}
+
+constexpr const char* kModeNotFilled = "the default mode is not filled in";
+
+TEST(EngineWalk, ANamedDefinitionsRefinementSeesItsDefaultThroughEveryReference) {
+  const Schema settings = mode_object().refine(mode_is_filled, kModeNotFilled).named("Settings");
+  const Validator validator(object({{"first", settings}, {"again", array(ref("Settings"))}}));
+  EXPECT_TRUE(validator.parse_and_validate(R"({"first":{},"again":[{},{}]})").issues.empty());
+  const Issues issues =
+      validator.parse_and_validate(R"({"first":{},"again":[{},{"mode":"manual"}]})").issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"again", std::size_t{1}}));
+  EXPECT_EQ(issues[0].message, kModeNotFilled);
+}
+
+TEST(EngineWalk, AUnionOptionsRefinementSeesItsDefault) {
+  const Validator validator(object(
+      {{"either", union_({mode_object().refine(mode_is_filled, kModeNotFilled), number()})}}));
+  EXPECT_TRUE(validator.parse_and_validate(R"({"either":{}})").issues.empty());
+  EXPECT_TRUE(validator.parse_and_validate(R"({"either":2})").issues.empty());
+  EXPECT_FALSE(validator.parse_and_validate(R"({"either":{"mode":"manual"}})").issues.empty());
+}
+
+TEST(EngineWalk, ANullableObjectsRefinementSeesItsDefault) {
+  const Validator validator(
+      object({{"maybe", mode_object().nullable().refine(mode_is_filled, kModeNotFilled)}}));
+  EXPECT_TRUE(validator.parse_and_validate(R"({"maybe":{}})").issues.empty());
+  EXPECT_TRUE(validator.parse_and_validate(R"({"maybe":null})").issues.empty());
+  const Issues issues = validator.parse_and_validate(R"({"maybe":{"mode":"manual"}})").issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"maybe"}));
+  EXPECT_EQ(issues[0].message, kModeNotFilled);
+}
+
+// The one link the object loop renames per property must carry the failing property's own name
+// to a refinement's issue, after a sibling's nested issue was kept.
+TEST(EngineWalk, ARefinementAfterASiblingsNestedIssueNamesItsOwnProperty) {
+  const Validator validator(object(
+      {{"a", object({{"x", string()}})}, {"b", string().refine(walk_is_short, "b is too long")}}));
+  const Issues issues = validator.parse_and_validate(R"({"a":{"x":1},"b":"long"})").issues;
+  ASSERT_EQ(issues.size(), 2U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"a", "x"}));
+  EXPECT_EQ(issues[0].message, "Invalid input: expected string, received number");
+  EXPECT_EQ(issues[1].path, (Path{"b"}));
+  EXPECT_EQ(issues[1].message, "b is too long");
+}
+
+// A `then` that requires a property it declares (untyped: a typed one is reported in Zod's words)
+// after another: the missing property's issue quotes its own key, read from the renamed link.
+TEST(EngineWalk, AConditionallyRequiredPropertyIsQuotedByItsOwnName) {
+  const auto schema = nlohmann::ordered_json::parse(R"({
+    "type": "object",
+    "properties": {"account_type": {"type": "string"}},
+    "if": {"properties": {"account_type": {"const": "domestic"}}, "required": ["account_type"]},
+    "then": {"properties": {"iban": {"type": "string"}, "sort_code": {"minLength": 6}},
+             "required": ["sort_code"]}
+  })");
+  const Issues issues = Validator::from_json_schema(schema)
+                            .parse_and_validate(R"({"account_type":"domestic","iban":"x"})")
+                            .issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"sort_code"}));
+  EXPECT_EQ(issues[0].message, "\"sort_code\" is required when \"account_type\" is \"domestic\"");
+}
+
 }  // namespace
 }  // namespace accord
