@@ -372,6 +372,26 @@ TEST(HostileRedaction, AKeyWhoseSecondCharacterIsEscapedIsFoundAsByTryingEveryBy
   }
 }
 
+// A text's last places (fewer than a block) are searched with one block ending at the text's end,
+// which overlaps places already searched: a near-miss there ("sk" not followed by the key) is
+// not found twice, and a key or a near-miss ending at any of the last bytes of a text of any
+// length is redacted as by trying every byte.
+TEST(HostileRedaction, TheLastPlacesOfATextOfAnyLengthAreSearchedAsByTryingEveryByte) {
+  const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
+  for (const std::string& ending :
+       {kKey, kEscapedKey, std::string("sk"), std::string("s\\"), std::string("\\u")}) {
+    for (std::size_t length = ending.size(); length < ending.size() + 70; ++length) {
+      for (std::size_t after = 0; after < 20 && ending.size() + after <= length; ++after) {
+        std::string text(length - ending.size() - after, 'x');
+        for (std::size_t i = 3; i < text.size(); i += 7) text[i] = 's';  // lone first characters
+        text += ending;
+        text += std::string(after, 'k');
+        ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
+      }
+    }
+  }
+}
+
 // The piece of a key cut at a stream's continuation may begin with the backslash of an escape
 // (`\u002dtest-...`); inside JSON text that backslash is doubled, and a match may begin at any
 // backslash of a run, not only its first.
