@@ -64,22 +64,26 @@ void redact_credentials(std::string& text, std::string_view key,
   for (const auto& secret : secrets) detail::redact_in_place(text, secret);
 }
 
-// The transport log's line for one try, redacted by `client`.
-std::string describe_try(const Client& client, const TransportResult& result,
-                         const RetryDecision& decision) {
+// The transport log's line for one try, without `key` and the call's header `secrets`.
+std::string describe_try(const TransportResult& result, const RetryDecision& decision,
+                         std::string_view key, const std::vector<std::string>& secrets) {
+  const auto redacted = [&](std::string text) {
+    redact_credentials(text, key, secrets);
+    return text;
+  };
   std::string what = result.response ? "HTTP " + std::to_string(result.response->status)
                                      : fmt::format("{}: {}", to_string(result.error->failure),
                                                    result.error->message);
   if (decision.retry) {
-    return client.redacted(
+    return redacted(
         fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason));
   }
   // A failure says why it was not retried (quota, status, retries used up); a success needs no
   // note.
   if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
-    return client.redacted(what + decision.reason.substr(at));
+    return redacted(what + decision.reason.substr(at));
   // "HTTP 200" quotes nothing from outside: no key to look for in it.
-  return result.response ? what : client.redacted(std::move(what));
+  return result.response ? what : redacted(std::move(what));
 }
 
 // What a streamed attempt that got no usage cost, by the usual quarter token per byte: the
@@ -298,16 +302,20 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
   Exchange exchange{std::move(prepared.attempt), {}};
   auto& attempt = exchange.attempt;
   auto& reply = exchange.reply;
+  // A transport's error may quote the request's headers: the call's own secrets are taken out as
+  // the client's are.
+  const std::string_view key = client.impl_->api_key;
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
-    attempt.transport_log.push_back(describe_try(client, delivery.tries[i], delivery.decisions[i]));
+    attempt.transport_log.push_back(
+        describe_try(delivery.tries[i], delivery.decisions[i], key, prepared.header_secrets));
     attempt.elapsed += delivery.tries[i].elapsed;
   }
   const auto& last = delivery.last();
   if (prepared.stream) attempt.stream = prepared.stream->record();
   if (!last.response) {
-    const std::string what =
-        fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
-    reply = Reply{.status = ReplyStatus::bad_reply, .detail = client.redacted(what)};
+    std::string what = fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
+    redact_credentials(what, key, prepared.header_secrets);
+    reply = Reply{.status = ReplyStatus::bad_reply, .detail = std::move(what)};
     // A stream cut off mid-way was generated, and billed, up to there.
     if (attempt.stream.bytes > 0) {
       attempt.usage = estimated_usage(attempt, prepared.stream->output_bytes());
@@ -318,7 +326,7 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
   // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
   // (content, tool calls, the echo sent back) can carry the key.
   HttpResponse response = std::move(*delivery.tries.back().response);
-  redact_credentials(response.body, client.impl_->api_key, prepared.header_secrets);
+  redact_credentials(response.body, key, prepared.header_secrets);
   attempt.http_status = response.status;
   if (prepared.stream && detail::is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
