@@ -82,7 +82,7 @@ std::string describe_try(const TransportResult& result, const RetryDecision& dec
   // note.
   if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
     return redacted(what + decision.reason.substr(at));
-  // "HTTP 200" quotes nothing from outside: no key to look for in it.
+  // A status line alone ("HTTP n") quotes nothing from outside: no secret to look for in it.
   return result.response ? what : redacted(std::move(what));
 }
 
@@ -190,9 +190,9 @@ struct Client::Impl {
   // the client gives back, as its key is.
   std::vector<std::string> header_secrets;
   std::string model;
-  // Whether ClientOptions::parameters sets any: a call that sets none then sends its own as
-  // they are.
-  bool has_parameters = false;
+  // Whether ClientOptions::parameters sets any: when it sets none, a call's parameters are sent
+  // as the call set them (merged() would change nothing).
+  bool sets_parameters = false;
 
   std::atomic<std::uint64_t> callback_exceptions{0};
   std::atomic<std::uint64_t> hook_exceptions{0};
@@ -262,7 +262,7 @@ detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, C
   // A call that sets no parameters of its own sends the client's as they are: merged() would
   // build a copy of them and change nothing. A client with none leaves them as they are.
   if (!sets_parameters(call.parameters)) {
-    if (impl.has_parameters) call.parameters = impl.options.parameters;
+    if (impl.sets_parameters) call.parameters = impl.options.parameters;
   } else {
     call.parameters = merged(impl.options.parameters, call.parameters);
   }
@@ -355,7 +355,7 @@ const ClientOptions& Client::Internals::options(const Client& client) {
 }
 
 bool Client::Internals::sets_parameters(const Client& client) {
-  return client.impl_->has_parameters;
+  return client.impl_->sets_parameters;
 }
 
 bool Client::Internals::sets_parameters(const RequestParameters& parameters) {
@@ -464,7 +464,7 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
                                               : std::make_shared<CurlTransport>(options.transport);
   impl_->fallbacks = make_fallbacks(options, options.fallbacks, impl_->transport);
   impl_->header_secrets = header_secrets(options.parameters.extra_headers);
-  impl_->has_parameters = Internals::sets_parameters(options.parameters);
+  impl_->sets_parameters = Internals::sets_parameters(options.parameters);
   impl_->options = std::move(options);
 }
 
