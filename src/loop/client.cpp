@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <map>
@@ -54,17 +55,35 @@ Deadline deadline_after(std::chrono::milliseconds timeout) {
   return timeout.count() > 0 ? std::chrono::steady_clock::now() + timeout : Deadline::max();
 }
 
-std::string describe_try(const TransportResult& result, const RetryDecision& decision) {
+// Takes `key` and each of `secrets` (values of extra headers named like credentials) out of
+// `text`: every text a client gives back that may echo them passes through here.
+void redact_credentials(std::string& text, std::string_view key,
+                        const std::vector<std::string>& secrets) {
+  if (text.empty()) return;  // most notes and many fields of a record: nothing to look at
+  detail::redact_in_place(text, key);
+  for (const auto& secret : secrets) detail::redact_in_place(text, secret);
+}
+
+// The transport log's line for one try, without `key` and the call's header `secrets`.
+std::string describe_try(const TransportResult& result, const RetryDecision& decision,
+                         std::string_view key, const std::vector<std::string>& secrets) {
+  const auto redacted = [&](std::string text) {
+    redact_credentials(text, key, secrets);
+    return text;
+  };
   std::string what = result.response ? "HTTP " + std::to_string(result.response->status)
                                      : fmt::format("{}: {}", to_string(result.error->failure),
                                                    result.error->message);
-  if (decision.retry)
-    return fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason);
+  if (decision.retry) {
+    return redacted(
+        fmt::format("{}; retry in {} ms ({})", what, decision.wait.count(), decision.reason));
+  }
   // A failure says why it was not retried (quota, status, retries used up); a success needs no
   // note.
   if (const auto at = decision.reason.find(", not retried: "); at != std::string::npos)
-    return what + decision.reason.substr(at);
-  return what;
+    return redacted(what + decision.reason.substr(at));
+  // A status line alone ("HTTP n") quotes nothing from outside: no secret to look for in it.
+  return result.response ? what : redacted(std::move(what));
 }
 
 // What a streamed attempt that got no usage cost, by the usual quarter token per byte: the
@@ -112,6 +131,7 @@ std::shared_ptr<const std::vector<Client>> make_fallbacks(
 // Extra headers named like credentials (redacted_headers' rule): a server can echo them back.
 std::vector<std::string> header_secrets(const Headers& extra) {
   std::vector<std::string> secrets;
+  if (extra.empty()) return secrets;  // most calls: no copy of the headers to compare with
   const auto shown = redacted_headers(extra);
   for (std::size_t i = 0; i < extra.size(); ++i) {
     if (shown[i].second != extra[i].second) secrets.push_back(extra[i].second);
@@ -119,9 +139,11 @@ std::vector<std::string> header_secrets(const Headers& extra) {
   return secrets;
 }
 
-// Takes each of `secrets` out of `text` (redact_in_place), as the key is taken out.
-void redact_each(std::string& text, const std::vector<std::string>& secrets) {
-  for (const auto& secret : secrets) detail::redact_in_place(text, secret);
+// What a client or a call without parameters of its own sends (compared with, not built per
+// call).
+const RequestParameters& no_parameters() {
+  static const RequestParameters none;
+  return none;
 }
 
 // Why the provider refuses the client's own parameters (one it does not take, an extra header
@@ -168,6 +190,9 @@ struct Client::Impl {
   // the client gives back, as its key is.
   std::vector<std::string> header_secrets;
   std::string model;
+  // Whether ClientOptions::parameters sets any: when it sets none, a call's parameters are sent
+  // as the call set them (merged() would change nothing).
+  bool sets_parameters = false;
 
   std::atomic<std::uint64_t> callback_exceptions{0};
   std::atomic<std::uint64_t> hook_exceptions{0};
@@ -235,24 +260,31 @@ detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, C
   call.mode = output_mode(client, call.mode, call.model).mode;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   // A call that sets no parameters of its own sends the client's as they are: merged() would
-  // build a copy of them and change nothing.
-  if (call.parameters == RequestParameters{}) {
-    call.parameters = impl.options.parameters;
+  // build a copy of them and change nothing. A client with none leaves them as they are.
+  if (!sets_parameters(call.parameters)) {
+    if (impl.sets_parameters) call.parameters = impl.options.parameters;
   } else {
     call.parameters = merged(impl.options.parameters, call.parameters);
   }
   detail::PreparedExchange prepared{impl.encoded.encode(*impl.provider, call), {}, call.mode};
   prepared.attempt.provider = impl.provider->name();
   prepared.attempt.model = call.model;
-  prepared.header_secrets = header_secrets(call.parameters.extra_headers);
+  // The client's own, then the call's (its extra headers over the client's) not among them, in
+  // the order Client::redacted and the call's list were searched before: a body is searched once
+  // for each secret, not once per list holding it.
+  prepared.header_secrets = impl.header_secrets;
+  for (auto& sent : header_secrets(call.parameters.extra_headers)) {
+    if (std::find(prepared.header_secrets.begin(), prepared.header_secrets.end(), sent) ==
+        prepared.header_secrets.end())
+      prepared.header_secrets.push_back(std::move(sent));
+  }
   if (stream != nullptr) {
     detail::StreamSetup setup = *stream;
     setup.max_output_bytes = impl.options.transport.max_response_bytes;
     prepared.stream = std::make_shared<detail::StreamSession>(
         impl.provider->name(), call.mode, std::move(setup),
         [impl = client.impl_, secrets = prepared.header_secrets](std::string text) {
-          detail::redact_in_place(text, impl->api_key);
-          redact_each(text, secrets);
+          redact_credentials(text, impl->api_key, secrets);
           return text;
         });
     detail::ask_for_stream(prepared.request, impl.provider->name());
@@ -270,17 +302,20 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
   Exchange exchange{std::move(prepared.attempt), {}};
   auto& attempt = exchange.attempt;
   auto& reply = exchange.reply;
+  // A transport's error may quote the request's headers: the call's own secrets are taken out as
+  // the client's are.
+  const std::string_view key = client.impl_->api_key;
   for (std::size_t i = 0; i < delivery.tries.size(); ++i) {
     attempt.transport_log.push_back(
-        client.redacted(describe_try(delivery.tries[i], delivery.decisions[i])));
+        describe_try(delivery.tries[i], delivery.decisions[i], key, prepared.header_secrets));
     attempt.elapsed += delivery.tries[i].elapsed;
   }
   const auto& last = delivery.last();
   if (prepared.stream) attempt.stream = prepared.stream->record();
   if (!last.response) {
-    const std::string what =
-        fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
-    reply = Reply{.status = ReplyStatus::bad_reply, .detail = client.redacted(what)};
+    std::string what = fmt::format("{}: {}", to_string(last.error->failure), last.error->message);
+    redact_credentials(what, key, prepared.header_secrets);
+    reply = Reply{.status = ReplyStatus::bad_reply, .detail = std::move(what)};
     // A stream cut off mid-way was generated, and billed, up to there.
     if (attempt.stream.bytes > 0) {
       attempt.usage = estimated_usage(attempt, prepared.stream->output_bytes());
@@ -291,8 +326,7 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
   // cut or a 200-byte snippet cannot leave a piece behind, and nothing decoded from the body
   // (content, tool calls, the echo sent back) can carry the key.
   HttpResponse response = std::move(*delivery.tries.back().response);
-  response.body = client.redacted(std::move(response.body));
-  redact_each(response.body, prepared.header_secrets);
+  redact_credentials(response.body, key, prepared.header_secrets);
   attempt.http_status = response.status;
   if (prepared.stream && detail::is_success(response.status)) {
     reply = streamed_reply(*prepared.stream, *client.impl_->provider, response);
@@ -318,6 +352,14 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
 
 const ClientOptions& Client::Internals::options(const Client& client) {
   return client.impl_->options;
+}
+
+bool Client::Internals::sets_parameters(const Client& client) {
+  return client.impl_->sets_parameters;
+}
+
+bool Client::Internals::sets_parameters(const RequestParameters& parameters) {
+  return !(parameters == no_parameters());
 }
 
 Transport& Client::Internals::transport(const Client& client) {
@@ -422,6 +464,7 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>()) {
                                               : std::make_shared<CurlTransport>(options.transport);
   impl_->fallbacks = make_fallbacks(options, options.fallbacks, impl_->transport);
   impl_->header_secrets = header_secrets(options.parameters.extra_headers);
+  impl_->sets_parameters = Internals::sets_parameters(options.parameters);
   impl_->options = std::move(options);
 }
 
@@ -486,9 +529,7 @@ std::uint64_t Client::hook_exceptions() const {
 }
 
 std::string Client::redacted(std::string text) const {
-  if (text.empty()) return text;  // most notes and many fields of a record: nothing to look at
-  detail::redact_in_place(text, impl_->api_key);
-  redact_each(text, impl_->header_secrets);
+  redact_credentials(text, impl_->api_key, impl_->header_secrets);
   return text;
 }
 

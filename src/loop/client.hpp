@@ -26,7 +26,8 @@ struct PreparedExchange {
   Attempt attempt;
   OutputMode mode = OutputMode::response_format;
   std::shared_ptr<StreamSession> stream;  // a streamed attempt's reader; null otherwise
-  // The values of extra headers named like credentials, kept out of every record as the key is.
+  // The values of extra headers named like credentials, the call's and the client's own, each
+  // once: kept out of every record as the key is.
   std::vector<std::string> header_secrets;
 };
 
@@ -55,6 +56,11 @@ struct Client::Internals {
   // Throws std::invalid_argument, naming `where`, for corrections outside 0..kMaxCorrections.
   static void check_corrections(int corrections, std::string_view where);
   [[nodiscard]] static const ClientOptions& options(const Client& client);
+  // Whether ClientOptions::parameters sets any: prepare_sent leaves the parameters of a call that
+  // sets none as they are only when the client sets none either.
+  [[nodiscard]] static bool sets_parameters(const Client& client);
+  // Whether `parameters` set any (compared with one kept, not one built per call).
+  [[nodiscard]] static bool sets_parameters(const RequestParameters& parameters);
   [[nodiscard]] static Transport& transport(const Client& client);
   // Another handle on the same client: an asynchronous call keeps it alive until it ends.
   [[nodiscard]] static Client share(const Client& client);

@@ -63,7 +63,6 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
     : caller_(&client),
       client_(&client),
       fallbacks_(Client::Internals::fallbacks(client, request.fallbacks)),
-      fallback_policy_(Client::Internals::options(client).fallback_policy),
       name_(request.name),
       asked_mode_(request.mode),
       mode_(request.mode),
@@ -95,6 +94,7 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   first_turns_ = conversation_of(request);
   caller_turns_ = first_turns_.size();
   call_.parameters = request.parameters;  // the same for every provider tried
+  sets_parameters_ = Client::Internals::sets_parameters(call_.parameters);
   // What a fallback would refuse of this call (a parameter, an image or document it does not
   // take) is refused now, before anything is sent, not mid-call where it would lose the Trace.
   for (const auto& fallback : *fallbacks_) {
@@ -117,18 +117,23 @@ PreparedExchange ExtractionLoop::prepare() {
   // model, empty when the client chooses: a fallback's first request names the fallback's model,
   // not the one before (Fallback.UnavailableAfterRetriesHandsTheCallToTheNext). The key and the
   // base URL are cleared, so the call holds a key only while it is encoded; each request writes
-  // its client's again, with its mode and max_tokens.
+  // its client's again, with its mode and max_tokens. The parameters are kept aside only when
+  // prepare_sent replaces them: when neither the call nor the client sets any, it leaves them.
   struct Restored {
     CallSpec& call;
-    RequestParameters parameters;
+    std::optional<RequestParameters> parameters;
     std::string model;
     ~Restored() {
-      call.parameters = std::move(parameters);
+      if (parameters) call.parameters = *std::move(parameters);
       call.model = std::move(model);
       call.api_key.clear();
       call.base_url.clear();
     }
-  } restored{call_, call_.parameters, call_.model};
+  } restored{call_,
+             sets_parameters_ || Client::Internals::sets_parameters(*client_)
+                 ? std::optional<RequestParameters>(call_.parameters)
+                 : std::nullopt,
+             call_.model};
   return Client::Internals::prepare_sent(*client_, call_, setup ? &*setup : nullptr);
 }
 
@@ -187,9 +192,11 @@ void ExtractionLoop::begin_with(const Client& client) {
 bool ExtractionLoop::falls_back(const Attempt& attempt, const Reply& reply) const {
   if (next_fallback_ >= fallbacks_->size() || std::chrono::steady_clock::now() >= deadline_)
     return false;
-  if (attempt.http_status == 0) return fallback_policy_.on_transport_failure;
-  if (reply.status == ReplyStatus::refusal) return fallback_policy_.on_refusal;
-  const auto& statuses = fallback_policy_.statuses;
+  // The caller's policy, read where it is kept: a copy per call was an allocation (its statuses).
+  const FallbackPolicy& policy = Client::Internals::options(*caller_).fallback_policy;
+  if (attempt.http_status == 0) return policy.on_transport_failure;
+  if (reply.status == ReplyStatus::refusal) return policy.on_refusal;
+  const auto& statuses = policy.statuses;
   return reply.status == ReplyStatus::http_error &&
          std::find(statuses.begin(), statuses.end(), attempt.http_status) != statuses.end();
 }
@@ -199,6 +206,7 @@ std::optional<Outcome> ExtractionLoop::fall_back(Attempt attempt, const Error& w
   add_note(attempt, fmt::format("falling back to {} {}: {}", next.provider().name(),
                                 Client::Internals::model(next), why.message));
   drop_endpoint_extras(call_.parameters);
+  sets_parameters_ = Client::Internals::sets_parameters(call_.parameters);
   begin_with(next);
   events_->switch_to(next);
   return next_request(std::move(attempt), AttemptRole::first);

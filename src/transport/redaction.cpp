@@ -93,19 +93,31 @@ std::size_t next_candidate(std::string_view text, std::size_t from, char first, 
   const __m128i u = _mm_set1_epi8('u');
   const __m128i first_char = _mm_set1_epi8(first);
   const __m128i second_char = _mm_set1_epi8(second);
-  while (end - p >= 17) {  // the block and the byte after it
-    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i after = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+  // Bit i: place block + i may start a match (the block's 16 bytes and the byte after them).
+  const auto places = [&](const char* block) {
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block));
+    const __m128i after = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 1));
     const __m128i plain = _mm_and_si128(
         _mm_cmpeq_epi8(here, first_char),
         _mm_or_si128(_mm_cmpeq_epi8(after, second_char), _mm_cmpeq_epi8(after, backslash)));
     const __m128i escape = _mm_and_si128(_mm_cmpeq_epi8(here, backslash), _mm_cmpeq_epi8(after, u));
-    const auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(plain, escape)));
-    if (found != 0) return static_cast<std::size_t>(p - text.data()) + std::countr_zero(found);
-    p += 16;
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(plain, escape)));
+  };
+  for (; end - p >= 17; p += 16) {
+    if (const unsigned found = places(p); found != 0)
+      return static_cast<std::size_t>(p - text.data()) + std::countr_zero(found);
+  }
+  // The last places (fewer than 16 left, but the last byte): the block that ends with the text,
+  // its places before `p`, looked at already, masked off. Every scan ends here, most with no
+  // match: one block instead of a loop over up to 15 places.
+  if (end - p >= 2 && text.size() >= 17) {
+    const char* block = end - 17;
+    const unsigned found = places(block) & (~0U << (p - block));
+    if (found == 0) return std::string_view::npos;
+    return static_cast<std::size_t>(block - text.data()) + std::countr_zero(found);
   }
 #endif
-  // The rest (or all, without SSE2), place by place.
+  // The rest of a short text (or all, without SSE2), place by place.
   for (; end - p >= 2; ++p) {
     if ((p[0] == first && (p[1] == second || p[1] == '\\')) || (p[0] == '\\' && p[1] == 'u'))
       return static_cast<std::size_t>(p - text.data());

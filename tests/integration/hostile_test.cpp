@@ -372,6 +372,56 @@ TEST(HostileRedaction, AKeyWhoseSecondCharacterIsEscapedIsFoundAsByTryingEveryBy
   }
 }
 
+// A text's last places (fewer than a block) are searched with one block ending at the text's end,
+// which overlaps places already searched (masked off). Held against the byte-by-byte oracle: a
+// key or a near-miss ("sk" not followed by the key) ending at any of the last bytes of a text of
+// any length is redacted, or left, as by trying every byte.
+TEST(HostileRedaction, TheLastPlacesOfATextOfAnyLengthAreSearchedAsByTryingEveryByte) {
+  const Client client(scripted_options(std::make_shared<Scripted>(std::deque{ok_body("{}")})));
+  for (const std::string& ending :
+       {kKey, kEscapedKey, std::string("sk"), std::string("s\\"), std::string("\\u")}) {
+    for (std::size_t length = ending.size(); length < ending.size() + 70; ++length) {
+      for (std::size_t after = 0; after < 20 && ending.size() + after <= length; ++after) {
+        std::string text(length - ending.size() - after, 'x');
+        for (std::size_t i = 3; i < text.size(); i += 7) text[i] = 's';  // lone first characters
+        text += ending;
+        text += std::string(after, 'k');
+        ASSERT_EQ(client.redacted(text), redacted_at_every_byte(text, kKey)) << text;
+      }
+    }
+  }
+}
+
+// A custom transport's error may quote the request's headers: a call's own credential-named
+// header (not the client's) is taken out of the transport log, the reply's detail and the error.
+TEST(HostileRedaction, ATransportErrorQuotingACallsCredentialHeaderLeavesItOut) {
+  class HeaderQuoting final : public Transport {
+   public:
+    TransportResult post(const HttpRequest& request) override {
+      std::string headers;
+      for (const auto& [name, value] : request.headers) headers += name + ": " + value + "; ";
+      return TransportResult{std::nullopt,
+                             TransportError{TransportFailure::dropped, "lost sending " + headers},
+                             milliseconds{1}};
+    }
+  };
+  const std::string secret = "tok-CALL-7c6b5a";
+  auto options = scripted_options(std::make_shared<HeaderQuoting>());
+  options.retry.max_retries = 1;
+  const Client client(options);
+  auto request = note_request();
+  request.parameters.extra_headers = {{"x-trace-token", secret}};
+  const auto result = client.extract(request);
+  ASSERT_FALSE(result.ok());
+  EXPECT_FALSE(has(result.error().message, secret)) << result.error().message;
+  const auto& trace = result.error().trace;
+  ASSERT_FALSE(trace.attempts.empty());
+  for (const auto& line : trace.attempts.back().transport_log)
+    EXPECT_FALSE(has(line, secret)) << line;
+  EXPECT_FALSE(has(trace.to_json().dump(), secret));
+  EXPECT_FALSE(has(trace.to_text(), secret));
+}
+
 // The piece of a key cut at a stream's continuation may begin with the backslash of an escape
 // (`\u002dtest-...`); inside JSON text that backslash is doubled, and a match may begin at any
 // backslash of a run, not only its first.

@@ -242,6 +242,44 @@ TEST(RequestParameters, ExtraHeadersReachTheServerAndTheirSecretsStayOutOfTheTra
   EXPECT_EQ(result.trace().to_text().find(secret), std::string::npos);
 }
 
+// Credential-named header values: the client's (which the call overrides) and the call's two.
+const std::string kClientToken = "tok-CLIENT-a1b2c3";
+const std::string kCallToken = "tok-CALL-d4e5f6";
+const std::string kCallOtherToken = "tok-OTHER-0a9b8c";
+
+// The trace, as JSON and as text, of a call whose reply (read whole or streamed) echoes all three
+// values: the client sets x-trace-token, the call sets it over the client's and x-other-token.
+std::string trace_of_a_header_echo(bool stream) {
+  auto echoed = kValidRefund;
+  echoed["note"] = kClientToken + " " + kCallToken + " " + kCallOtherToken;
+  MockProcess mock(scenario({{{"json", echoed}}}));
+  auto options = mock_client_options("anthropic", mock.base_url());
+  options.parameters.extra_headers = {{"x-trace-token", kClientToken}};
+  options.stream.enabled = stream;
+  const Client client(options);
+  auto request = refund_request();
+  request.parameters.extra_headers = {{"x-trace-token", kCallToken},
+                                      {"x-other-token", kCallOtherToken}};
+  const auto result = client.extract(request);
+  EXPECT_TRUE(result.ok()) << result.error().message;
+  return result.trace().to_json().dump() + "\n" + result.trace().to_text();
+}
+
+TEST(RequestParameters, ACallsOwnCredentialHeaderEchoedInTheReplyStaysOutOfTheTrace) {
+  REQUIRE_MOCK();
+  EXPECT_EQ(trace_of_a_header_echo(false).find(kCallOtherToken), std::string::npos);
+}
+
+TEST(RequestParameters, AClientHeaderTheCallOverridesStaysOutOfTheTraceWhenEchoed) {
+  REQUIRE_MOCK();
+  EXPECT_EQ(trace_of_a_header_echo(false).find(kClientToken), std::string::npos);
+}
+
+TEST(RequestParameters, AStreamedReplyKeepsTheClientsHeaderSecretsOutOfTheTrace) {
+  REQUIRE_MOCK();
+  EXPECT_EQ(trace_of_a_header_echo(true).find(kClientToken), std::string::npos);
+}
+
 TEST(RequestParameters, ExtraHeaderThatWouldReplaceCredentialsIsRefused) {
   REQUIRE_MOCK();
   MockProcess mock(scenario({{{"json", kValidRefund}}}));

@@ -27,5 +27,26 @@ TEST(ExtractionLoopPrepare, TheCallHoldsNoKeyOrBaseUrlOnceItsRequestIsPrepared) 
   EXPECT_EQ(loop.call().base_url, "");
 }
 
+// prepare() keeps the call's own parameters aside only when prepare_sent replaces them (the client
+// or the call sets some): either way the request carries the client's and the call's, and the
+// call is given back with its own, which the next attempt and a fallback start from.
+TEST(ExtractionLoopPrepare, TheCallKeepsItsOwnParametersWhateverTheClientSets) {
+  for (const bool client_sets : {false, true}) {
+    for (const bool call_sets : {false, true}) {
+      ClientOptions options{.provider = "openai-chat", .base_url = "http://127.0.0.1:9"};
+      if (client_sets) options.parameters.temperature = 0.25;
+      const Client client(std::move(options));
+      ExtractRequest request{.schema = examples::refund_schema(), .prompt = "refund"};
+      if (call_sets) request.parameters.seed = 7;
+      detail::ExtractionLoop loop(client, request);
+      const auto prepared = loop.prepare();
+      EXPECT_EQ(loop.call().parameters, request.parameters) << client_sets << call_sets;
+      const auto body = nlohmann::json::parse(prepared.request.body);
+      EXPECT_EQ(body.contains("temperature"), client_sets) << body.dump();
+      EXPECT_EQ(body.contains("seed"), call_sets) << body.dump();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accord
