@@ -76,17 +76,17 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
 }
 
 // Records the DSL node each node is first reached with (Node::usual_dsl), whether that DSL node
-// declares field defaults (Node::usual_dsl_has_defaults), and in each property's step the
-// property's DSL node under it and whether that one is refined, following the DSL down as Run
-// does: through nullable wrappers, $refs, properties, records' and lists' values and union
-// options. A node reached again keeps its first binding.
+// (or the definition it refs) declares field defaults (Node::usual_dsl_has_defaults), and in each
+// property's step the property's DSL node under it and whether that one is refined, following the
+// DSL down as Run does: through nullable wrappers, $refs, properties, records' and lists' values
+// and union options. A node reached again keeps its first binding.
 void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t depth) {
   if (dsl == nullptr || id == kNone || depth >= kMaxEvalDepth) return;
   Node& n = d.nodes[id];
   if (n.usual_dsl != nullptr) return;
   n.usual_dsl = dsl;
-  n.usual_dsl_has_defaults = has_field_defaults(*dsl);
   const SchemaNode* target = dsl->kind == Kind::ref ? d.definitions.resolve(dsl) : nullptr;
+  n.usual_dsl_has_defaults = has_field_defaults(target != nullptr ? *target : *dsl);
   if (n.ref_only) {
     bind_dsl(d, n.ref, target != nullptr ? target : dsl, depth + 1);
     return;

@@ -305,7 +305,9 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
 // Zod runs refinements after the node's own checks; the predicate sees defaults filled in. A
 // JSON predicate gets a tree of the value, built once for the node and only when it has one.
 bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
-  const std::optional<json> filled = may_fill ? with_defaults(dsl, v) : std::nullopt;
+  // A refined ref's defaults are its definition's fields' (refs to refs followed).
+  const SchemaNode* fields = may_fill ? d_.definitions.resolve(&dsl) : nullptr;
+  const std::optional<json> filled = fields != nullptr ? with_defaults(*fields, v) : std::nullopt;
   std::optional<JsonDocument> filled_document;
   std::optional<json> tree;
   bool ok = true;

@@ -168,8 +168,9 @@ struct Node {
   // that comes with it takes each property's DSL node from its PropertyStep instead of looking it
   // up by name.
   const SchemaNode* usual_dsl = nullptr;
-  // usual_dsl is an object with a field that declares a default: only then (or under another DSL
-  // node) do its refinements need with_defaults' look at the value's fields.
+  // usual_dsl (or the definition it refs, refs to refs followed) is an object with a field that
+  // declares a default: only then (or under another DSL node) do its refinements need
+  // with_defaults' look at the value's fields.
   bool usual_dsl_has_defaults = false;
   // What the object keywords' loop reads of each entry of `properties`, in one record per entry,
   // in order (set by Compiler::finish, the DSL half by the engine's bind_dsl): the loop reads one

@@ -444,6 +444,49 @@ TEST(EngineWalk, ANullableObjectsRefinementSeesItsDefault) {
   EXPECT_EQ(issues[0].message, kModeNotFilled);
 }
 
+// A refinement on a use of ref(...) sees the defaults of the definition it refs, refs to refs
+// followed. Zod 4.6.7 on the same schemas (`z.lazy(() => Plain).refine(...)`, Plain =
+// `z.object({mode: z.string().default("auto")})`): `{"again":{}}` passes, `{"again":{"mode":
+// "manual"}}` fails with one issue at ["again"] carrying the refinement's message; the same through
+// `Alias = z.lazy(() => Plain)`; with `mode: z.string().optional()` and a "mode is absent"
+// refinement, `{"again":{}}` passes.
+void expect_again_refined_as_zod_refines(const Validator& validator, const char* message) {
+  EXPECT_TRUE(validator.parse_and_validate(R"({"again":{}})").issues.empty());
+  const Issues issues = validator.parse_and_validate(R"({"again":{"mode":"manual"}})").issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].path, (Path{"again"}));
+  EXPECT_EQ(issues[0].message, message);
+}
+
+TEST(EngineWalk, ARefinementOnARefUseSeesTheDefinitionsDefault) {
+  const Schema plain = mode_object().named("Plain");
+  expect_again_refined_as_zod_refines(
+      Validator(object({{"first", plain.optional()},
+                        {"again", ref("Plain").refine(mode_is_filled, kModeNotFilled)}})),
+      kModeNotFilled);
+}
+
+TEST(EngineWalk, ARefinementOnARefToARefSeesTheDefinitionsDefault) {
+  const Schema plain = mode_object().named("Plain");
+  const Schema alias = ref("Plain").named("Alias");
+  expect_again_refined_as_zod_refines(
+      Validator(object({{"first", plain.optional()},
+                        {"alias", alias.optional()},
+                        {"again", ref("Alias").refine(mode_is_filled, kModeNotFilled)}})),
+      kModeNotFilled);
+}
+
+TEST(EngineWalk, ARefinementOnARefWhoseDefinitionDeclaresNoDefaultSeesTheValueAsWritten) {
+  const Schema bare = object({{"mode", string().optional()}}).named("Bare");
+  constexpr const char* kFieldAppeared = "a field appeared";
+  expect_again_refined_as_zod_refines(
+      Validator(
+          object({{"first", bare.optional()},
+                  {"again", ref("Bare").refine([](const json& v) { return !v.contains("mode"); },
+                                               kFieldAppeared)}})),
+      kFieldAppeared);
+}
+
 // The one link the object loop renames per property must carry the failing property's own name
 // to a refinement's issue, after a sibling's nested issue was kept.
 TEST(EngineWalk, ARefinementAfterASiblingsNestedIssueNamesItsOwnProperty) {
