@@ -287,9 +287,8 @@ class BasicJsonScanner {
   }
 
   // Past a run of digits, accumulating them into `value` (which wraps past 19 digits: callers
-  // count the digits before trusting it). Inlined as number() is: left to g++, the tape reader
-  // called it once a number.
-  [[gnu::always_inline]] void read_digits(std::uint64_t& value) {
+  // count the digits before trusting it).
+  void read_digits(std::uint64_t& value) {
     while (more() && scan::is_digit(*p_)) {
       value = value * 10 + static_cast<std::uint64_t>(*p_ - '0');
       ++p_;
