@@ -192,7 +192,9 @@ class JsonDocument::Writer {
   // copy of the text and kTextPadding zero bytes, which the reader reads and leaves the strings
   // in. They are resized from the last text's, not cleared: only bytes past its end are zeroed
   // before the copy overwrites them (a cleared vector zeroed them all, through a call to memset).
-  Writer(JsonDocument& document, std::string_view text) : doc_(document) {
+  // `key_order`: false for a document members() is not called on (parse_document_unordered).
+  Writer(JsonDocument& document, std::string_view text, bool key_order)
+      : doc_(document), key_order_(key_order) {
     start_over();
     auto& copy = doc_.strings_;
     copy.resize(text.size() + detail::kTextPadding);
@@ -261,7 +263,8 @@ class JsonDocument::Writer {
       key_at[i] = key;
       keys[i] = sort_key(text, i, doc_.strings_.data() + doc_.strings_.size() - text.data() >= 8);
     }
-    return order_small_object(at, keys.data(), key_at.data());
+    return key_order_ ? order_small_object(at, keys.data(), key_at.data())
+                      : keys_differ(keys.data(), key_at.data(), count);
   }
 
   // A small object's key as an integer that sorts as the key does, decided by its first seven
@@ -288,7 +291,7 @@ class JsonDocument::Writer {
   bool close_object(std::uint32_t at, std::uint32_t count, std::uint64_t* keys,
                     const std::uint32_t* key_at) {
     end_container(at, count);
-    return order_small_object(at, keys, key_at);
+    return key_order_ ? order_small_object(at, keys, key_at) : keys_differ(keys, key_at, count);
   }
   [[nodiscard]] std::uint32_t next_index() const {
     return static_cast<std::uint32_t>(next_ - first_);
@@ -376,6 +379,22 @@ class JsonDocument::Writer {
     return true;
   }
 
+  // A small object left in the text's order still refuses a repeated key, as one put in order
+  // does: each key is held against the object's earlier keys, by its sort key's prefix (its
+  // first seven bytes) and, when that matches, by its whole text. Not inlined: inlined into the
+  // reader's object(), it made a document read in key order slower.
+  [[gnu::noinline]] bool keys_differ(const std::uint64_t* keys, const std::uint32_t* key_at,
+                                     std::size_t count) const {
+    for (std::size_t i = 1; i < count; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if ((keys[i] ^ keys[j]) >> 8 == 0 && doc_.text(key_at[i]) == doc_.text(key_at[j])) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   bool order_by_text(std::uint32_t at) {
     const std::uint32_t end = at + doc_.tape_[at].a;
     const auto by_key = [&](std::uint32_t x, std::uint32_t y) {
@@ -428,6 +447,9 @@ class JsonDocument::Writer {
   }
 
   JsonDocument& doc_;
+  // Whether close() puts a small object's members in key order (members() needs it) or only
+  // checks that its keys differ.
+  bool key_order_ = true;
   // The tape's first entry, where the next is written, and the end of its room (its size while
   // written).
   JsonDocument::Entry* first_ = nullptr;
@@ -494,14 +516,51 @@ class TapeReader : BasicJsonScanner<true> {
     return true;
   }
 
-  // Decodes a string over its own escaped text.
+  // Decodes a string over its own escaped text: `end` is where the next decoded byte goes.
   struct InPlace {
     char* end;
+    // The run of plain bytes from `first` to `last` moved down to `end`, which lies before
+    // `first` (an escape decodes to fewer bytes than its text), as memmove would, inline: the
+    // runs between the escaped quotes of a JSON text held in a string are a few bytes, and a call
+    // to memmove cost several times their copy. Words are copied upward, each loaded before it is
+    // stored, so a store never reaches a byte not yet loaded; the last word is loaded first.
     void append(const char* first, const char* last) {
-      std::memmove(end, first, static_cast<std::size_t>(last - first));
-      end += last - first;
+      const auto length = static_cast<std::size_t>(last - first);
+      if (length >= 8) {
+        const std::uint64_t tail = load<std::uint64_t>(last - 8);
+        for (std::size_t i = 0; i + 8 < length; i += 8) {
+          store(end + i, load<std::uint64_t>(first + i));
+        }
+        store(end + length - 8, tail);
+      } else if (length >= 4) {
+        move_pair<std::uint32_t>(first, length);
+      } else if (length >= 2) {
+        move_pair<std::uint16_t>(first, length);
+      } else if (length == 1) {
+        *end = *first;
+      }
+      end += length;
+    }
+    // A run of one to two Words' length: its first and last Word, both loaded before storing.
+    template <class Word>
+    void move_pair(const char* first, std::size_t length) {
+      const auto head = load<Word>(first);
+      const auto tail = load<Word>(first + length - sizeof(Word));
+      store(end, head);
+      store(end + length - sizeof(Word), tail);
     }
     void operator+=(char c) { *end++ = c; }
+
+    template <class Word>
+    static Word load(const char* from) {
+      Word word;
+      std::memcpy(&word, from, sizeof(word));
+      return word;
+    }
+    template <class Word>
+    static void store(char* to, Word word) {
+      std::memcpy(to, &word, sizeof(word));
+    }
   };
 
   // Records the string at the opening quote; `bytes` is then its bytes (a local, not a member:
@@ -898,36 +957,29 @@ std::size_t JsonDocument::bytes() const {
          order_.capacity() * sizeof(std::uint32_t);
 }
 
-ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
-  ParsedDocument parsed;
-  parsed.issues = detail::parse_document_into(text, limits, parsed.document);
-  return parsed;
-}
+namespace detail {
+namespace {
 
-Issues detail::parse_document_into(std::string_view text, ParseLimits limits,
-                                   std::optional<JsonDocument>& into) {
-  Issues issues =
-      parse_document(text, limits, into.emplace(TapeWriter::empty_document(text.size())));
-  if (!issues.empty()) into.reset();
-  return issues;
-}
-
-Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {
+// parse_document into `reuse`; `key_order`: whether each small object's members are put in key
+// order, as members() gives them (else only their keys are checked to differ). Inlined into each
+// caller: called, it cost every document validated 14 instructions more than 0d4478b's reader.
+[[gnu::always_inline]] inline Issues read_document(std::string_view text, ParseLimits limits,
+                                                   bool key_order, JsonDocument& reuse) {
   // Lengths and offsets of strings in the text then fit the tape's 32 bits.
   if (text.size() <= limits.max_bytes && text.size() < std::numeric_limits<std::uint32_t>::max()) {
-    detail::TapeWriter out(reuse, text);
+    TapeWriter out(reuse, text, key_order);
     // The tape gets one entry for a value every 8 bytes, which JSON from a model rarely exceeds.
     out.reserve(text.size() / 8 + 8);
-    if (detail::TapeReader(out.text_copy(), text.size(), limits.max_depth, out).document()) {
+    if (TapeReader(out.text_copy(), text.size(), limits.max_depth, out).document()) {
       out.finish();
       return {};
     }
   }
   // The quick reader gave up: nlohmann reads the text, for its value or its error message.
   ParsedJson tree = parse_json(text, limits);
-  detail::TapeWriter out(reuse);
+  TapeWriter out(reuse);
   if (!tree.value) {
-    out.scalar(detail::Kind::null);
+    out.scalar(Kind::null);
     out.finish();
     return std::move(tree.issues);
   }
@@ -937,9 +989,44 @@ Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& r
   // back what the model wrote. This text is rare (a repeated key, an integer of 19 or more
   // digits); the first tree is freed first, so a large reply is held as one tree at a time.
   tree.value.reset();
-  detail::write_tree(parse_ordered_json(text, /*allow_exceptions=*/false), out);
+  write_tree(parse_ordered_json(text, /*allow_exceptions=*/false), out);
   out.finish();
   return {};
+}
+
+// read_document into a fresh document in `into`, left empty when the text is not read. Inlined:
+// parse_document_into was this body before parse_document_unordered shared it.
+[[gnu::always_inline]] inline Issues read_document_into(std::string_view text, ParseLimits limits,
+                                                        bool key_order,
+                                                        std::optional<JsonDocument>& into) {
+  Issues issues =
+      read_document(text, limits, key_order, into.emplace(TapeWriter::empty_document(text.size())));
+  if (!issues.empty()) into.reset();
+  return issues;
+}
+
+}  // namespace
+}  // namespace detail
+
+ParsedDocument parse_document(std::string_view text, ParseLimits limits) {
+  ParsedDocument parsed;
+  parsed.issues = detail::parse_document_into(text, limits, parsed.document);
+  return parsed;
+}
+
+Issues detail::parse_document_into(std::string_view text, ParseLimits limits,
+                                   std::optional<JsonDocument>& into) {
+  return read_document_into(text, limits, /*key_order=*/true, into);
+}
+
+ParsedDocument detail::parse_document_unordered(std::string_view text, ParseLimits limits) {
+  ParsedDocument parsed;
+  parsed.issues = read_document_into(text, limits, /*key_order=*/false, parsed.document);
+  return parsed;
+}
+
+Issues parse_document(std::string_view text, ParseLimits limits, JsonDocument& reuse) {
+  return detail::read_document(text, limits, /*key_order=*/true, reuse);
 }
 
 const char* JsonView::type_name() const {

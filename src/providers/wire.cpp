@@ -123,10 +123,12 @@ std::shared_ptr<const JsonDocument> reply_document(const HttpResponse& response,
   }
   std::optional<JsonDocument> document;
   if (!response.body.empty()) {
-    document = std::move(
-        parse_document(response.body, {.max_depth = kMaxReplyDepth,
-                                       .max_bytes = std::numeric_limits<std::size_t>::max()})
-            .document);
+    // A codec reads the envelope by find and in the text's order, never by members(): its
+    // objects are not put in key order.
+    document = std::move(parse_document_unordered(
+                             response.body, {.max_depth = kMaxReplyDepth,
+                                             .max_bytes = std::numeric_limits<std::size_t>::max()})
+                             .document);
   }
   if (!document) {
     // Rare: the words are parse_body's, and what its reader takes (it is the reference) is read.

@@ -51,7 +51,9 @@ template <class Json>
 // A whole reply's 2xx body read to a tape (accord/json_view.hpp), no tree built, when it is a
 // JSON object; otherwise null, with `failure` saying why, in parse_body's words: the HTTP
 // error, or a body that is empty, too deep, not JSON or not an object. Shared, so the reply's
-// assistant message can keep it (a ProviderMessage written when first read).
+// assistant message can keep it (a ProviderMessage written when first read). Read by find(),
+// items() and members_as_written() only: its objects are not put in key order
+// (parse_document_unordered), so members() is not called on it.
 [[nodiscard]] std::shared_ptr<const JsonDocument> reply_document(const HttpResponse& response,
                                                                  Reply& failure);
 

@@ -78,7 +78,7 @@ namespace {
 // Does any category of a filter-results object say filtered (content_filter_results: hate,
 // sexual, violence, self_harm, jailbreak, protected_material_*, ...)?
 bool says_filtered(JsonView results) {
-  for (const JsonMember& category : results.members()) {
+  for (const JsonMember& category : results.members_as_written()) {
     const auto filtered = category.value.find("filtered");
     if (filtered && filtered->get_bool()) return true;  // true only for `true`
   }

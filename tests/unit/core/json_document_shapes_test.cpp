@@ -16,15 +16,6 @@
 namespace accord {
 namespace {
 
-// An object of `keys`, in that order, each member's value its position.
-std::string shapes_object(const std::vector<std::string>& keys) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    text += (i == 0 ? "\"" : ",\"") + keys[i] + "\":" + std::to_string(i);
-  }
-  return text + "}";
-}
-
 TEST(JsonDocumentShapes, ObjectsOfRepeatedShapesInAnySequenceReadAsNlohmann) {
   // More shapes than the writer remembers, some of one size, some alike but for one key, so
   // shapes meet, replace one another and come back.
@@ -42,34 +33,38 @@ TEST(JsonDocumentShapes, ObjectsOfRepeatedShapesInAnySequenceReadAsNlohmann) {
   }
   for (int round = 0; round < 400; ++round) {
     const auto& keys = shapes[random() % shapes.size()];
-    testing_documents::expect_document_reads_as_nlohmann(shapes_object(keys));
+    testing_documents::expect_document_reads_as_nlohmann(testing_documents::object_of_keys(keys));
     // The same shape nested in another, and twice in one array.
-    testing_documents::expect_document_reads_as_nlohmann("{\"z\":" + shapes_object(keys) +
-                                                         ",\"a\":1}");
-    testing_documents::expect_document_reads_as_nlohmann("[" + shapes_object(keys) + "," +
-                                                         shapes_object(keys) + "]");
+    testing_documents::expect_document_reads_as_nlohmann(
+        "{\"z\":" + testing_documents::object_of_keys(keys) + ",\"a\":1}");
+    testing_documents::expect_document_reads_as_nlohmann(
+        "[" + testing_documents::object_of_keys(keys) + "," +
+        testing_documents::object_of_keys(keys) + "]");
   }
 }
 
 TEST(JsonDocumentShapes, KeysAlikeInTheirFirstSevenBytesAreOrderedByTheWholeKeyEachTime) {
   for (int round = 0; round < 3; ++round) {
     testing_documents::expect_document_reads_as_nlohmann(
-        shapes_object({"abcdefgZ", "abcdefgA", "b"}));
+        testing_documents::object_of_keys({"abcdefgZ", "abcdefgA", "b"}));
     testing_documents::expect_document_reads_as_nlohmann(
-        shapes_object({"abcdefgA", "abcdefgZ", "b"}));
+        testing_documents::object_of_keys({"abcdefgA", "abcdefgZ", "b"}));
   }
 }
 
 TEST(JsonDocumentShapes, AKeyRepeatedAfterASortedShapeReadsAsNlohmann) {
-  testing_documents::expect_document_reads_as_nlohmann(shapes_object({"b", "a"}));
-  testing_documents::expect_document_reads_as_nlohmann(shapes_object({"b", "b"}));
-  testing_documents::expect_document_reads_as_nlohmann(shapes_object({"b", "a"}));
+  testing_documents::expect_document_reads_as_nlohmann(
+      testing_documents::object_of_keys({"b", "a"}));
+  testing_documents::expect_document_reads_as_nlohmann(
+      testing_documents::object_of_keys({"b", "b"}));
+  testing_documents::expect_document_reads_as_nlohmann(
+      testing_documents::object_of_keys({"b", "a"}));
 }
 
 TEST(JsonDocumentShapes, ASeenShapeWhoseKeysDifferPastSevenBytesTakesItsOwnOrder) {
   // The sort keys hold seven bytes: these two objects have the same ones, and the same order.
-  const auto first = parse_document(shapes_object({"b", "abcdefgh_one"}));
-  const auto second = parse_document(shapes_object({"b", "abcdefgh_two"}));
+  const auto first = parse_document(testing_documents::object_of_keys({"b", "abcdefgh_one"}));
+  const auto second = parse_document(testing_documents::object_of_keys({"b", "abcdefgh_two"}));
   ASSERT_TRUE(first.document && second.document);
   std::vector<std::string> keys;
   for (const JsonMember& member : second.document->root().members()) keys.emplace_back(member.key);

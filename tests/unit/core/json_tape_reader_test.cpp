@@ -187,5 +187,22 @@ TEST(JsonTapeReader, ARepeatedKeyAnywhereReadsAsNlohmann) {
   }
 }
 
+// The plain runs between escapes move down over the room the escapes before them freed, a word
+// at a time: runs of every length from 0 to 40 bytes, after escapes (one, or a few together)
+// that free 1, 2, 3, 4, 5, 7 and 8 bytes, and one of each length ending the string.
+TEST(JsonTapeReader, PlainRunsOfEveryLengthBetweenEscapesDecodeAsNlohmann) {
+  const std::vector<std::string> escapes = {"\\\"",    "\\n\\t",        "\\u0800",       "\\u00e9",
+                                            "\\u0041", "\\u0041\\n\\t", "\\ud83d\\ude00"};
+  for (std::size_t length = 0; length <= 40; ++length) {
+    std::string run;
+    for (std::size_t i = 0; i < length; ++i) run += static_cast<char>('a' + i % 26);
+    for (const auto& escape : escapes) {
+      const std::string item = escape + run + escape + run + "\\t" + run;
+      testing_documents::expect_document_reads_as_nlohmann("[\"" + item + "\",\"" + run + "\"]");
+      testing_documents::expect_document_reads_as_nlohmann("{\"" + item + "\":\"" + item + "\"}");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accord
