@@ -250,8 +250,9 @@ detail::PreparedExchange Client::Internals::prepare(const Client& client, CallSp
   return prepare_sent(client, call, stream);
 }
 
-detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, CallSpec& call,
-                                                         const detail::StreamSetup* stream) {
+detail::PreparedExchange Client::Internals::prepare_sent(
+    const Client& client, CallSpec& call, const detail::StreamSetup* stream,
+    std::optional<RequestParameters>* own_parameters) {
   const auto& impl = *client.impl_;
   if (!impl.unusable.empty()) throw std::invalid_argument(impl.unusable);
   call.base_url = impl.base_url;
@@ -260,11 +261,13 @@ detail::PreparedExchange Client::Internals::prepare_sent(const Client& client, C
   call.mode = output_mode(client, call.mode, call.model).mode;
   call.max_tokens = call.output_cap > 0 ? call.output_cap : impl.options.max_tokens;
   // A call that sets no parameters of its own sends the client's as they are: merged() would
-  // build a copy of them and change nothing. A client with none leaves them as they are.
-  if (!sets_parameters(call.parameters)) {
-    if (impl.sets_parameters) call.parameters = impl.options.parameters;
-  } else {
-    call.parameters = merged(impl.options.parameters, call.parameters);
+  // build a copy of them and change nothing. A client with none leaves them as they are. Those
+  // replaced are kept in `own_parameters` before anything can throw.
+  if (const bool call_sets = sets_parameters(call.parameters); call_sets || impl.sets_parameters) {
+    std::optional<RequestParameters> replaced;
+    auto& own = own_parameters != nullptr ? *own_parameters : replaced;
+    own.emplace(std::move(call.parameters));
+    call.parameters = call_sets ? merged(impl.options.parameters, *own) : impl.options.parameters;
   }
   detail::PreparedExchange prepared{impl.encoded.encode(*impl.provider, call), {}, call.mode};
   prepared.attempt.provider = impl.provider->name();
@@ -352,10 +355,6 @@ Exchange Client::Internals::finish(const Client& client, detail::PreparedExchang
 
 const ClientOptions& Client::Internals::options(const Client& client) {
   return client.impl_->options;
-}
-
-bool Client::Internals::sets_parameters(const Client& client) {
-  return client.impl_->sets_parameters;
 }
 
 bool Client::Internals::sets_parameters(const RequestParameters& parameters) {

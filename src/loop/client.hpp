@@ -39,9 +39,13 @@ struct Client::Internals {
   [[nodiscard]] static detail::PreparedExchange prepare(
       const Client& client, CallSpec call, const detail::StreamSetup* stream = nullptr);
   // prepare() on the caller's own `call`, which is left as it was sent (the client's settings
-  // written into it): a caller that keeps its call lends it instead of copying its turns.
+  // written into it): a caller that keeps its call lends it instead of copying its turns. The
+  // parameters are replaced (the client's written in, or merged with the call's) unless neither
+  // the call nor the client sets any; when they are, the call's own are moved into
+  // `own_parameters` first (when given), so the caller can give them back however this ends.
   [[nodiscard]] static detail::PreparedExchange prepare_sent(
-      const Client& client, CallSpec& call, const detail::StreamSetup* stream = nullptr);
+      const Client& client, CallSpec& call, const detail::StreamSetup* stream = nullptr,
+      std::optional<RequestParameters>* own_parameters = nullptr);
   // Records the tries and decodes the last one's reply (redacted whole first).
   // Taken by reference, as send() takes it: an exchange moved from call to call was two moves of
   // its request and record per attempt.
@@ -56,9 +60,6 @@ struct Client::Internals {
   // Throws std::invalid_argument, naming `where`, for corrections outside 0..kMaxCorrections.
   static void check_corrections(int corrections, std::string_view where);
   [[nodiscard]] static const ClientOptions& options(const Client& client);
-  // Whether ClientOptions::parameters sets any: prepare_sent leaves the parameters of a call that
-  // sets none as they are only when the client sets none either.
-  [[nodiscard]] static bool sets_parameters(const Client& client);
   // Whether `parameters` set any (compared with one kept, not one built per call).
   [[nodiscard]] static bool sets_parameters(const RequestParameters& parameters);
   [[nodiscard]] static Transport& transport(const Client& client);

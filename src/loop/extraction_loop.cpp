@@ -94,7 +94,6 @@ ExtractionLoop::ExtractionLoop(const Client& client, const ExtractRequest& reque
   first_turns_ = conversation_of(request);
   caller_turns_ = first_turns_.size();
   call_.parameters = request.parameters;  // the same for every provider tried
-  sets_parameters_ = Client::Internals::sets_parameters(call_.parameters);
   // What a fallback would refuse of this call (a parameter, an image or document it does not
   // take) is refused now, before anything is sent, not mid-call where it would lose the Trace.
   for (const auto& fallback : *fallbacks_) {
@@ -117,8 +116,9 @@ PreparedExchange ExtractionLoop::prepare() {
   // model, empty when the client chooses: a fallback's first request names the fallback's model,
   // not the one before (Fallback.UnavailableAfterRetriesHandsTheCallToTheNext). The key and the
   // base URL are cleared, so the call holds a key only while it is encoded; each request writes
-  // its client's again, with its mode and max_tokens. The parameters are kept aside only when
-  // prepare_sent replaces them: when neither the call nor the client sets any, it leaves them.
+  // its client's again, with its mode and max_tokens. The parameters prepare_sent replaces, it
+  // moves aside into `parameters` itself (when neither the call nor the client sets any, it
+  // leaves them): one rule, kept there.
   struct Restored {
     CallSpec& call;
     std::optional<RequestParameters> parameters;
@@ -129,12 +129,9 @@ PreparedExchange ExtractionLoop::prepare() {
       call.api_key.clear();
       call.base_url.clear();
     }
-  } restored{call_,
-             sets_parameters_ || Client::Internals::sets_parameters(*client_)
-                 ? std::optional<RequestParameters>(call_.parameters)
-                 : std::nullopt,
-             call_.model};
-  return Client::Internals::prepare_sent(*client_, call_, setup ? &*setup : nullptr);
+  } restored{call_, std::nullopt, call_.model};
+  return Client::Internals::prepare_sent(*client_, call_, setup ? &*setup : nullptr,
+                                         &restored.parameters);
 }
 
 void ExtractionLoop::sending() {
@@ -206,7 +203,6 @@ std::optional<Outcome> ExtractionLoop::fall_back(Attempt attempt, const Error& w
   add_note(attempt, fmt::format("falling back to {} {}: {}", next.provider().name(),
                                 Client::Internals::model(next), why.message));
   drop_endpoint_extras(call_.parameters);
-  sets_parameters_ = Client::Internals::sets_parameters(call_.parameters);
   begin_with(next);
   events_->switch_to(next);
   return next_request(std::move(attempt), AttemptRole::first);

@@ -138,9 +138,6 @@ class ExtractionLoop {
   // The caller's: what every provider's first request sends (the last one takes them).
   std::vector<Turn> first_turns_;
   CallSpec call_;
-  // Whether call_.parameters sets any (the caller's, less what a fallback drops): prepare()
-  // keeps them aside only when prepare_sent replaces them.
-  bool sets_parameters_ = false;
   AttemptRole role_ = AttemptRole::first;  // of the request call() holds
   // The turns of the last whole-object request, without a continuation's prefill: where a
   // whole-object correction, a continuation or a raised-cap retry starts from.
