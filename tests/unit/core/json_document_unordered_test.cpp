@@ -89,5 +89,22 @@ TEST(JsonDocumentUnordered, KeysAlikeInTheirFirstSevenBytesAreRepeatedOnlyWhenWh
   expect_unordered_reads_as_ordered_json(R"({"a\u0000":1,"a":2,"\u0061\u0000":3})");
 }
 
+// The two modes share the thread's known shapes: an object's shape first met unordered (its
+// keys' order worked out, none recorded) then gives a document read in key order its members in
+// key order, and one first met in key order lets an unordered reading of it pass.
+TEST(JsonDocumentUnordered, AShapeMetUnorderedFirstGivesTheNextDocumentsKeyOrder) {
+  const std::string text = R"({"zeta":1,"alpha":2,"mid":{"y":1,"x":2},"beta":3})";
+  expect_unordered_reads_as_ordered_json(text);
+  testing_documents::expect_document_reads_as_nlohmann(text);
+  expect_unordered_reads_as_ordered_json(text);
+}
+
+// A repeated key in an object that otherwise has a shape already known is still caught.
+TEST(JsonDocumentUnordered, ARepeatedKeyInAKnownShapeIsCaught) {
+  expect_unordered_reads_as_ordered_json(R"({"b":1,"a":2,"c":3})");
+  expect_unordered_reads_as_ordered_json(R"({"b":1,"a":2,"b":3})");
+  expect_unordered_reads_as_ordered_json(R"({"b":1,"a":2,"c":3})");
+}
+
 }  // namespace
 }  // namespace accord
