@@ -138,7 +138,7 @@ inline const char* padded_plain_ascii_end(const char* p, [[maybe_unused]] const 
 }
 
 // The escapes of one letter: the letter after the backslash and the byte it stands for. The
-// last, \/, is read but never written (core/json_dump.hpp writes '/' as it is).
+// escape \/ is read but never written (core/json_dump.hpp writes '/' as it is).
 inline constexpr std::array<std::pair<char, char>, 8> kShortEscapeLetters = {{{'"', '"'},
                                                                               {'\\', '\\'},
                                                                               {'b', '\b'},

@@ -183,6 +183,7 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   }
 
   set_assistant_turn(reply, text, ProviderMessage(document, *message));
+  // reply.detail holds the choice's finish_reason (read above), which ending() judges by.
   const Ending end = ending(body, choice, reply.detail, !refusal.empty());
   set_ending(reply, end, mode, std::move(text), std::move(refusal));
   return reply;
