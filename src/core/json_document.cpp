@@ -263,8 +263,8 @@ class JsonDocument::Writer {
       key_at[i] = key;
       keys[i] = sort_key(text, i, doc_.strings_.data() + doc_.strings_.size() - text.data() >= 8);
     }
-    return key_order_ ? order_small_object(at, keys.data(), key_at.data())
-                      : keys_differ(keys.data(), key_at.data(), count);
+    return key_order_ ? order_small_object<true>(at, keys.data(), key_at.data())
+                      : order_small_object<false>(at, keys.data(), key_at.data());
   }
 
   // A small object's key as an integer that sorts as the key does, decided by its first seven
@@ -291,7 +291,8 @@ class JsonDocument::Writer {
   bool close_object(std::uint32_t at, std::uint32_t count, std::uint64_t* keys,
                     const std::uint32_t* key_at) {
     end_container(at, count);
-    return key_order_ ? order_small_object(at, keys, key_at) : keys_differ(keys, key_at, count);
+    return key_order_ ? order_small_object<true>(at, keys, key_at)
+                      : order_small_object<false>(at, keys, key_at);
   }
   [[nodiscard]] std::uint32_t next_index() const {
     return static_cast<std::uint32_t>(next_ - first_);
@@ -336,7 +337,12 @@ class JsonDocument::Writer {
 
   // Members are iterated in key order, as nlohmann's std::map does. Text usually gives a small
   // object's keys in some other order, so the order is kept beside the tape rather than moving
-  // subtrees, and only when it differs from the text's.
+  // subtrees, and only when it differs from the text's. A document left in the text's order
+  // (kKeyOrder false: key_order_, decided once per object by the caller) records none, but its
+  // keys are checked all the same, the same way: a shape known on this thread (sorted once, its
+  // keys found to differ) costs a compare per key where holding each key against the earlier
+  // ones cost a compare per pair (a reply envelope's top level has eight).
+  template <bool kKeyOrder>
   bool order_small_object(std::uint32_t at, std::uint64_t* keys, const std::uint32_t* key_at) {
     const auto count = static_cast<std::size_t>(entry_at(at).b);
     // Documents of one stream mostly share a few shapes: an object whose sort keys are those of
@@ -345,7 +351,7 @@ class JsonDocument::Writer {
     auto& known = known_orders[shape_set(keys, count)];
     for (const KnownOrder& shape : known) {
       if (count == shape.count && std::equal(keys, keys + count, shape.keys.begin())) {
-        if (!shape.in_order) append_order(at, key_at, shape.positions.data(), count);
+        if (kKeyOrder && !shape.in_order) append_order(at, key_at, shape.positions.data(), count);
         return true;
       }
     }
@@ -362,9 +368,12 @@ class JsonDocument::Writer {
       keys[hole] = moving;
       in_order = in_order && hole == i;
     }
-    // Keys alike in their first seven bytes (or repeated) are ordered by their whole text.
+    // Keys alike in their first seven bytes (or repeated) are ordered, or told apart, by their
+    // whole text.
     for (std::size_t i = 1; i < count; ++i) {
-      if ((keys[i - 1] ^ keys[i]) >> 8 == 0) return order_by_text(at);
+      if ((keys[i - 1] ^ keys[i]) >> 8 == 0) {
+        return kKeyOrder ? order_by_text(at) : alike_keys_differ(keys, key_at, count);
+      }
     }
     known[1] = known[0];
     KnownOrder& last = known[0];
@@ -372,22 +381,23 @@ class JsonDocument::Writer {
     last.count = count;
     last.in_order = in_order;
     if (in_order) return true;
+    // Kept whatever this document's mode: a document in key order may meet the shape next.
     for (std::size_t i = 0; i < count; ++i) {
       last.positions[i] = static_cast<std::uint8_t>(keys[i] & 0xFF);
     }
-    append_order(at, key_at, last.positions.data(), count);
+    if (kKeyOrder) append_order(at, key_at, last.positions.data(), count);
     return true;
   }
 
-  // A small object left in the text's order still refuses a repeated key, as one put in order
-  // does: each key is held against the object's earlier keys, by its sort key's prefix (its
-  // first seven bytes) and, when that matches, by its whole text. Not inlined: inlined into the
-  // reader's object(), it made a document read in key order slower.
-  [[gnu::noinline]] bool keys_differ(const std::uint64_t* keys, const std::uint32_t* key_at,
-                                     std::size_t count) const {
+  // Whether the keys of an object differ, from their sort keys in order: only keys alike in
+  // their first seven bytes (a run of equal prefixes) are compared by their whole text. An
+  // envelope's usage has two such pairs (prompt_tokens and prompt_tokens_details): putting it in
+  // order by text cost several times as much.
+  bool alike_keys_differ(const std::uint64_t* sorted, const std::uint32_t* key_at,
+                         std::size_t count) const {
     for (std::size_t i = 1; i < count; ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if ((keys[i] ^ keys[j]) >> 8 == 0 && doc_.text(key_at[i]) == doc_.text(key_at[j])) {
+      for (std::size_t j = i; j-- > 0 && (sorted[j] ^ sorted[i]) >> 8 == 0;) {
+        if (doc_.text(key_at[sorted[i] & 0xFF]) == doc_.text(key_at[sorted[j] & 0xFF])) {
           return false;
         }
       }
@@ -573,12 +583,64 @@ class TapeReader : BasicJsonScanner<true> {
       bytes = std::string_view(start, static_cast<std::size_t>(p_ - start));
       ++p_;
     } else {
-      InPlace decoded{start};
-      if (!string_from(start, decoded)) return false;
+      InPlace decoded{copy_ + (p_ - copy_)};
+      if (!unescape(decoded)) return false;
       bytes = std::string_view(start, static_cast<std::size_t>(decoded.end - start));
     }
     out_.string_in_text(kind, static_cast<std::size_t>(start - copy_), bytes.size());
     return true;
+  }
+
+  // At a string's first byte that is not plain and not its closing quote (a backslash, or a
+  // control byte the string may not hold), the bytes before it decoded (as they are) to
+  // `decoded`: decodes the rest over its own text, to past the closing quote. A JSON text held in
+  // a string (a model's reply in its envelope) has an escaped quote every few bytes: the special
+  // bytes of a 16-byte block are found once and taken one after another, where scanning afresh
+  // after each escape (string_from) cost about 1.4 times as much. Bytes are only ever stored below
+  // the one being read, so the block's bytes still to be taken are as the mask saw them. The
+  // cursors are locals, not members: a byte stored through a char pointer may alias any member,
+  // which would be reloaded after each store.
+  bool unescape(InPlace& decoded) {
+    InPlace out{decoded.end};
+    const char* run = p_;    // the first byte not yet moved down to `out`
+    const char* taken = p_;  // past the last special byte taken
+    const char* block = p_;
+    while (true) {
+      unsigned mask = scan::special_bytes(block);
+      while (mask != 0) {
+        const char* at = block + std::countr_zero(mask);
+        const auto c = static_cast<unsigned char>(*at);
+        if (c == '\\') {
+          out.append(run, at);
+          if (const char letter = scan::kShortEscapes[static_cast<unsigned char>(at[1])]) {
+            out += letter;
+            taken = at + 2;
+          } else {
+            InPlace unicode{out.end};  // its own: `out` stays out of memory
+            p_ = at;
+            if (!escape(unicode)) return false;
+            out.end = unicode.end;
+            taken = p_;
+          }
+          run = taken;
+        } else if (c == '"') {
+          out.append(run, at);
+          decoded.end = out.end;
+          p_ = at + 1;
+          return true;
+        } else if (c >= 0x80) {
+          const auto length = scan::utf8_sequence(reinterpret_cast<const unsigned char*>(at),
+                                                  reinterpret_cast<const unsigned char*>(end_));
+          if (length == 0) return false;
+          taken = at + length;
+        } else {
+          return false;  // a control byte, or the padding's zero: the text ends in the string
+        }
+        const auto past = taken - block;
+        mask = past >= 16 ? 0 : mask & (~0U << past);
+      }
+      block = std::max(block + 16, taken);
+    }
   }
 
   bool enter(std::size_t depth) {
@@ -814,13 +876,10 @@ namespace {
 constexpr std::array<char, 256> kDumpEscapeLetter = [] {
   std::array<char, 256> letters{};
   for (int c = 0; c < 0x20; ++c) letters[static_cast<std::size_t>(c)] = 'u';
-  letters['"'] = '"';
-  letters['\\'] = '\\';
-  letters['\b'] = 'b';
-  letters['\f'] = 'f';
-  letters['\n'] = 'n';
-  letters['\r'] = 'r';
-  letters['\t'] = 't';
+  for (const auto& [letter, byte] : scan::kShortEscapeLetters) {
+    // \/ is read, but '/' is written as it is.
+    if (byte != '/') letters[static_cast<unsigned char>(byte)] = letter;
+  }
   return letters;
 }();
 

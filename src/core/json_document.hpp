@@ -26,10 +26,11 @@ namespace accord::detail {
 // members_as_written(), as a reply's envelope is (its codec picks a few members out): the
 // members of an object of up to 16 are left in the text's order, not put in key order, so
 // members() gives them in that order there and is not to be called on this document. A key
-// repeated in an object is caught all the same (held against the object's earlier keys), and
-// the text then read by nlohmann, as parse_document reads it. members() (and what walks it:
-// validation, to_json(), dump() in key order) would give such an object's members in the
-// text's order and a larger one's in key order: only find() and members_as_written() are exact.
+// repeated in an object is caught all the same (its keys are sorted, or their shape known, as
+// parse_document's are), and the text then read by nlohmann, as parse_document reads it.
+// members() (and what walks it: validation, to_json(), dump() in key order) would give such an
+// object's members in the text's order and a larger one's in key order: only find() and
+// members_as_written() are exact.
 [[nodiscard]] ParsedDocument parse_document_unordered(std::string_view text, ParseLimits limits);
 
 }  // namespace accord::detail

@@ -4,6 +4,7 @@
 // (false) on anything unusual, after which the caller leaves the text to nlohmann. The rules
 // for refusing are in core/fast_json.hpp.
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/ascii.hpp"
 
@@ -100,6 +102,15 @@ inline unsigned special_bytes(const char* p) {
                                        _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
   return static_cast<unsigned>(_mm_movemask_epi8(special));
 }
+#else
+inline unsigned special_bytes(const char* p) {
+  unsigned mask = 0;
+  for (unsigned i = 0; i < 16; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) mask |= 1U << i;
+  }
+  return mask;
+}
 #endif
 
 // The same, sixteen bytes at a time with SSE2 (baseline on x86-64), chosen at compile time.
@@ -125,6 +136,27 @@ inline const char* padded_plain_ascii_end(const char* p, [[maybe_unused]] const 
   return plain_ascii_words_end(p, end);
 #endif
 }
+
+// The escapes of one letter: the letter after the backslash and the byte it stands for. The
+// escape \/ is read but never written (core/json_dump.hpp writes '/' as it is).
+inline constexpr std::array<std::pair<char, char>, 8> kShortEscapeLetters = {{{'"', '"'},
+                                                                              {'\\', '\\'},
+                                                                              {'b', '\b'},
+                                                                              {'f', '\f'},
+                                                                              {'n', '\n'},
+                                                                              {'r', '\r'},
+                                                                              {'t', '\t'},
+                                                                              {'/', '/'}}};
+
+// What the letter after a backslash decodes to in the escapes of one letter; 0 for 'u' and for
+// letters no escape takes.
+inline constexpr auto kShortEscapes = [] {
+  std::array<char, 256> decoded{};
+  for (const auto& [letter, byte] : kShortEscapeLetters) {
+    decoded[static_cast<unsigned char>(letter)] = byte;
+  }
+  return decoded;
+}();
 
 template <class Out>
 void append_utf8(Out& out, std::uint32_t code_point) {
@@ -235,32 +267,11 @@ class BasicJsonScanner {
     if (!kPadded && end_ - p_ < 2) return false;
     const char kind = p_[1];
     p_ += 2;
-    switch (kind) {
-      case '"':
-      case '\\':
-      case '/':
-        out += kind;
-        return true;
-      case 'b':
-        out += '\b';
-        return true;
-      case 'f':
-        out += '\f';
-        return true;
-      case 'n':
-        out += '\n';
-        return true;
-      case 'r':
-        out += '\r';
-        return true;
-      case 't':
-        out += '\t';
-        return true;
-      case 'u':
-        break;
-      default:
-        return false;
+    if (const char decoded = scan::kShortEscapes[static_cast<unsigned char>(kind)]; decoded != 0) {
+      out += decoded;
+      return true;
     }
+    if (kind != 'u') return false;
     std::uint32_t code_point = 0;
     if (!hex4(code_point)) return false;
     if (code_point >= 0xDC00 && code_point <= 0xDFFF) return false;  // a lone low surrogate

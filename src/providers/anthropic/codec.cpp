@@ -228,7 +228,11 @@ class Anthropic final : public Provider {
       r.status = ReplyStatus::bad_reply;
       return r;
     }
-    if (auto error = error_in_success(body, "content")) return *std::move(error);
+    // Looked up once: only a body without content is read again, as an error envelope.
+    const auto content = body.find("content");
+    if (!content) {
+      if (auto error = error_in_success(body, "content")) return *std::move(error);
+    }
     Usage usage;
     if (const auto u = body.find("usage"); u && u->is_object()) {
       const auto [input, output, cache_read, cache_write] =
@@ -243,7 +247,6 @@ class Anthropic final : public Provider {
       usage.total_tokens = usage.input_tokens + usage.output_tokens;
     }
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto content = body.find("content");
     if (!content || !content->is_array()) return fail("the reply has no content array");
 
     Reply reply;

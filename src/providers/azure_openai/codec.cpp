@@ -137,8 +137,9 @@ class AzureOpenAI final : public AzureResource<ChatCompletions> {
 
   // A reply can also be stopped by the filter without finish_reason saying so: the choice's or
   // the prompt's annotations say filtered.
-  [[nodiscard]] Ending ending(JsonView body, JsonView choice, bool refused) const override {
-    const Ending said = ChatCompletions::ending(body, choice, refused);
+  [[nodiscard]] Ending ending(JsonView body, JsonView choice, std::string_view reason,
+                              bool refused) const override {
+    const Ending said = ChatCompletions::ending(body, choice, reason, refused);
     if (said != Ending::finished) return said;
     const auto results = choice.find("content_filter_results");
     const bool filtered = (results && says_filtered(*results)) || prompt_filtered(body);

@@ -408,16 +408,19 @@ class Bedrock final : public Provider {
     const auto document = reply_document(response, failure);
     if (!document) return failure;
     const JsonView body = document->root();
-    if (!body.find("output") && (body.find("message") || body.find("Message"))) {
+    // Looked up once: only a body without output is read again, as an error.
+    const auto output = body.find("output");
+    if (!output && (body.find("message") || body.find("Message"))) {
       // An exception in a stream (or a gateway's error with a 2xx status): not a reply.
       Reply r = aws_error_reply(HttpResponse{400, response.headers, response.body});
       r.status = ReplyStatus::bad_reply;
       return r;
     }
-    if (auto error = error_in_success(body, "output")) return *std::move(error);
+    if (!output) {
+      if (auto error = error_in_success(body, "output")) return *std::move(error);
+    }
     const Usage usage = converse_usage(body);
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto output = body.find("output");
     if (!output || !output->is_object()) return fail("the reply has no output");
     const auto message = output->find("message");
     if (!message || !message->is_object()) return fail("the reply's output has no message");

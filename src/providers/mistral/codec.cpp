@@ -95,9 +95,10 @@ class Mistral final : public ChatCompletions {
   }
 
   // "model_length": the model's context ran out before its output did.
-  [[nodiscard]] Ending ending(JsonView body, JsonView choice, bool refused) const override {
-    if (string_or_empty(choice, "finish_reason") == "model_length") return Ending::cut_off;
-    return ChatCompletions::ending(body, choice, refused);
+  [[nodiscard]] Ending ending(JsonView body, JsonView choice, std::string_view reason,
+                              bool refused) const override {
+    if (reason == "model_length") return Ending::cut_off;
+    return ChatCompletions::ending(body, choice, reason, refused);
   }
 };
 

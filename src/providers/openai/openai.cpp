@@ -46,7 +46,7 @@ Headers openai_headers(const CallSpec& call) {
   return headers;
 }
 
-Usage openai_usage(JsonView body, const char* input_key, const char* output_key) {
+Usage openai_usage(JsonView body, std::string_view input_key, std::string_view output_key) {
   Usage usage;
   const auto u = body.find("usage");
   if (!u || !u->is_object()) return usage;

@@ -23,7 +23,8 @@ namespace accord::detail {
 
 // The body's `usage`: both shapes report a total beside the input and output counts, which they
 // name differently. Zeros where the body has none.
-[[nodiscard]] Usage openai_usage(JsonView body, const char* input_key, const char* output_key);
+[[nodiscard]] Usage openai_usage(JsonView body, std::string_view input_key,
+                                 std::string_view output_key);
 
 // The Batch API (upload a JSONL file, create a batch on it, read its output and error files),
 // for either shape: each line names the endpoint its direct call goes to.

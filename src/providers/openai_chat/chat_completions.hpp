@@ -26,10 +26,11 @@ class ChatCompletions : public OpenAIProvider {
     return call.base_url + "/chat/completions";
   }
   [[nodiscard]] virtual Headers headers(const CallSpec& call) const { return openai_headers(call); }
-  // How choices[0] ended: a refusal, then finish_reason "length" and "content_filter". A
-  // provider with more words for an ending (Mistral's model_length, Azure's filter annotations)
-  // adds them here.
-  [[nodiscard]] virtual Ending ending(JsonView body, JsonView choice, bool refused) const;
+  // How choices[0] ended: a refusal, then finish_reason ("length", "content_filter"), `reason`
+  // (read once, by decode). A provider with more words for an ending (Mistral's model_length,
+  // Azure's filter annotations) adds them here.
+  [[nodiscard]] virtual Ending ending(JsonView body, JsonView choice, std::string_view reason,
+                                      bool refused) const;
   // What it takes of images and documents, and how it writes one in a user message's content
   // (Mistral: image_url as a bare string, documents as document_url).
   [[nodiscard]] virtual const PartRules& part_rules() const;

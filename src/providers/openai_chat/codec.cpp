@@ -144,11 +144,14 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   const auto document = reply_document(response, failure);
   if (!document) return failure;
   const JsonView body = document->root();
-  if (auto error = error_in_success(body, "choices")) return *std::move(error);
+  // Looked up once: only a body without choices is read again, as an error envelope.
+  const auto choices = body.find("choices");
+  if (!choices) {
+    if (auto error = error_in_success(body, "choices")) return *std::move(error);
+  }
 
   const Usage usage = openai_usage(body, "prompt_tokens", "completion_tokens");
   const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-  const auto choices = body.find("choices");
   if (!choices || !choices->is_array()) return fail("the reply has no choices array");
   if (choices->size() == 0) return fail("the reply's choices array is empty");
   const JsonView choice = *choices->items().begin();
@@ -180,13 +183,14 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   }
 
   set_assistant_turn(reply, text, ProviderMessage(document, *message));
-  const Ending end = ending(body, choice, !refusal.empty());
+  // reply.detail holds the choice's finish_reason (read above), which ending() judges by.
+  const Ending end = ending(body, choice, reply.detail, !refusal.empty());
   set_ending(reply, end, mode, std::move(text), std::move(refusal));
   return reply;
 }
 
-Ending ChatCompletions::ending(JsonView /*body*/, JsonView choice, bool refused) const {
-  const std::string reason = string_or_empty(choice, "finish_reason");
+Ending ChatCompletions::ending(JsonView /*body*/, JsonView /*choice*/, std::string_view reason,
+                               bool refused) const {
   return refused                      ? Ending::refused
          : reason == "length"         ? Ending::cut_off
          : reason == "content_filter" ? Ending::filtered

@@ -89,5 +89,31 @@ TEST(JsonDocumentUnordered, KeysAlikeInTheirFirstSevenBytesAreRepeatedOnlyWhenWh
   expect_unordered_reads_as_ordered_json(R"({"a\u0000":1,"a":2,"\u0061\u0000":3})");
 }
 
+// The two modes share the thread's known shapes: an object's shape first met unordered (its
+// keys' order worked out, none recorded) then gives a document read in key order its members in
+// key order, and one first met in key order lets an unordered reading of it pass. The inner
+// object's keys are this test's own, so no test run before it has stored its shape.
+TEST(JsonDocumentUnordered, AShapeMetUnorderedFirstGivesTheNextDocumentsKeyOrder) {
+  const std::string text = R"({"zeta":1,"alpha":2,"mid":{"yarrow":1,"xenon":2},"beta":3})";
+  expect_unordered_reads_as_ordered_json(text);
+  testing_documents::expect_document_reads_as_nlohmann(text);
+  expect_unordered_reads_as_ordered_json(text);
+}
+
+// A repeated key in an object whose count and first and last keys are those of a shape already
+// known (so it is held against that shape's keys) is still caught: each key is compared.
+TEST(JsonDocumentUnordered, ARepeatedKeyInAKnownShapeIsCaught) {
+  expect_unordered_reads_as_ordered_json(R"({"a":1,"b":2,"c":3})");
+  expect_unordered_reads_as_ordered_json(R"({"a":1,"a":2,"c":3})");
+}
+
+// An object whose keys tie in their first seven bytes has the sort keys of one that repeats a
+// key (prompt_tokens_details and prompt_tokens): a shape with a tie is never stored, so the
+// repeated key is caught.
+TEST(JsonDocumentUnordered, ARepeatedKeyWithTheSortKeysOfATiedShapeIsCaught) {
+  expect_unordered_reads_as_ordered_json(R"({"prompt_tokens":1,"x":2,"prompt_tokens_details":3})");
+  expect_unordered_reads_as_ordered_json(R"({"prompt_tokens":1,"x":2,"prompt_tokens":3})");
+}
+
 }  // namespace
 }  // namespace accord

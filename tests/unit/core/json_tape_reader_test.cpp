@@ -204,5 +204,43 @@ TEST(JsonTapeReader, PlainRunsOfEveryLengthBetweenEscapesDecodeAsNlohmann) {
   }
 }
 
+// After a string's first escape its special bytes are taken sixteen at a time: whatever follows
+// an escape (another escape, a UTF-8 sequence, the closing quote, a bad escape, a control byte,
+// malformed UTF-8, the end of the text), at every offset from the escape and from a block's
+// start, reads (or is refused) as nlohmann does; with nothing after it too, so that the string
+// (or the text) ends inside what follows or just after it.
+TEST(JsonTapeReader, WhatFollowsAnEscapeAtEveryOffsetReadsAsNlohmann) {
+  const std::vector<std::string> next = {"\\\"",
+                                         "\\n",
+                                         "\\u00e9",
+                                         "\\ud83d\\ude00",
+                                         "\xc3\xa9",
+                                         "\xe6\x97\xa5",
+                                         "\xf0\x9f\x98\x80",
+                                         "\\x",
+                                         "\\u00g0",
+                                         "\\udc00",
+                                         "\x01",
+                                         "\xc3",
+                                         "\xed\xa0\x80",
+                                         "\\",
+                                         "\\u00",
+                                         "\\ud83d\\",
+                                         "\xf0\x9f",
+                                         ""};
+  for (std::size_t before = 0; before <= 18; ++before) {
+    for (std::size_t between = 0; between <= 18; ++between) {
+      for (const auto& what : next) {
+        for (const char* after : {"c", ""}) {
+          const std::string item =
+              std::string(before, 'a') + "\\\"" + std::string(between, 'b') + what + after;
+          testing_documents::expect_document_reads_as_nlohmann("[\"" + item + "\",\"d\"]");
+          testing_documents::expect_document_reads_as_nlohmann("\"" + item);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accord
