@@ -5,30 +5,6 @@
 #include "core/json_number.hpp"
 
 namespace accord::detail {
-namespace {
-
-// A node's refinements see the value with the defaults of its absent fields filled in (as Zod's
-// predicates see them): a tree made for them when some default applies, else nullopt.
-std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
-  std::optional<json> filled;
-  if (node.kind != Kind::object || !value.is_object()) return filled;
-  for (const auto& field : node.fields) {
-    const auto& fallback = field.schema.node().default_value;
-    if (!fallback || value.find(field.name)) continue;
-    if (!filled) filled = value.to_json();
-    (*filled)[field.name] = *fallback;
-  }
-  return filled;
-}
-
-}  // namespace
-
-bool has_field_defaults(const SchemaNode& dsl) {
-  return dsl.kind == Kind::object &&
-         std::any_of(dsl.fields.begin(), dsl.fields.end(), [](const auto& field) {
-           return field.schema.node().default_value.has_value();
-         });
-}
 
 Path to_path(const Link* at) {
   std::size_t depth = 0;
@@ -305,9 +281,7 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
 // Zod runs refinements after the node's own checks; the predicate sees defaults filled in. A
 // JSON predicate gets a tree of the value, built once for the node and only when it has one.
 bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
-  // A refined ref's defaults are its definition's fields' (refs to refs followed).
-  const SchemaNode* fields = may_fill ? d_.definitions.resolve(&dsl) : nullptr;
-  const std::optional<json> filled = fields != nullptr ? with_defaults(*fields, v) : std::nullopt;
+  const std::optional<json> filled = may_fill ? with_defaults(&dsl, v) : std::nullopt;
   std::optional<JsonDocument> filled_document;
   std::optional<json> tree;
   bool ok = true;
@@ -334,6 +308,63 @@ bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fil
     if (sink_ == nullptr) return false;
   }
   return ok;
+}
+
+std::optional<json> Run::with_defaults(const SchemaNode* dsl, JsonView v) {
+  std::optional<json> filled;
+  // A refined ref's defaults are its definition's (refs to refs followed).
+  const SchemaNode* n =
+      dsl != nullptr && d_.defaults_below.contains(dsl) ? d_.definitions.resolve(dsl) : nullptr;
+  if (n == nullptr) return filled;
+  // The value is copied once, where the first default applies; what lies below comes filled.
+  const auto put = [&](const auto& place, json value) {
+    if (!filled) filled = v.to_json();
+    (*filled)[place] = std::move(value);
+  };
+  if (n->kind == Kind::object && v.is_object()) {
+    for (const auto& field : n->fields) {
+      const SchemaNode& field_dsl = field.schema.node();
+      if (const auto member = v.find(field.name)) {
+        if (auto inner = with_defaults(&field_dsl, *member)) put(field.name, std::move(*inner));
+      } else if (field_dsl.default_value) {
+        put(field.name, *field_dsl.default_value);  // as given: Zod does not parse a default
+      }
+    }
+    if (!n->elements.empty()) {  // a record: every key is a value
+      for (const JsonMember& member : v.members()) {
+        if (auto inner = with_defaults(&n->elements.front().node(), member.value)) {
+          put(std::string(member.key), std::move(*inner));
+        }
+      }
+    }
+  } else if ((n->kind == Kind::array || n->kind == Kind::tuple) && v.is_array()) {
+    std::size_t i = 0;
+    for (const JsonView item : v.items()) {
+      const SchemaNode* item_dsl = n->kind == Kind::array ? element_node(n, Kind::array, 0)
+                                                          : element_node(n, Kind::tuple, i);
+      if (auto inner = with_defaults(item_dsl, item)) put(i, std::move(*inner));
+      ++i;
+    }
+  } else if (n->kind == Kind::union_) {
+    return with_defaults(chosen_option(*n, v), v);
+  }
+  return filled;
+}
+
+const SchemaNode* Run::chosen_option(const SchemaNode& dsl, JsonView v) {
+  const auto found = d_.union_options.find(&dsl);
+  if (found == d_.union_options.end()) return nullptr;
+  const Node& u = d_.nodes[found->second];
+  const std::vector<NodeId>& options = u.any_of.empty() ? u.one_of : u.any_of;
+  Sink* saved = sink_;
+  sink_ = nullptr;
+  const SchemaNode* chosen = nullptr;
+  for (std::size_t i = 0; i < options.size() && chosen == nullptr; ++i) {
+    const SchemaNode* option = element_node(&dsl, Kind::union_, i);
+    if (option != nullptr && node(options[i], &v, nullptr, option, nullptr)) chosen = option;
+  }
+  sink_ = saved;
+  return chosen;
 }
 
 }  // namespace accord::detail

@@ -100,10 +100,6 @@ struct Seen {
   return n.types == 0 || type_matches(n.types, *v);
 }
 
-// Whether `dsl` is an object with a field that declares a default (its refinements see it filled
-// in when the field is absent).
-[[nodiscard]] bool has_field_defaults(const SchemaNode& dsl);
-
 // Whether the DSL node of a value (if any) carries C++ refinements.
 [[nodiscard]] inline bool has_refinements(const SchemaNode* dsl) {
   return dsl != nullptr && !dsl->refinements.empty();
@@ -247,6 +243,11 @@ class Run {
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
   // (looked for only when `may_fill`: `dsl` may have a field with a default).
   bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
+  // `v` as Zod's parse gives it to a refinement on `dsl`: the defaults of absent fields filled in
+  // at every depth; nullopt when none applies.
+  std::optional<json> with_defaults(const SchemaNode* dsl, JsonView v);
+  // The option of DSL union `dsl` that Zod's parse takes for `v`: the first it passes.
+  const SchemaNode* chosen_option(const SchemaNode& dsl, JsonView v);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);
