@@ -77,11 +77,10 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
 }
 
 // Records the DSL node each node is first reached with (Node::usual_dsl), whether a field at or
-// below that DSL node declares a default (Node::usual_dsl_has_defaults), the node holding each DSL
-// union's options (Data::union_options), and in each property's step the property's DSL node under
-// it and whether that one is refined, following the DSL down as Run does: through nullable
-// wrappers, $refs, properties, records' and lists' values and union options. A node reached again
-// keeps its first binding.
+// below that DSL node declares a default (Node::usual_dsl_has_defaults), and in each property's
+// step the property's DSL node under it and whether that one is refined, following the DSL down as
+// Run does: through nullable wrappers, $refs, properties, records' and lists' values and union
+// options. A node reached again keeps its first binding.
 void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t depth) {
   if (dsl == nullptr || id == kNone || depth >= kMaxEvalDepth) return;
   Node& n = d.nodes[id];
@@ -106,9 +105,6 @@ void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t dep
   }
   bind_dsl(d, n.additional, element_node(dsl, Kind::object, 0), depth + 1);
   if (!n.tuple) bind_dsl(d, n.rest, element_node(dsl, Kind::array, 0), depth + 1);
-  if (dsl->kind == Kind::union_ && (!n.any_of.empty() || !n.one_of.empty())) {
-    d.union_options.emplace(dsl, id);
-  }
   for (std::size_t i = 0; i < n.any_of.size(); ++i) {
     bind_dsl(d, n.any_of[i], element_node(dsl, Kind::union_, i), depth + 1);
   }

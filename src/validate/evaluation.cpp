@@ -278,23 +278,30 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
   return true;
 }
 
-// Zod runs refinements after the node's own checks; the predicate sees defaults filled in. A
-// JSON predicate gets a tree of the value, built once for the node and only when it has one.
+// Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
+// fields filled in at every depth below `dsl`, as Zod's parse hands the value over. The value is
+// copied once (to_json), here, and filled in place by the walk behind accord::with_defaults; the
+// copy is a JSON predicate's tree too. A view predicate reads the value as it is when nothing
+// was filled in.
 bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
-  const std::optional<json> filled = may_fill ? with_defaults(&dsl, v) : std::nullopt;
-  std::optional<JsonDocument> filled_document;
   std::optional<json> tree;
+  bool filled = false;
+  if (may_fill && d_.defaults_below.contains(&dsl)) {
+    tree = v.to_json();
+    filled = fill_defaults(&dsl, *tree, d_.definitions);
+  }
+  std::optional<JsonDocument> filled_document;
   bool ok = true;
   for (const auto& refinement : dsl.refinements) {
     std::string message;
     try {
       bool holds = true;
       if (refinement.view_predicate) {
-        if (filled && !filled_document) filled_document = JsonDocument::from_json(*filled);
+        if (filled && !filled_document) filled_document = JsonDocument::from_json(*tree);
         holds = refinement.view_predicate(filled_document ? filled_document->root() : v);
       } else if (refinement.predicate) {
-        if (!filled && !tree) tree = v.to_json();
-        holds = refinement.predicate(filled ? *filled : *tree);
+        if (!tree) tree = v.to_json();
+        holds = refinement.predicate(*tree);
       }
       if (holds) continue;
       message = refinement.message.empty() ? "Invalid input" : refinement.message;
@@ -308,63 +315,6 @@ bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fil
     if (sink_ == nullptr) return false;
   }
   return ok;
-}
-
-std::optional<json> Run::with_defaults(const SchemaNode* dsl, JsonView v) {
-  std::optional<json> filled;
-  // A refined ref's defaults are its definition's (refs to refs followed).
-  const SchemaNode* n =
-      dsl != nullptr && d_.defaults_below.contains(dsl) ? d_.definitions.resolve(dsl) : nullptr;
-  if (n == nullptr) return filled;
-  // The value is copied once, where the first default applies; what lies below comes filled.
-  const auto put = [&](const auto& place, json value) {
-    if (!filled) filled = v.to_json();
-    (*filled)[place] = std::move(value);
-  };
-  if (n->kind == Kind::object && v.is_object()) {
-    for (const auto& field : n->fields) {
-      const SchemaNode& field_dsl = field.schema.node();
-      if (const auto member = v.find(field.name)) {
-        if (auto inner = with_defaults(&field_dsl, *member)) put(field.name, std::move(*inner));
-      } else if (field_dsl.default_value) {
-        put(field.name, *field_dsl.default_value);  // as given: Zod does not parse a default
-      }
-    }
-    if (!n->elements.empty()) {  // a record: every key is a value
-      for (const JsonMember& member : v.members()) {
-        if (auto inner = with_defaults(&n->elements.front().node(), member.value)) {
-          put(std::string(member.key), std::move(*inner));
-        }
-      }
-    }
-  } else if ((n->kind == Kind::array || n->kind == Kind::tuple) && v.is_array()) {
-    std::size_t i = 0;
-    for (const JsonView item : v.items()) {
-      const SchemaNode* item_dsl = n->kind == Kind::array ? element_node(n, Kind::array, 0)
-                                                          : element_node(n, Kind::tuple, i);
-      if (auto inner = with_defaults(item_dsl, item)) put(i, std::move(*inner));
-      ++i;
-    }
-  } else if (n->kind == Kind::union_) {
-    return with_defaults(chosen_option(*n, v), v);
-  }
-  return filled;
-}
-
-const SchemaNode* Run::chosen_option(const SchemaNode& dsl, JsonView v) {
-  const auto found = d_.union_options.find(&dsl);
-  if (found == d_.union_options.end()) return nullptr;
-  const Node& u = d_.nodes[found->second];
-  const std::vector<NodeId>& options = u.any_of.empty() ? u.one_of : u.any_of;
-  Sink* saved = sink_;
-  sink_ = nullptr;
-  const SchemaNode* chosen = nullptr;
-  for (std::size_t i = 0; i < options.size() && chosen == nullptr; ++i) {
-    const SchemaNode* option = element_node(&dsl, Kind::union_, i);
-    if (option != nullptr && node(options[i], &v, nullptr, option, nullptr)) chosen = option;
-  }
-  sink_ = saved;
-  return chosen;
 }
 
 }  // namespace accord::detail

@@ -241,13 +241,8 @@ class Run {
                                                       const SchemaNode* dsl,
                                                       std::size_t aborts_before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
-  // (looked for only when `may_fill`: `dsl` may have a field with a default).
+  // (looked for only when `may_fill`: `dsl` may have a field with a default at or below it).
   bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
-  // `v` as Zod's parse gives it to a refinement on `dsl`: the defaults of absent fields filled in
-  // at every depth; nullopt when none applies.
-  std::optional<json> with_defaults(const SchemaNode* dsl, JsonView v);
-  // The option of DSL union `dsl` that Zod's parse takes for `v`: the first it passes.
-  const SchemaNode* chosen_option(const SchemaNode& dsl, JsonView v);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);

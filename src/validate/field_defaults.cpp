@@ -13,9 +13,12 @@ std::unordered_set<const SchemaNode*> nodes_with_defaults_below(
   std::vector<const SchemaNode*> declaring;
   std::unordered_set<const SchemaNode*> reached{&root};
   std::vector<const SchemaNode*> pending{&root};
+  // `parent` is nullptr where the child's defaults stay below it: a union's options keep their
+  // defaults to themselves (as accord::with_defaults leaves them), yet their own refinements see
+  // them.
   const auto down = [&](const SchemaNode* parent, const SchemaNode* child) {
     if (child == nullptr) return;
-    parents[child].push_back(parent);
+    if (parent != nullptr) parents[child].push_back(parent);
     if (reached.insert(child).second) pending.push_back(child);
   };
   while (!pending.empty()) {
@@ -25,7 +28,8 @@ std::unordered_set<const SchemaNode*> nodes_with_defaults_below(
       if (field.schema.node().default_value) declaring.push_back(node);
       down(node, &field.schema.node());
     }
-    for (const auto& element : node->elements) down(node, &element.node());
+    const SchemaNode* parent = node->kind == Kind::union_ ? nullptr : node;
+    for (const auto& element : node->elements) down(parent, &element.node());
     if (node->kind == Kind::ref) down(node, definitions.resolve(node));
   }
   std::unordered_set<const SchemaNode*> below;

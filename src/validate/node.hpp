@@ -9,7 +9,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -228,9 +227,6 @@ struct Engine::Data {
   SchemaDefinitions definitions;
   // The DSL nodes with a field default at or below them (validate/field_defaults.hpp).
   std::unordered_set<const SchemaNode*> defaults_below;
-  // The node holding each DSL union's options (anyOf or oneOf, in the union's order), as first
-  // bound: a value is filled with defaults as the first option it passes.
-  std::unordered_map<const SchemaNode*, NodeId> union_options;
   // A DSL schema's formats mean what Zod's do; a JSON Schema file's what the specification says.
   FormatRules format_rules = FormatRules::json_schema;
   // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the
