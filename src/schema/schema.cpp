@@ -628,36 +628,43 @@ Schema discriminated_union(std::string tag, std::vector<Schema> options) {
   return make_schema(std::move(node));
 }
 
-namespace {
+namespace detail {
 
-// with_defaults below one node; a ref goes on into its definition, as deep as the value goes.
-nlohmann::json filled(const SchemaNode* node, nlohmann::json value,
-                      const detail::SchemaDefinitions& definitions) {
+bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
+                   const SchemaDefinitions& definitions) {
   const SchemaNode* n = definitions.resolve(node);
-  if (n == nullptr) return value;
+  if (n == nullptr) return false;
+  bool filled = false;
   if (n->kind == Kind::object && value.is_object()) {
     for (const auto& field : n->fields) {
       const auto found = value.find(field.name);
       if (found != value.end()) {
-        *found = filled(&field.schema.node(), std::move(*found), definitions);
+        filled = fill_defaults(&field.schema.node(), *found, definitions) || filled;
       } else if (const auto& fallback = field.schema.node().default_value) {
-        value[field.name] = *fallback;
+        value[field.name] = *fallback;  // as given: Zod does not parse a default
+        filled = true;
       }
     }
     if (!n->elements.empty()) {  // a record: every key is a value
-      for (auto& [key, item] : value.items())
-        item = filled(&n->elements.front().node(), std::move(item), definitions);
+      for (auto& [key, item] : value.items()) {
+        filled = fill_defaults(&n->elements.front().node(), item, definitions) || filled;
+      }
     }
   } else if (n->kind == Kind::array && value.is_array()) {
-    for (auto& item : value)
-      item = filled(&n->elements.front().node(), std::move(item), definitions);
+    for (auto& item : value) {
+      filled = fill_defaults(&n->elements.front().node(), item, definitions) || filled;
+    }
   } else if (n->kind == Kind::tuple && value.is_array()) {
     for (std::size_t i = 0; i < value.size() && i < n->elements.size(); ++i) {
-      value[i] = filled(&n->elements[i].node(), std::move(value[i]), definitions);
+      filled = fill_defaults(&n->elements[i].node(), value[i], definitions) || filled;
     }
   }
-  return value;
+  return filled;
 }
+
+}  // namespace detail
+
+namespace {
 
 bool valid_definition_name(const std::string& name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
@@ -675,7 +682,8 @@ std::string name_problem(const std::string& name) {
 
 nlohmann::json with_defaults(const Schema& schema, nlohmann::json value) {
   const auto definitions = detail::collect_definitions(schema.node());
-  return filled(&schema.node(), std::move(value), definitions);
+  detail::fill_defaults(&schema.node(), value, definitions);
+  return value;
 }
 
 Schema Schema::named(std::string name) const {

@@ -38,6 +38,13 @@ struct SchemaDefinitions {
 // Walks every node once (a Schema reused in many places is one node), definitions' bodies too.
 [[nodiscard]] SchemaDefinitions collect_definitions(const SchemaNode& root);
 
+// Fills in `value`, in place, the defaults of absent fields at every depth below `node` (object
+// fields, record values, array items, tuple positions, refs followed into their definitions), as
+// with_defaults does; a union's options keep their defaults to themselves. Whether some default
+// was put in.
+bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
+                   const SchemaDefinitions& definitions);
+
 // The path segment of a node's i-th element, as SchemaProblem paths write it: `[]` for array
 // items, `{}` for record values, the position of a tuple, `|i` for a union option.
 [[nodiscard]] PathSegment element_segment(const SchemaNode& node, std::size_t index);

@@ -5,6 +5,7 @@
 #include "core/json_depth.hpp"
 #include "validate/compiler.hpp"
 #include "validate/evaluation.hpp"
+#include "validate/field_defaults.hpp"
 
 namespace accord::detail {
 namespace {
@@ -75,18 +76,18 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
   return std::make_pair(id, dsl);
 }
 
-// Records the DSL node each node is first reached with (Node::usual_dsl), whether that DSL node
-// (or the definition it refs) declares field defaults (Node::usual_dsl_has_defaults), and in each
-// property's step the property's DSL node under it and whether that one is refined, following the
-// DSL down as Run does: through nullable wrappers, $refs, properties, records' and lists' values
-// and union options. A node reached again keeps its first binding.
+// Records the DSL node each node is first reached with (Node::usual_dsl), whether a field at or
+// below that DSL node declares a default (Node::usual_dsl_has_defaults), and in each property's
+// step the property's DSL node under it and whether that one is refined, following the DSL down as
+// Run does: through nullable wrappers, $refs, properties, records' and lists' values and union
+// options. A node reached again keeps its first binding.
 void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t depth) {
   if (dsl == nullptr || id == kNone || depth >= kMaxEvalDepth) return;
   Node& n = d.nodes[id];
   if (n.usual_dsl != nullptr) return;
   n.usual_dsl = dsl;
   const SchemaNode* target = dsl->kind == Kind::ref ? d.definitions.resolve(dsl) : nullptr;
-  n.usual_dsl_has_defaults = has_field_defaults(target != nullptr ? *target : *dsl);
+  n.usual_dsl_has_defaults = d.defaults_below.contains(dsl);
   if (n.ref_only) {
     bind_dsl(d, n.ref, target != nullptr ? target : dsl, depth + 1);
     return;
@@ -126,6 +127,7 @@ Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& 
   if (dsl != nullptr) {
     data_->format_rules = FormatRules::zod;
     data_->definitions = collect_definitions(*dsl);
+    data_->defaults_below = nodes_with_defaults_below(*dsl, data_->definitions);
   }
   data_->documents.push_back(std::make_unique<ojson>(schema));
   Compiler(*data_, options).run(*data_->documents.front());

@@ -5,30 +5,6 @@
 #include "core/json_number.hpp"
 
 namespace accord::detail {
-namespace {
-
-// A node's refinements see the value with the defaults of its absent fields filled in (as Zod's
-// predicates see them): a tree made for them when some default applies, else nullopt.
-std::optional<json> with_defaults(const SchemaNode& node, JsonView value) {
-  std::optional<json> filled;
-  if (node.kind != Kind::object || !value.is_object()) return filled;
-  for (const auto& field : node.fields) {
-    const auto& fallback = field.schema.node().default_value;
-    if (!fallback || value.find(field.name)) continue;
-    if (!filled) filled = value.to_json();
-    (*filled)[field.name] = *fallback;
-  }
-  return filled;
-}
-
-}  // namespace
-
-bool has_field_defaults(const SchemaNode& dsl) {
-  return dsl.kind == Kind::object &&
-         std::any_of(dsl.fields.begin(), dsl.fields.end(), [](const auto& field) {
-           return field.schema.node().default_value.has_value();
-         });
-}
 
 Path to_path(const Link* at) {
   std::size_t depth = 0;
@@ -302,25 +278,30 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
   return true;
 }
 
-// Zod runs refinements after the node's own checks; the predicate sees defaults filled in. A
-// JSON predicate gets a tree of the value, built once for the node and only when it has one.
+// Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
+// fields filled in at every depth below `dsl`, as Zod's parse hands the value over. The value is
+// copied once (to_json), here, and filled in place by the walk behind accord::with_defaults; the
+// copy is a JSON predicate's tree too. A view predicate reads the value as it is when nothing
+// was filled in.
 bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
-  // A refined ref's defaults are its definition's fields' (refs to refs followed).
-  const SchemaNode* fields = may_fill ? d_.definitions.resolve(&dsl) : nullptr;
-  const std::optional<json> filled = fields != nullptr ? with_defaults(*fields, v) : std::nullopt;
-  std::optional<JsonDocument> filled_document;
   std::optional<json> tree;
+  bool filled = false;
+  if (may_fill && d_.defaults_below.contains(&dsl)) {
+    tree = v.to_json();
+    filled = fill_defaults(&dsl, *tree, d_.definitions);
+  }
+  std::optional<JsonDocument> filled_document;
   bool ok = true;
   for (const auto& refinement : dsl.refinements) {
     std::string message;
     try {
       bool holds = true;
       if (refinement.view_predicate) {
-        if (filled && !filled_document) filled_document = JsonDocument::from_json(*filled);
+        if (filled && !filled_document) filled_document = JsonDocument::from_json(*tree);
         holds = refinement.view_predicate(filled_document ? filled_document->root() : v);
       } else if (refinement.predicate) {
-        if (!filled && !tree) tree = v.to_json();
-        holds = refinement.predicate(filled ? *filled : *tree);
+        if (!tree) tree = v.to_json();
+        holds = refinement.predicate(*tree);
       }
       if (holds) continue;
       message = refinement.message.empty() ? "Invalid input" : refinement.message;

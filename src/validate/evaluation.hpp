@@ -100,10 +100,6 @@ struct Seen {
   return n.types == 0 || type_matches(n.types, *v);
 }
 
-// Whether `dsl` is an object with a field that declares a default (its refinements see it filled
-// in when the field is absent).
-[[nodiscard]] bool has_field_defaults(const SchemaNode& dsl);
-
 // Whether the DSL node of a value (if any) carries C++ refinements.
 [[nodiscard]] inline bool has_refinements(const SchemaNode* dsl) {
   return dsl != nullptr && !dsl->refinements.empty();
@@ -245,7 +241,7 @@ class Run {
                                                       const SchemaNode* dsl,
                                                       std::size_t aborts_before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
-  // (looked for only when `may_fill`: `dsl` may have a field with a default).
+  // (looked for only when `may_fill`: `dsl` may have a field with a default at or below it).
   bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/json_access.hpp"
@@ -168,9 +169,8 @@ struct Node {
   // that comes with it takes each property's DSL node from its PropertyStep instead of looking it
   // up by name.
   const SchemaNode* usual_dsl = nullptr;
-  // usual_dsl (or the definition it refs, refs to refs followed) is an object with a field that
-  // declares a default: only then (or under another DSL node) do its refinements need
-  // with_defaults' look at the value's fields.
+  // Some field at or below usual_dsl (refs followed) declares a default: only then (or under
+  // another DSL node) do its refinements need the value with defaults filled in.
   bool usual_dsl_has_defaults = false;
   // What the object keywords' loop reads of each entry of `properties`, in one record per entry,
   // in order (set by Compiler::finish, the DSL half by the engine's bind_dsl): the loop reads one
@@ -225,6 +225,8 @@ struct Engine::Data {
   // The DSL schema's named definitions: at a `$ref` emit() wrote for a ref, its definition's node
   // goes on beside the JSON one, so refinements run at every depth of a recursive schema.
   SchemaDefinitions definitions;
+  // The DSL nodes with a field default at or below them (validate/field_defaults.hpp).
+  std::unordered_set<const SchemaNode*> defaults_below;
   // A DSL schema's formats mean what Zod's do; a JSON Schema file's what the specification says.
   FormatRules format_rules = FormatRules::json_schema;
   // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the

@@ -1,0 +1,48 @@
+// The oracle of refinement_defaults_test.cpp: what Zod 4.6.7's parse hands an outer refinement
+// when defaults are declared below it. Each case: the verdict, the issues and the value the
+// refinement saw. Usage: node refinement_defaults.mjs from a directory holding node_modules/zod
+// (bench/run_node.sh installs one in build/node-anchors).
+import { z } from 'zod';
+
+const mode = () => z.strictObject({ mode: z.string().default('auto') });
+let seen;
+const spied = (schema) => schema.refine((v) => { seen = structuredClone(v); return true; }, 'never');
+const Settings = mode();
+const cases = {
+  nested: [z.strictObject({ inner: mode() }), { inner: {} }],
+  array: [z.strictObject({ list: z.array(mode()) }), { list: [{}, { mode: 'manual' }] }],
+  record: [z.strictObject({ byName: z.record(z.string(), mode()) }), { byName: { a: {} } }],
+  tuple: [z.strictObject({ pair: z.tuple([mode(), z.number()]) }), { pair: [{}, 1] }],
+  ref: [z.strictObject({ settings: z.lazy(() => Settings) }), { settings: {} }],
+  nullable: [z.strictObject({ maybe: mode().nullable() }), { maybe: {} }],
+  optional: [z.strictObject({ maybe: mode().optional() }), { maybe: {} }],
+  // accord leaves a union's options alone here (AUnionOptionsDefaultsAreLeftToTheOption).
+  unionFirst: [z.strictObject({ either: z.union([mode(), z.number()]) }), { either: {} }],
+  deep: [z.strictObject({ a: z.strictObject({ b: z.array(z.strictObject({ c: mode() })) }) }), { a: { b: [{ c: {} }] } }],
+  wholeDefault: [z.strictObject({ outer: z.strictObject({ inner: z.strictObject({ mode: z.string().default('auto'),
+    k: z.number().default(1) }).default({ k: 2 }) }) }), { outer: {} }],
+  presentNull: [z.strictObject({ outer: z.strictObject({ m: z.string().nullable().default('x'),
+    n: z.string().default('y') }) }), { outer: { m: null } }],
+  rootArray: [z.array(z.strictObject({ qty: z.number().default(1) })), [{}]],
+};
+for (const [name, [schema, input]] of Object.entries(cases)) {
+  seen = undefined;
+  const result = spied(schema).safeParse(input);
+  const issues = result.success ? [] : result.error.issues.map(({ code, path, message }) => ({ code, path, message }));
+  console.log(name, JSON.stringify({ input, success: result.success, issues, refinementSaw: seen }));
+}
+// A refinement that asks for the nested default: its verdict on the default and on another value.
+const asksForDefault = z.strictObject({ inner: mode() })
+  .refine((v) => v.inner.mode === 'auto', 'the nested default is not filled in');
+for (const input of [{ inner: {} }, { inner: { mode: 'manual' } }]) {
+  const result = asksForDefault.safeParse(input);
+  const issues = result.success ? [] : result.error.issues.map(({ code, path, message }) => ({ code, path, message }));
+  console.log('asksForDefault', JSON.stringify({ input, success: result.success, issues }));
+}
+// A recursive chain through a union, 40 levels, refined at every level: how often the predicate runs.
+let calls = 0;
+const Chain = z.strictObject({ mode: z.string().default('a'), next: z.union([z.lazy(() => Chain), z.number()]).optional() })
+  .refine(() => { calls += 1; return true; }, 'never');
+let chain = 1;
+for (let i = 0; i < 40; i += 1) chain = { next: chain };
+console.log('recursiveCalls', JSON.stringify({ success: Chain.safeParse(chain).success, calls }));

@@ -1,0 +1,215 @@
+// An outer refinement sees the value as Zod's parse hands it over: the defaults of absent fields
+// filled in at every depth below it (nested objects, array items, record values, tuple positions,
+// a ref's definition, nullable and optional members), and a default itself taken as given. The
+// oracle is Zod 4.6.7 running tests/unit/validate/refinement_defaults.mjs: each test names its
+// case there and holds the value Zod's refinement saw (every case passes in Zod with no issue).
+// One known difference: a union's options keep their defaults to themselves (as
+// accord::with_defaults and the typed read leave them), where Zod fills the option it parsed with.
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accord/schema.hpp"
+#include "accord/typed_rules.hpp"
+#include "accord/validate.hpp"
+
+namespace accord {
+namespace {
+
+using nlohmann::json;
+
+// The object `{mode}` whose mode defaults to "auto" (the .mjs's `mode()`).
+Schema auto_mode() {
+  return object({{"mode", string().default_("auto")}});
+}
+
+// What a refinement on `schema` saw when `text` was validated, after checking that the value
+// passes with no issue (as it does in Zod).
+json value_the_refinement_saw(const Schema& schema, const std::string& text) {
+  const auto seen = std::make_shared<json>();
+  const Validator validator(schema.refine(
+      [seen](const json& value) {
+        *seen = value;
+        return true;
+      },
+      "never"));
+  const Issues issues = validator.parse_and_validate(text).issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+  return *seen;
+}
+
+// Case `nested`.
+TEST(ZodDefaultsBelowARefinement, ANestedObjectsDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"inner", auto_mode()}}), R"({"inner":{}})"),
+            json::parse(R"({"inner":{"mode":"auto"}})"));
+}
+
+// Case `array`.
+TEST(ZodDefaultsBelowARefinement, EachArrayItemsDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"list", array(auto_mode())}}),
+                                     R"({"list":[{},{"mode":"manual"}]})"),
+            json::parse(R"({"list":[{"mode":"auto"},{"mode":"manual"}]})"));
+}
+
+// Case `record`.
+TEST(ZodDefaultsBelowARefinement, EachRecordValuesDefaultIsFilledIn) {
+  EXPECT_EQ(
+      value_the_refinement_saw(object({{"byName", record(auto_mode())}}), R"({"byName":{"a":{}}})"),
+      json::parse(R"({"byName":{"a":{"mode":"auto"}}})"));
+}
+
+// Case `tuple`.
+TEST(ZodDefaultsBelowARefinement, ATuplePositionsDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"pair", tuple({auto_mode(), number()})}}),
+                                     R"({"pair":[{},1]})"),
+            json::parse(R"({"pair":[{"mode":"auto"},1]})"));
+}
+
+// Case `ref` (`z.lazy(() => Settings)`). The absent optional `first`, which the .mjs lacks, is
+// where the definition is named (a ref needs it somewhere in the schema).
+TEST(ZodDefaultsBelowARefinement, ARefsDefinitionsDefaultIsFilledIn) {
+  const Schema settings = auto_mode().named("Settings");
+  EXPECT_EQ(value_the_refinement_saw(
+                object({{"first", settings.optional()}, {"settings", ref("Settings")}}),
+                R"({"settings":{}})"),
+            json::parse(R"({"settings":{"mode":"auto"}})"));
+}
+
+// Case `nullable`.
+TEST(ZodDefaultsBelowARefinement, ANullableMembersDefaultIsFilledIn) {
+  EXPECT_EQ(
+      value_the_refinement_saw(object({{"maybe", auto_mode().nullable()}}), R"({"maybe":{}})"),
+      json::parse(R"({"maybe":{"mode":"auto"}})"));
+}
+
+// Case `optional`.
+TEST(ZodDefaultsBelowARefinement, AnOptionalMembersDefaultIsFilledIn) {
+  EXPECT_EQ(
+      value_the_refinement_saw(object({{"maybe", auto_mode().optional()}}), R"({"maybe":{}})"),
+      json::parse(R"({"maybe":{"mode":"auto"}})"));
+}
+
+// Case `unionFirst`, where accord differs from Zod: Zod's refinement sees the option it parsed
+// with filled in ({"either":{"mode":"auto"}}); accord leaves a union's options alone, as its
+// public with_defaults (the oracle here) does.
+TEST(ZodDefaultsBelowARefinement, AUnionOptionsDefaultsAreLeftToTheOption) {
+  const Schema schema = object({{"either", union_({auto_mode(), number()})}});
+  const json input = json::parse(R"({"either":{}})");
+  EXPECT_EQ(value_the_refinement_saw(schema, input.dump()), with_defaults(schema, input));
+}
+
+// Case `deep`.
+TEST(ZodDefaultsBelowARefinement, ADefaultThreeLevelsDownIsFilledIn) {
+  const Schema deep = object({{"a", object({{"b", array(object({{"c", auto_mode()}}))}})}});
+  EXPECT_EQ(value_the_refinement_saw(deep, R"({"a":{"b":[{"c":{}}]}})"),
+            json::parse(R"({"a":{"b":[{"c":{"mode":"auto"}}]}})"));
+}
+
+// Case `wholeDefault`: Zod 4's .default() returns its value without parsing it.
+TEST(ZodDefaultsBelowARefinement, AnAbsentObjectsDefaultIsTakenAsGivenWithoutItsFieldsDefaults) {
+  const Schema inner = object({{"mode", string().default_("auto")}, {"k", number().default_(1)}})
+                           .default_({{"k", 2}});
+  EXPECT_EQ(
+      value_the_refinement_saw(object({{"outer", object({{"inner", inner}})}}), R"({"outer":{}})"),
+      json::parse(R"({"outer":{"inner":{"k":2}}})"));
+}
+
+// Case `presentNull`: the null stays where its sibling's default is filled in.
+TEST(ZodDefaultsBelowARefinement, APresentNullKeepsItsPlaceOverTheDefault) {
+  const Schema outer =
+      object({{"m", string().nullable().default_("x")}, {"n", string().default_("y")}});
+  EXPECT_EQ(value_the_refinement_saw(object({{"outer", outer}}), R"({"outer":{"m":null}})"),
+            json::parse(R"({"outer":{"m":null,"n":"y"}})"));
+}
+
+// Case `rootArray`.
+TEST(ZodDefaultsBelowARefinement, ARootArraysItemDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(array(object({{"qty", number().default_(1)}})), "[{}]"),
+            json::parse(R"([{"qty":1}])"));
+}
+
+struct LineWithoutDefault {
+  std::optional<std::int32_t> qty;
+};
+BOOST_DESCRIBE_STRUCT(LineWithoutDefault, (), (qty))
+
+// Case `rootArray`, read by a typed refinement built on items whose qty has no default: it reads
+// the validator's default, as Zod's refinement does (qty 1).
+TEST(ZodDefaultsBelowARefinement, ATypedRootArrayRefinementReadsTheItemDefault) {
+  const auto seen = std::make_shared<std::vector<std::optional<std::int32_t>>>();
+  const Schema refined =
+      refine(
+          [seen](const std::vector<LineWithoutDefault>& lines) {
+            for (const auto& line : lines) seen->push_back(line.qty);
+            return true;
+          },
+          "never")
+          .apply(array(object({{"qty", integer().optional()}})), std::vector<LineWithoutDefault>{});
+  const Validator validator(
+      array(object({{"qty", integer().default_(1)}})).refine(refined.node().refinements.at(0)));
+  const Issues issues = validator.parse_and_validate("[{}]").issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+  EXPECT_EQ(*seen, std::vector<std::optional<std::int32_t>>{1});
+}
+
+// Case `recursiveCalls`: a recursive chain through a union, refined at every level, 40 deep: each
+// level's predicate runs once (Zod: 40 calls), whatever defaults lie below.
+TEST(ZodDefaultsBelowARefinement, EachLevelOfARecursiveUnionChainRefinesOnce) {
+  constexpr std::size_t kDepth = 40;
+  const auto calls = std::make_shared<std::size_t>(0);
+  const Schema node = object({{"mode", string().default_("a")},
+                              {"next", union_({ref("Node"), number()}).optional()}})
+                          .refine(
+                              [calls](const json&) {
+                                ++*calls;
+                                return true;
+                              },
+                              "never")
+                          .named("Node");
+  std::string text = "1";
+  for (std::size_t i = 0; i < kDepth; ++i) text = R"({"next":)" + text + "}";
+  const Issues issues = Validator(node).parse_and_validate(text).issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+  EXPECT_EQ(*calls, kDepth);
+}
+
+// A view predicate (as a typed refinement is given) reads the same filled value.
+TEST(ZodDefaultsBelowARefinement, AViewPredicateReadsTheNestedDefault) {
+  const Validator validator(object({{"inner", auto_mode()}})
+                                .refine(Refinement{
+                                    .predicate = nullptr,
+                                    .message = "the nested default is not filled in",
+                                    .view_predicate =
+                                        [](JsonView v) {
+                                          const auto mode = v.find("inner").value().find("mode");
+                                          return mode.has_value() && mode->get_string() == "auto";
+                                        },
+                                }));
+  const Issues issues = validator.parse_and_validate(R"({"inner":{}})").issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+}
+
+// Case `asksForDefault`: the refinement passes on the default and fails on another value with
+// one custom issue at the refined object.
+TEST(ZodDefaultsBelowARefinement, ARefinementAskingForTheNestedDefaultJudgesAsZodDoes) {
+  constexpr const char* kNotFilled = "the nested default is not filled in";
+  const Validator validator(
+      object({{"inner", auto_mode()}})
+          .refine([](const json& v) { return v.at("inner").value("mode", "") == "auto"; },
+                  kNotFilled));
+  EXPECT_TRUE(validator.parse_and_validate(R"({"inner":{}})").issues.empty());
+  const Issues issues = validator.parse_and_validate(R"({"inner":{"mode":"manual"}})").issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].code, IssueCode::custom);
+  EXPECT_EQ(issues[0].path, Path{});
+  EXPECT_EQ(issues[0].message, kNotFilled);
+}
+
+}  // namespace
+}  // namespace accord
