@@ -29,6 +29,7 @@
 #include <variant>
 #include <vector>
 
+#include "accord/definitions_in_scope.hpp"
 #include "accord/json_view.hpp"
 #include "accord/path.hpp"
 #include "accord/same_bytes.hpp"
@@ -179,10 +180,14 @@ inline json tree_of(JsonView j) {
 }
 
 // The schema a value is read with, for the defaults of absent members: each value's node, a ref
-// followed into its definition, as with_defaults follows them. Lives while one reading does.
+// followed into its definition, as with_defaults follows them. A ref is looked up first in
+// `whole`, the definitions of the schema `root` is part of, when the reader has them (a typed
+// refinement's reading: the validated schema's, definitions_in_scope.hpp), then in `root`'s own.
+// Lives while one reading does.
 class SchemaDefaults {
  public:
-  explicit SchemaDefaults(const SchemaNode& root) : root_(root) {}
+  explicit SchemaDefaults(const SchemaNode& root, const DefinitionLookup* whole = nullptr)
+      : root_(root), whole_(whole) {}
   [[nodiscard]] const SchemaNode* root() const { return resolved(&root_); }
   // `node` itself, or the definition a ref stands for; nullptr for none.
   [[nodiscard]] const SchemaNode* resolved(const SchemaNode* node) const {
@@ -190,10 +195,11 @@ class SchemaDefaults {
   }
 
  private:
-  struct Definitions;  // the whole schema's, collected at the first ref (src/schema/schema.cpp)
+  struct Definitions;  // `root`'s own, collected at the first ref (src/schema/schema.cpp)
   [[nodiscard]] const SchemaNode* definition(const SchemaNode& ref) const;
 
   const SchemaNode& root_;
+  const DefinitionLookup* whole_;
   mutable std::shared_ptr<const Definitions> definitions_;
 };
 
@@ -363,21 +369,24 @@ struct VariantFailure {
   }
 };
 
+// Alternative I read with its option's node when `node` is the variant's union (a ref there
+// followed like any other): Zod's union hands on the option it parsed, its defaults filled in.
 template <std::size_t I, class Variant, class V>
 Failure read_as(const V& j, Variant& out, const SchemaNode* node, const Reading& reading) {
   std::variant_alternative_t<I, Variant> candidate{};
   const SiteStep step(reading.site, I);
+  if (node != nullptr && node->kind == Kind::union_) {
+    node = I < node->elements.size() ? &node->elements[I].node() : nullptr;
+  }
   if (auto failure = read(j, candidate, node, reading)) return failure;
   out.template emplace<I>(std::move(candidate));
   return std::nullopt;
 }
 
 // The alternative the schema takes the value for, when it knows; else the first that converts.
-// A union's options keep their defaults to themselves (with_defaults leaves them alone).
 template <class Variant, class V, std::size_t... I>
 Failure read_variant(const V& j, Variant& out, const SchemaNode* node, const Reading& reading,
                      std::index_sequence<I...> /*alternatives*/) {
-  if (node != nullptr && node->kind == Kind::union_) node = nullptr;
   UnionSite* site = reading.site;
   std::optional<std::size_t> chosen;
   if (site != nullptr) chosen = site->choices.option(tree_of(j), Path(site->segments));
@@ -669,11 +678,13 @@ namespace typed_detail {
 // read again and again allocates only for a longer string or a longer array. On failure `out`
 // holds part of the value.
 // `plan`: the root's member plan (RootPlan), when the caller keeps one made with `schema`.
+// `whole`: the definitions of a schema `schema` is part of, which its refs may name
+// (SchemaDefaults).
 template <class T, class V>
-Failure read_into(const Schema* schema, const V& value, T& out,
-                  const AnyMemberPlan* plan = nullptr) {
+Failure read_into(const Schema* schema, const V& value, T& out, const AnyMemberPlan* plan = nullptr,
+                  const DefinitionLookup* whole = nullptr) {
   std::optional<SchemaDefaults> defaults;
-  if (schema != nullptr) defaults.emplace(schema->node());
+  if (schema != nullptr) defaults.emplace(schema->node(), whole);
   const SchemaNode* root = defaults ? defaults->root() : nullptr;
   Reading reading{defaults ? &*defaults : nullptr, nullptr, plan};
   Failure failure;
@@ -691,9 +702,10 @@ Failure read_into(const Schema* schema, const V& value, T& out,
 
 // `value` as a new T, as read_into reads it.
 template <class T, class V>
-Converted<T> read_value(const Schema* schema, const V& value, const AnyMemberPlan* plan = nullptr) {
+Converted<T> read_value(const Schema* schema, const V& value, const AnyMemberPlan* plan = nullptr,
+                        const DefinitionLookup* whole = nullptr) {
   T out{};
-  if (auto failure = read_into(schema, value, out, plan)) return std::move(*failure);
+  if (auto failure = read_into(schema, value, out, plan, whole)) return std::move(*failure);
   return out;
 }
 

@@ -726,6 +726,9 @@ struct SchemaDefaults::Definitions {
 };
 
 const SchemaNode* SchemaDefaults::definition(const SchemaNode& ref) const {
+  if (whole_ != nullptr) {
+    if (const SchemaNode* found = whole_->resolve(&ref)) return found;
+  }
   if (!definitions_) {
     definitions_ =
         std::make_shared<const Definitions>(Definitions{detail::collect_definitions(root_)});
