@@ -5,7 +5,6 @@
 #include "accord/batch.hpp"
 #include "accord/call_handle.hpp"
 #include "accord/client.hpp"
-#include "accord/definitions_in_scope.hpp"
 #include "accord/error.hpp"
 #include "accord/fallback.hpp"
 #include "accord/hooks.hpp"

@@ -20,11 +20,9 @@
 // A refinement reads its value as extract<T> reads it, with the defaults of absent fields filled
 // in at any depth, a ref its member's part of the schema does not define (a recursive struct's
 // `children`: array(ref("TreeNode"))) followed into the validated schema's definitions, as Zod's
-// predicate sees the parsed value. Validation calls it only on a value that passed its own type
-// checks (a type issue stops a node's refinements, as in Zod), so the value has the predicate's
-// type. One that still does not read as it (3000000000 for an int32_t, a default that does not
-// fit) is not passed over: the refinement throws, and validation reports its custom issue,
-// "Refinement failed: typed refinement "<message>" cannot read the value at <path>: <why>".
+// predicate sees the parsed value. A value that does not read as the predicate's type is not
+// judged by it: a wrong JSON type is the type check's issue, and a valid value that does not fit
+// (3000000000 for an int32_t) is the reading's ConversionError (extract<T>, TypedValidator).
 
 #include <functional>
 #include <optional>
@@ -34,7 +32,6 @@
 #include <utility>
 #include <vector>
 
-#include "accord/definitions_in_scope.hpp"
 #include "accord/json_view.hpp"
 #include "accord/rules.hpp"
 #include "accord/schema.hpp"
@@ -62,29 +59,15 @@ MemberRule bind_rule(Args... args) {
   return {[=](const Schema& schema) { return (schema.*Method)(args...); }};
 }
 
-// A value that passed its own checks yet does not read as the predicate's type (a number past
-// its int32_t, a default that does not fit it): the rule cannot be judged, and says so instead of
-// passing. The engine reports the exception as the refinement's issue (custom, "Refinement
-// failed: ...", at the refined node); a caller of the predicate gets it as it is.
-[[noreturn, gnu::cold, gnu::noinline]] inline void unreadable(const std::string& message,
-                                                              const ConversionError& error) {
-  std::string what = "typed refinement";
-  if (!message.empty()) what += " \"" + message + "\"";
-  what += " cannot read the value";
-  if (!error.path.empty()) what += " at " + error.path.to_string();
-  throw std::runtime_error(what + ": " + error.message);
-}
-
 // Calls `predicate` with the value read as M on a view of the parsed document, into this thread's
 // reused M (typed_scratch.hpp): once warm, no allocation. The root struct a TypedValidator reads
 // is read into the struct it hands back, once for every refinement of the root
-// (typed_root_reading.hpp); a root that does not read as M passes here, as the validator then
-// reports its ConversionError.
+// (typed_root_reading.hpp).
 template <class M, class F>
 bool call_on_view(const F& predicate, const Schema& schema, const RootPlan<M>& plan,
-                  const std::string& message, JsonView value) {
+                  JsonView value) {
   if constexpr (std::is_same_v<M, std::string>) {
-    if (!value.is_string()) unreadable(message, *expected("a string", value));
+    if (!value.is_string()) return true;
     if constexpr (std::is_invocable_r_v<bool, const F&, std::string_view>) {
       return predicate(value.get_string());
     } else {
@@ -101,11 +84,8 @@ bool call_on_view(const F& predicate, const Schema& schema, const RootPlan<M>& p
       }
     }
     const ScratchLease<M> scratch;
-    if (auto failure =
-            read_into(&schema, value, *scratch, plan.get(), DefinitionsInScope::current())) {
-      unreadable(message, *failure);
-    }
-    return predicate(std::as_const(*scratch));
+    return read_into(&schema, value, *scratch, plan.get()).has_value() ||
+           predicate(std::as_const(*scratch));
   }
 }
 
@@ -122,24 +102,21 @@ requires(is_optional<M>::value &&
 };
 
 // Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
-// its unions' choices; a ref `schema` does not define followed into the definitions in scope,
-// definitions_in_scope.hpp); a value that does not read as M throws (unreadable). `value` is a
-// tree or a view of the parsed document (accord/json_view.hpp): one reading for both. M is what
-// the predicate takes (PredicateValue).
+// its unions' choices); a value that does not convert passes (its type check or its reading
+// reports it). `value`
+// is a tree or a view of the parsed document (accord/json_view.hpp): one reading for both. M is
+// what the predicate takes (PredicateValue).
 template <class M, class F, class V>
-bool call_typed(const F& predicate, const Schema& schema, const RootPlan<M>& plan,
-                const std::string& message, const V& value) {
+bool call_typed(const F& predicate, const Schema& schema, const RootPlan<M>& plan, const V& value) {
   static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
                 "accord: a typed refinement takes the C++ type of what it refines");
   if constexpr (std::is_same_v<V, JsonView>) {
-    return call_on_view<M>(predicate, schema, plan, message, value);
+    return call_on_view<M>(predicate, schema, plan, value);
   } else if constexpr (std::is_same_v<M, std::string>) {
-    if (!value.is_string()) unreadable(message, *expected("a string", value));
-    return predicate(value.template get_ref<const std::string&>());
+    return !value.is_string() || predicate(value.template get_ref<const std::string&>());
   } else {
-    const auto converted = read_value<M>(&schema, value, plan.get(), DefinitionsInScope::current());
-    if (!converted) unreadable(message, converted.error());
-    return predicate(converted.value());
+    const auto converted = read_value<M>(&schema, value, plan.get());
+    return !converted || predicate(converted.value());
   }
 }
 
@@ -151,12 +128,12 @@ Refinement typed_refinement(const F& predicate, const Schema& schema, std::strin
                             RefineOptions options) {
   using Read = typename PredicateValue<M, F>::type;
   const RootPlan<Read> plan(schema);
-  return {[predicate, schema, plan, message](const nlohmann::json& value) {
-            return call_typed<Read>(predicate, schema, plan, message, value);
+  return {[predicate, schema, plan](const nlohmann::json& value) {
+            return call_typed<Read>(predicate, schema, plan, value);
           },
-          message, std::move(options),
-          [predicate, schema, plan, message](JsonView value) {
-            return call_typed<Read>(predicate, schema, plan, message, value);
+          std::move(message), std::move(options),
+          [predicate, schema, plan](JsonView value) {
+            return call_typed<Read>(predicate, schema, plan, value);
           }};
 }
 

@@ -29,7 +29,6 @@
 #include <variant>
 #include <vector>
 
-#include "accord/definitions_in_scope.hpp"
 #include "accord/json_view.hpp"
 #include "accord/path.hpp"
 #include "accord/same_bytes.hpp"
@@ -180,14 +179,13 @@ inline json tree_of(JsonView j) {
 }
 
 // The schema a value is read with, for the defaults of absent members: each value's node, a ref
-// followed into its definition, as with_defaults follows them. A ref is looked up first in
-// `whole`, the definitions of the schema `root` is part of, when the reader has them (a typed
-// refinement's reading: the validated schema's, definitions_in_scope.hpp), then in `root`'s own.
-// Lives while one reading does.
+// followed into its definition, as with_defaults follows them: `root`'s own, else, for a typed
+// refinement's reading, the validated schema's (a recursive struct's `children` is
+// array(ref("TreeNode")), defined only by the whole TreeNode; src/schema/schema.cpp). Lives while
+// one reading does.
 class SchemaDefaults {
  public:
-  explicit SchemaDefaults(const SchemaNode& root, const DefinitionLookup* whole = nullptr)
-      : root_(root), whole_(whole) {}
+  explicit SchemaDefaults(const SchemaNode& root) : root_(root) {}
   [[nodiscard]] const SchemaNode* root() const { return resolved(&root_); }
   // `node` itself, or the definition a ref stands for; nullptr for none.
   [[nodiscard]] const SchemaNode* resolved(const SchemaNode* node) const {
@@ -199,7 +197,6 @@ class SchemaDefaults {
   [[nodiscard]] const SchemaNode* definition(const SchemaNode& ref) const;
 
   const SchemaNode& root_;
-  const DefinitionLookup* whole_;
   mutable std::shared_ptr<const Definitions> definitions_;
 };
 
@@ -678,13 +675,11 @@ namespace typed_detail {
 // read again and again allocates only for a longer string or a longer array. On failure `out`
 // holds part of the value.
 // `plan`: the root's member plan (RootPlan), when the caller keeps one made with `schema`.
-// `whole`: the definitions of a schema `schema` is part of, which its refs may name
-// (SchemaDefaults).
 template <class T, class V>
-Failure read_into(const Schema* schema, const V& value, T& out, const AnyMemberPlan* plan = nullptr,
-                  const DefinitionLookup* whole = nullptr) {
+Failure read_into(const Schema* schema, const V& value, T& out,
+                  const AnyMemberPlan* plan = nullptr) {
   std::optional<SchemaDefaults> defaults;
-  if (schema != nullptr) defaults.emplace(schema->node(), whole);
+  if (schema != nullptr) defaults.emplace(schema->node());
   const SchemaNode* root = defaults ? defaults->root() : nullptr;
   Reading reading{defaults ? &*defaults : nullptr, nullptr, plan};
   Failure failure;
@@ -702,10 +697,9 @@ Failure read_into(const Schema* schema, const V& value, T& out, const AnyMemberP
 
 // `value` as a new T, as read_into reads it.
 template <class T, class V>
-Converted<T> read_value(const Schema* schema, const V& value, const AnyMemberPlan* plan = nullptr,
-                        const DefinitionLookup* whole = nullptr) {
+Converted<T> read_value(const Schema* schema, const V& value, const AnyMemberPlan* plan = nullptr) {
   T out{};
-  if (auto failure = read_into(schema, value, out, plan, whole)) return std::move(*failure);
+  if (auto failure = read_into(schema, value, out, plan)) return std::move(*failure);
   return out;
 }
 

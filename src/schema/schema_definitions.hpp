@@ -7,14 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "accord/definitions_in_scope.hpp"
 #include "accord/schema.hpp"
 
 namespace accord::detail {
 
-// A DefinitionLookup, so that a validation can put its schema's in scope for its refinements
-// (accord/definitions_in_scope.hpp).
-struct SchemaDefinitions final : DefinitionLookup {
+struct SchemaDefinitions {
   // The first definition found for each name (outermost first), as it was named.
   std::map<std::string, Schema> by_name;
   // Later definitions of a name already seen that are other objects: emit() checks each says the
@@ -35,7 +32,7 @@ struct SchemaDefinitions final : DefinitionLookup {
   [[nodiscard]] const SchemaNode* find(const std::string& reference) const;
   // The node a ref node stands for (following refs to refs); `node` itself when it is no ref;
   // nullptr when the name is unknown or the refs go round without reaching a schema.
-  [[nodiscard]] const SchemaNode* resolve(const SchemaNode* node) const override;
+  [[nodiscard]] const SchemaNode* resolve(const SchemaNode* node) const;
 };
 
 // Walks every node once (a Schema reused in many places is one node), definitions' bodies too.

@@ -310,10 +310,6 @@ bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fil
   const std::optional<json> filled = fields != nullptr ? with_defaults(*fields, v) : std::nullopt;
   std::optional<JsonDocument> filled_document;
   std::optional<json> tree;
-  // A typed predicate's reading follows a ref its part of the schema does not define into this
-  // schema's definitions (accord/definitions_in_scope.hpp); a schema without any has none to lend.
-  std::optional<DefinitionsInScope> scope;
-  if (!d_.definitions.by_name.empty()) scope.emplace(d_.definitions);
   bool ok = true;
   for (const auto& refinement : dsl.refinements) {
     std::string message;

@@ -2,11 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <stdexcept>
-#include <utility>
-#include <vector>
-
-#include "accord/validate.hpp"
 #include "text/ecma_regex.hpp"
 
 #include "../examples/schemas/refund.hpp"
@@ -419,17 +414,14 @@ TEST(ExampleSchemas, RefundNoteRejectsLinks) {
   EXPECT_TRUE(note_rule(refund)("damaged in transit"));
 }
 
-// A typed predicate called on a value it cannot read says so instead of passing (validation never
-// calls it on one: a type issue stops the node's refinements, as ValuesTheRefundRefinementsCannot
-// ReadGetOnlyTheirTypeIssues holds).
-TEST(ExampleSchemas, RefundNoteRuleCalledOnANonStringThrows) {
-  EXPECT_THROW((void)note_rule(examples::refund_schema())(42), std::runtime_error);
+TEST(ExampleSchemas, RefundNoteRuleToleratesNonStrings) {
+  EXPECT_TRUE(note_rule(examples::refund_schema())(42));
 }
 
 TEST(ExampleSchemas, RefundDateOrderComparesIsoDates) {
   const auto refund = examples::refund_schema();
   const auto& rule = refund.node().refinements.at(0);
-  // The refinement is typed: it judges whole refunds (a value that is not one throws, below).
+  // The refinement is typed: it judges whole refunds (a part that is not a Refund passes).
   const auto with_dates = [](const char* order, const char* refund_date) {
     auto doc = testing_documents::kValidRefund;
     doc["orderDate"] = order;
@@ -442,26 +434,12 @@ TEST(ExampleSchemas, RefundDateOrderComparesIsoDates) {
   EXPECT_EQ(rule.options.path, Path{"refundDate"});
 }
 
-TEST(ExampleSchemas, RefundDateOrderCalledOnANonRefundThrows) {
+TEST(ExampleSchemas, RefundDateOrderToleratesMissingAndWrongTypes) {
   const auto predicate = examples::refund_schema().node().refinements.at(0).predicate;
-  for (const json& value :
-       {json{{"orderDate", "2024-03-02"}}, json{{"orderDate", 5}, {"refundDate", "2024-03-01"}},
-        json::array(), json(nullptr)}) {
-    EXPECT_THROW((void)predicate(value), std::runtime_error) << value;
-  }
-}
-
-// The same values inside a refund: their type issues alone, no refinement's.
-TEST(ExampleSchemas, ValuesTheRefundRefinementsCannotReadGetOnlyTheirTypeIssues) {
-  const Validator validator(examples::refund_schema());
-  for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{
-           {"note", 42}, {"orderDate", 5}, {"refundDate", json::array()}, {"amount", nullptr}}) {
-    auto doc = testing_documents::kValidRefund;
-    doc[key] = value;
-    const auto issues = validator.validate(doc);
-    ASSERT_EQ(issues.size(), 1U) << doc;
-    EXPECT_EQ(issues[0].code, IssueCode::invalid_type) << doc;
-  }
+  EXPECT_TRUE(predicate({{"orderDate", "2024-03-02"}}));
+  EXPECT_TRUE(predicate({{"orderDate", 5}, {"refundDate", "2024-03-01"}}));
+  EXPECT_TRUE(predicate(json::array()));
+  EXPECT_TRUE(predicate(nullptr));
 }
 
 TEST(ExampleSchemas, TransferCapIsADeclarativeRuleOnTheObject) {

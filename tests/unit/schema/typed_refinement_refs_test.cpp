@@ -1,6 +1,5 @@
 // A typed refinement whose value holds a ref'd definition (a recursive struct's children) reads it
-// with the definition's defaults, as Zod's predicate sees the parsed value; a value it cannot read
-// is reported, never passed over.
+// with the definition's defaults, as Zod's predicate sees the parsed value.
 //
 // The oracle is Zod 4.6.7, on these programs (`Leaf = z.object({leaf: z.string()})`):
 //   TreeNode = z.object({label: z.string().default(""), children: z.array(z.lazy(() => TreeNode))
@@ -29,14 +28,13 @@
 #include <variant>
 #include <vector>
 
-#include "accord/definitions_in_scope.hpp"
 #include "accord/json_view.hpp"
 #include "accord/typed_rules.hpp"
 #include "accord/typed_validator.hpp"
 #include "accord/typed_value.hpp"
 #include "accord/validate.hpp"
 #include "fixtures/typed_fixtures.hpp"
-#include "schema/schema_definitions.hpp"
+#include "schema/definitions_in_scope.hpp"
 
 namespace typed_fixtures {
 
@@ -120,56 +118,70 @@ TEST(TypedRefinementRefs, BothReadingsSeeTheDefaultWithTheSchemasDefinitionsInSc
   const auto parsed = parse_document(children.dump());
   ASSERT_TRUE(parsed.document);
   const detail::SchemaDefinitions definitions = detail::collect_definitions(schema.node());
-  const DefinitionsInScope scope(definitions);
+  const detail::DefinitionsInScope scope(definitions);
   EXPECT_FALSE(refinement.predicate(children));
   EXPECT_FALSE(refinement.view_predicate(parsed.document->root()));
 }
 
-// Outside a validation nothing defines the ref: the child cannot be read with its default, and the
-// predicate says so instead of passing. The reading's own words are the oracle.
-TEST(TypedRefinementRefs, APredicateThatCannotReadItsValueThrowsNamingTheRefinement) {
-  const Schema schema = labelled_children();
-  const Refinement& refinement = children_refinement(schema);
-  const json children = json::parse(R"([{"children":[]}])");
-  const auto unread = from_json_value<TreeNode>(children[0]);
-  ASSERT_FALSE(unread);
-  const std::string expected = std::string("typed refinement \"") + kEveryChildLabelled +
-                               "\" cannot read the value at [0]." +
-                               unread.error().path.to_string() + ": " + unread.error().message;
-  const auto parsed = parse_document(children.dump());
-  ASSERT_TRUE(parsed.document);
-  for (const bool view : {false, true}) {
-    try {
-      (void)(view ? refinement.view_predicate(parsed.document->root())
-                  : refinement.predicate(children));
-      ADD_FAILURE() << "passed without reading its value (view: " << view << ")";
-    } catch (const std::runtime_error& error) {
-      EXPECT_EQ(error.what(), expected) << "view: " << view;
-    }
-  }
+// integer() takes 3000000000, which the int32_t the predicate reads cannot hold. The refinement
+// does not judge a value it cannot read: the verdict is the schema's without it, and the reading
+// reports the ConversionError.
+TEST(TypedRefinementRefs, AValueThatDoesNotReadAsThePredicatesTypeIsLeftToTheReading) {
+  const auto refined = typed<Counted>().field(
+      &Counted::count, refine([](std::int32_t /*count*/) { return false; }, "never holds"));
+  const auto plain = typed<Counted>();
+  constexpr const char* kTooBig = R"({"count":3000000000})";
+  EXPECT_EQ(prettify(Validator(refined).parse_and_validate(kTooBig).issues),
+            prettify(Validator(plain).parse_and_validate(kTooBig).issues));
+  const auto with = TypedValidator<Counted>(refined).parse(kTooBig);
+  const auto without = TypedValidator<Counted>(plain).parse(kTooBig);
+  ASSERT_TRUE(without.conversion());
+  ASSERT_TRUE(with.conversion()) << prettify(with.issues());
+  EXPECT_TRUE(with.issues().empty()) << prettify(with.issues());
+  EXPECT_EQ(with.conversion()->path, without.conversion()->path);
+  EXPECT_EQ(with.conversion()->message, without.conversion()->message);
 }
 
-TEST(TypedRefinementRefs, AValueThatFailsItsTypeCheckGetsOnlyTheTypeIssue) {
-  const Issues issues = Validator(labelled_children())
-                            .parse_and_validate(R"({"children":[{"label":5,"children":[]}]})")
-                            .issues;
+TEST(TypedRefinementRefs, NoDefinitionsAreInScopeAfterAValidation) {
+  (void)Validator(labelled_children()).parse_and_validate(R"({"children":[{"children":[]}]})");
+  EXPECT_EQ(detail::definitions_in_scope(), nullptr);
+}
+
+TEST(TypedRefinementRefs, NoDefinitionsAreInScopeAfterARefinementThrows) {
+  const auto throwing = labelled_children().refine(
+      [](const TreeNode& /*node*/) -> bool { throw std::runtime_error("predicate gave up"); },
+      "never judged");
+  const Issues issues =
+      Validator(throwing).parse_and_validate(R"({"label":"a","children":[]})").issues;
   ASSERT_EQ(issues.size(), 1U) << prettify(issues);
-  EXPECT_EQ(issues[0].code, IssueCode::invalid_type);
-  EXPECT_EQ(issues[0].path, (Path{"children", std::size_t{0}, "label"}));
+  EXPECT_EQ(issues[0].message, "Refinement failed: predicate gave up");
+  EXPECT_EQ(detail::definitions_in_scope(), nullptr);
 }
 
-// integer() takes 3000000000; the int32_t the predicate reads cannot hold it. No Zod counterpart:
-// the oracle is the reading's own ConversionError.
-TEST(TypedRefinementRefs, AValidValueThatDoesNotReadIsTheRefinementsIssue) {
-  const auto schema = typed<Counted>().field(
-      &Counted::count, refine([](std::int32_t /*count*/) { return true; }, "count is plausible"));
-  const auto unread = from_json_value<std::int32_t>(json(3000000000LL));
-  ASSERT_FALSE(unread);
-  expect_one_issue(Validator(schema).parse_and_validate(R"({"count":3000000000})").issues,
-                   IssueCode::custom, Path{"count"},
-                   "Refinement failed: typed refinement \"count is plausible\" cannot read the "
-                   "value: " +
-                       unread.error().message);
+// A predicate that validates with another schema: the inner validation reads with its own
+// definitions (the outer Shoot's are no TreeNode's), and the outer ones are back after it.
+TEST(TypedRefinementRefs, AValidationInsideAPredicateReadsWithItsOwnDefinitions) {
+  const Validator inner(labelled_children());
+  const Issues alone = inner.parse_and_validate(R"({"children":[{"children":[]}]})").issues;
+  Issues nested;
+  const detail::SchemaDefinitions* before = nullptr;
+  const detail::SchemaDefinitions* after = nullptr;
+  const Validator outer(typed<Shoot>().field(
+      &Shoot::label, refine(
+                         [&](const std::string& /*label*/) {
+                           before = detail::definitions_in_scope();
+                           nested =
+                               inner.parse_and_validate(R"({"children":[{"children":[]}]})").issues;
+                           after = detail::definitions_in_scope();
+                           return true;
+                         },
+                         "validates a tree")));
+  EXPECT_TRUE(outer.parse_and_validate(R"({"label":"x","children":[]})").issues.empty());
+  ASSERT_EQ(alone.size(), 1U) << prettify(alone);
+  EXPECT_EQ(prettify(nested), prettify(alone));
+  EXPECT_NE(before, nullptr);
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(detail::definitions_in_scope(), nullptr);
 }
 
 TEST(TypedRefinementRefs, ADefaultTwoRefsDownIsFilledToo) {
