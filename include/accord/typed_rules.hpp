@@ -15,8 +15,14 @@
 // refinement may take the value inside: it runs only when the field is present); an object
 // refinement receives `const T&`. A TypedSchema<U> is itself a rule for a member holding a U
 // (`.field(&Invoice::lines, typed<Line>().field(&Line::sku, regex(...)))`): its schema, rules
-// included, takes the U's place. A value that does not convert is judged by the schema's own
-// checks, so a refinement only ever sees values of its type.
+// included, takes the U's place.
+//
+// A refinement reads its value as extract<T> reads it, with the defaults of absent fields filled
+// in at any depth, a ref its member's part of the schema does not define (a recursive struct's
+// `children`: array(ref("TreeNode"))) followed into the validated schema's definitions, as Zod's
+// predicate sees the parsed value. A value that does not read as the predicate's type is not
+// judged by it: a wrong JSON type is the type check's issue, and a valid value that does not fit
+// (3000000000 for an int32_t) is the reading's ConversionError (extract<T>, TypedValidator).
 
 #include <functional>
 #include <optional>
@@ -96,7 +102,8 @@ requires(is_optional<M>::value &&
 };
 
 // Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
-// its unions' choices); a value that does not convert passes (its type check reports it). `value`
+// its unions' choices); a value that does not convert passes (its type check or its reading
+// reports it). `value`
 // is a tree or a view of the parsed document (accord/json_view.hpp): one reading for both. M is
 // what the predicate takes (PredicateValue).
 template <class M, class F, class V>

@@ -179,7 +179,10 @@ inline json tree_of(JsonView j) {
 }
 
 // The schema a value is read with, for the defaults of absent members: each value's node, a ref
-// followed into its definition, as with_defaults follows them. Lives while one reading does.
+// followed into its definition, as with_defaults follows them: `root`'s own, else, for a typed
+// refinement's reading, the validated schema's (a recursive struct's `children` is
+// array(ref("TreeNode")), defined only by the whole TreeNode; src/schema/schema.cpp). Lives while
+// one reading does.
 class SchemaDefaults {
  public:
   explicit SchemaDefaults(const SchemaNode& root) : root_(root) {}
@@ -190,7 +193,7 @@ class SchemaDefaults {
   }
 
  private:
-  struct Definitions;  // the whole schema's, collected at the first ref (src/schema/schema.cpp)
+  struct Definitions;  // `root`'s own, collected at the first ref (src/schema/schema.cpp)
   [[nodiscard]] const SchemaNode* definition(const SchemaNode& ref) const;
 
   const SchemaNode& root_;
@@ -363,21 +366,24 @@ struct VariantFailure {
   }
 };
 
+// Alternative I read with its option's node when `node` is the variant's union (a ref there
+// followed like any other): Zod's union hands on the option it parsed, its defaults filled in.
 template <std::size_t I, class Variant, class V>
 Failure read_as(const V& j, Variant& out, const SchemaNode* node, const Reading& reading) {
   std::variant_alternative_t<I, Variant> candidate{};
   const SiteStep step(reading.site, I);
+  if (node != nullptr && node->kind == Kind::union_) {
+    node = I < node->elements.size() ? &node->elements[I].node() : nullptr;
+  }
   if (auto failure = read(j, candidate, node, reading)) return failure;
   out.template emplace<I>(std::move(candidate));
   return std::nullopt;
 }
 
 // The alternative the schema takes the value for, when it knows; else the first that converts.
-// A union's options keep their defaults to themselves (with_defaults leaves them alone).
 template <class Variant, class V, std::size_t... I>
 Failure read_variant(const V& j, Variant& out, const SchemaNode* node, const Reading& reading,
                      std::index_sequence<I...> /*alternatives*/) {
-  if (node != nullptr && node->kind == Kind::union_) node = nullptr;
   UnionSite* site = reading.site;
   std::optional<std::size_t> chosen;
   if (site != nullptr) chosen = site->choices.option(tree_of(j), Path(site->segments));

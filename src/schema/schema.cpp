@@ -7,6 +7,7 @@
 
 #include "accord/typed_value.hpp"
 
+#include "schema/definitions_in_scope.hpp"
 #include "schema/rule_checks.hpp"
 #include "schema/schema_definitions.hpp"
 #include "schema/schema_text.hpp"
@@ -733,17 +734,22 @@ struct SchemaDefaults::Definitions {
   detail::SchemaDefinitions collected;
 };
 
+// A ref `root_` does not define is the validated schema's (definitions_in_scope.hpp).
 const SchemaNode* SchemaDefaults::definition(const SchemaNode& ref) const {
   if (!definitions_) {
     definitions_ =
         std::make_shared<const Definitions>(Definitions{detail::collect_definitions(root_)});
   }
-  return definitions_->collected.resolve(&ref);
+  if (const SchemaNode* found = definitions_->collected.resolve(&ref)) return found;
+  const detail::SchemaDefinitions* in_scope = detail::definitions_in_scope();
+  return in_scope != nullptr ? in_scope->resolve(&ref) : nullptr;
 }
 
 }  // namespace typed_detail
 
 namespace detail {
+
+constinit thread_local const SchemaDefinitions* definitions_in_scope_slot = nullptr;
 
 PathSegment element_segment(const SchemaNode& node, std::size_t index) {
   switch (node.kind) {

@@ -13,6 +13,7 @@
 
 #include "accord/json_view.hpp"
 #include "core/member_values.hpp"
+#include "schema/definitions_in_scope.hpp"
 #include "validate/node.hpp"
 #include "validate/quick_bounds.hpp"
 
@@ -129,7 +130,8 @@ struct ExtraKeys {
 
 class Run {
  public:
-  Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
+  Run(const Engine::Data& data, Sink* sink)
+      : d_(data), sink_(sink), definitions_in_scope_(data.definitions) {}
 
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
   // node() for a member or an item, with its leaf shortcut inlined: most members and items are
@@ -287,6 +289,10 @@ class Run {
   std::vector<std::uint32_t> scope_;        // dynamic scope: the resources entered, outermost first
   std::size_t depth_ = 0;
   BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
+  // This schema's definitions, for typed predicates' readings (schema/definitions_in_scope.hpp),
+  // in scope while the evaluation runs: an empty set too, so that a validation run inside a
+  // predicate does not see the outer schema's.
+  DefinitionsInScope definitions_in_scope_;
 };
 
 }  // namespace accord::detail

@@ -21,11 +21,6 @@ struct Shipment {
 };
 BOOST_DESCRIBE_STRUCT(Shipment, (), (stops, depots, billing))
 
-struct Counted {
-  std::int32_t count = 0;
-};
-BOOST_DESCRIBE_STRUCT(Counted, (), (count))
-
 }  // namespace typed_fixtures
 
 namespace accord {
