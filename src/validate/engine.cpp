@@ -23,10 +23,10 @@ Issues collected(Sink&& sink, const Path& where) {
 
 // The one node (and DSL node) that judges the value at `path` when the way there is plain: only
 // `properties`, `additionalProperties` and list `items`, through `$ref`-only and nullable
-// wrappers of the containers on the way. Anything that could pick another subschema by what else
-// the value holds (unions, allOf, conditionals, pattern properties, unevaluated*, dynamic
-// references), or that stops before the children are judged (enum, const, tuple length), gives
-// nullopt.
+// wrappers of the containers on the way (the DSL node followed through them as Run follows it).
+// Anything that could pick another subschema by what else the value holds (unions, allOf,
+// conditionals, pattern properties, unevaluated*, dynamic references), or that stops before the
+// children are judged (enum, const, tuple length), gives nullopt.
 std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::Data& d,
                                                                   const Path& path) {
   NodeId id = d.root;
@@ -35,9 +35,13 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
     for (int hops = 0; hops < 64; ++hops) {
       const Node& n = d.nodes[id];
       if (n.ref_only && n.ref != kNone) {
+        if (dsl != nullptr && dsl->kind == Kind::ref) dsl = d.definitions.resolve(dsl);
         id = n.ref;
       } else if (n.nullable_inner != kNone && n.properties.empty() && n.rest == kNone &&
                  n.prefix.empty() && n.additional == kNone && n.pattern_properties.empty()) {
+        if (n.union_with_null && dsl != nullptr && dsl->kind == Kind::union_) {
+          dsl = element_node(dsl, Kind::union_, n.nullable_option);
+        }
         id = n.nullable_inner;
       } else {
         return &n;
@@ -93,6 +97,15 @@ void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t dep
     return;
   }
   if (n.nullable_inner != kNone) {
+    // A union of an option and null, or a .nullable() (the outer wrapper where both apply: the
+    // body of a nullable union is then the union with null).
+    if (n.union_with_null || (dsl->kind == Kind::union_ && !dsl->nullable)) {
+      n.union_with_null = true;
+      bind_dsl(d, n.nullable_inner, element_node(dsl, Kind::union_, n.nullable_option), depth + 1);
+      return;
+    }
+    Node& body = d.nodes[n.nullable_inner];
+    if (dsl->kind == Kind::union_ && body.nullable_inner != kNone) body.union_with_null = true;
     bind_dsl(d, n.nullable_inner, dsl, depth + 1);
     return;  // the wrapper's own keywords see no DSL node
   }

@@ -256,11 +256,16 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
     return false;
   }
   if (n.nullable_inner != kNone) {
-    // emit()'s nullable wrapper: null passes, anything else is the inner schema's, with the
-    // same DSL node (whose refinements run there).
+    // emit()'s nullable wrapper: null passes, anything else is the inner schema's. A .nullable()'s
+    // inner schema has the same DSL node (whose refinements run there); a union with null's is
+    // the option's, and the union's own refinements run here, after it.
+    const bool union_with_null = n.union_with_null && dsl != nullptr && dsl->kind == Kind::union_;
     if (v == nullptr || !v->is_null()) {
-      ok = node(n.nullable_inner, v, at, dsl, seen);
+      const std::size_t before = aborts();
+      ok = node(n.nullable_inner, v, at,
+                union_with_null ? element_node(dsl, Kind::union_, n.nullable_option) : dsl, seen);
       if (!ok && sink_ == nullptr) return false;
+      if (union_with_null && v != nullptr) ok = refinements_hold(n, *v, at, dsl, before) && ok;
     }
     dsl = nullptr;
   }

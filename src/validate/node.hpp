@@ -111,6 +111,13 @@ struct Node {
   NodeId dynamic_ref = kNone;
   std::string dynamic_anchor;  // set when the $dynamicRef is dynamic
   NodeId nullable_inner = kNone;
+  // Which of the nullable wrapper's two anyOf options nullable_inner is (0 or 1); where the
+  // wrapper is a DSL union of an option and null, the union's option at the same place.
+  std::uint8_t nullable_option = 0;
+  // Set by bind_dsl: this nullable wrapper is a DSL union of an option and null (not a
+  // .nullable()), so the option's DSL node judges nullable_inner and the union's own refinements
+  // run at the wrapper.
+  bool union_with_null = false;
   std::vector<NodeId> any_of;
   std::vector<NodeId> one_of;
   std::vector<NodeId> all_of;

@@ -31,7 +31,8 @@ void compile_combination(KeywordCompiler& k, const std::string& key, const ojson
     k.node().one_of = std::move(options);
   } else if (nullable_pair(value)) {
     const bool first_is_null = value[0] == ojson{{"type", "null"}};
-    k.node().nullable_inner = options.empty() ? kNone : options[first_is_null ? 1 : 0];
+    k.node().nullable_option = first_is_null ? 1 : 0;
+    k.node().nullable_inner = options.empty() ? kNone : options[k.node().nullable_option];
   } else {
     k.node().any_of = std::move(options);
   }
