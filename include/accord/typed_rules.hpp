@@ -103,9 +103,8 @@ requires(is_optional<M>::value &&
 
 // Calls `predicate` with the value read as extract<T> reads it (with `schema`: its defaults and
 // its unions' choices); a value that does not convert passes (its type check or its reading
-// reports it). `value`
-// is a tree or a view of the parsed document (accord/json_view.hpp): one reading for both. M is
-// what the predicate takes (PredicateValue).
+// reports it). `value` is a tree or a view of the parsed document (accord/json_view.hpp): one
+// reading for both. M is what the predicate takes (PredicateValue).
 template <class M, class F, class V>
 bool call_typed(const F& predicate, const Schema& schema, const RootPlan<M>& plan, const V& value) {
   static_assert(std::is_invocable_r_v<bool, const F&, const M&>,
