@@ -91,17 +91,13 @@ Reply http_error_reply(const HttpResponse& response) {
   return reply;
 }
 
-template <class Json>
-std::optional<Reply> error_in_success(const Json& body, const char* expected) {
-  if (find_member(body, expected)) return std::nullopt;
+std::optional<Reply> error_in_2xx_body(const JsonView& body) {
   auto envelope = error_envelope(body);
   if (!envelope) return std::nullopt;
   envelope->status = ReplyStatus::bad_reply;
   envelope->detail = "the provider sent an error with a 2xx status: " + envelope->detail;
   return envelope;
 }
-template std::optional<Reply> error_in_success(const ojson&, const char*);
-template std::optional<Reply> error_in_success(const JsonView&, const char*);
 
 Reply bad_reply(std::string detail) {
   Reply reply;

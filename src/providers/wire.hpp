@@ -39,10 +39,16 @@ constexpr std::size_t kMaxReplyDepth = 512;
 template <class Json>
 [[nodiscard]] std::optional<Reply> error_envelope(const Json& body);
 
-// A 2xx body without the `expected` field that is an error envelope (some gateways and proxies
-// answer 200 with one): a bad_reply that keeps the provider's message.
-template <class Json>
-[[nodiscard]] std::optional<Reply> error_in_success(const Json& body, const char* expected);
+// A 2xx body that is an error envelope (some gateways and proxies answer 200 with one): a
+// bad_reply that keeps the provider's message; nullopt when it is not one.
+[[nodiscard, gnu::cold]] std::optional<Reply> error_in_2xx_body(const JsonView& body);
+// The same, read only when the body lacks the member a reply holds (`expected`, as the codec
+// looked it up: a reply is not searched for it twice). Inline: a reply pays one test, no call.
+[[nodiscard]] inline std::optional<Reply> error_in_success(
+    const JsonView& body, const std::optional<JsonView>& expected) {
+  if (expected) return std::nullopt;
+  return error_in_2xx_body(body);
+}
 
 [[nodiscard]] Reply bad_reply(std::string detail);
 // The same, keeping the usage the body reported: the tokens were spent.

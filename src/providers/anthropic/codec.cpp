@@ -228,11 +228,8 @@ class Anthropic final : public Provider {
       r.status = ReplyStatus::bad_reply;
       return r;
     }
-    // Looked up once: only a body without content is read again, as an error envelope.
     const auto content = body.find("content");
-    if (!content) {
-      if (auto error = error_in_success(body, "content")) return *std::move(error);
-    }
+    if (auto error = error_in_success(body, content)) return *std::move(error);
     Usage usage;
     if (const auto u = body.find("usage"); u && u->is_object()) {
       const auto [input, output, cache_read, cache_write] =

@@ -416,9 +416,7 @@ class Bedrock final : public Provider {
       r.status = ReplyStatus::bad_reply;
       return r;
     }
-    if (!output) {
-      if (auto error = error_in_success(body, "output")) return *std::move(error);
-    }
+    if (auto error = error_in_success(body, output)) return *std::move(error);
     const Usage usage = converse_usage(body);
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
     if (!output || !output->is_object()) return fail("the reply has no output");

@@ -326,11 +326,8 @@ class Gemini final : public Provider {
         return reply;
       }
     }
-    // Looked up once: only a body without candidates is read again, as an error envelope.
     const auto candidates = body.find("candidates");
-    if (!candidates) {
-      if (auto error = error_in_success(body, "candidates")) return *std::move(error);
-    }
+    if (auto error = error_in_success(body, candidates)) return *std::move(error);
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
     if (!candidates || !candidates->is_array() || candidates->size() == 0) {
       return fail("the reply has no candidates");

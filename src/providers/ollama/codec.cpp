@@ -137,14 +137,14 @@ class Ollama final : public Provider {
     const auto document = reply_document(response, failure);
     if (!document) return failure;
     const JsonView body = document->root();
-    if (auto error = error_in_success(body, "message")) return *std::move(error);
+    const auto message = body.find("message");
+    if (auto error = error_in_success(body, message)) return *std::move(error);
 
     Usage usage;
     usage.input_tokens = token_count(body, "prompt_eval_count");
     usage.output_tokens = token_count(body, "eval_count");
     usage.total_tokens = usage.input_tokens + usage.output_tokens;
     const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };
-    const auto message = body.find("message");
     if (!message || !message->is_object()) return fail("the reply has no message object");
     const auto content = message->find("content");
     if (content && !content->is_null() && !content->is_string()) {

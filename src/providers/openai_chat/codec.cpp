@@ -144,11 +144,8 @@ Reply ChatCompletions::decode(const HttpResponse& response, OutputMode mode) con
   const auto document = reply_document(response, failure);
   if (!document) return failure;
   const JsonView body = document->root();
-  // Looked up once: only a body without choices is read again, as an error envelope.
   const auto choices = body.find("choices");
-  if (!choices) {
-    if (auto error = error_in_success(body, "choices")) return *std::move(error);
-  }
+  if (auto error = error_in_success(body, choices)) return *std::move(error);
 
   const Usage usage = openai_usage(body, "prompt_tokens", "completion_tokens");
   const auto fail = [&](std::string detail) { return bad_reply(std::move(detail), usage); };

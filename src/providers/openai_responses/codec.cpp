@@ -115,8 +115,8 @@ class Responses final : public OpenAIProvider {
       }
       return r;
     }
-    if (auto error = error_in_success(body, "output")) return *std::move(error);
     const auto output = body.find("output");
+    if (auto error = error_in_success(body, output)) return *std::move(error);
     if (!output || !output->is_array()) return fail("the reply has no output array");
 
     Reply reply;

@@ -683,5 +683,48 @@ TEST(AnthropicDecode, MalformedBodiesAreBadRepliesNeverThrows) {
   }
 }
 
+// Some gateways and proxies answer 200 with an error envelope. Each codec looks up the member its
+// reply must hold and hands what it found to error_in_success (src/providers/wire.hpp): a body
+// without that member that is an error envelope is a bad reply keeping the provider's words; a
+// body with it is read as a reply, whatever else it holds.
+constexpr const char* kEnvelopeCodecs[] = {"openai-chat", "anthropic", "gemini",
+                                           "bedrock",     "ollama",    "openai-responses"};
+
+constexpr const char* kErrorEnvelope =
+    R"({"error":{"message":"the upstream is overloaded","code":"upstream_busy"}})";
+
+TEST(ErrorInSuccess, AnErrorEnvelopeWithA2xxStatusIsABadReplyKeepingTheProvidersWords) {
+  for (const char* codec : kEnvelopeCodecs) {
+    const Reply reply = decode(codec, kErrorEnvelope);
+    EXPECT_EQ(reply.status, ReplyStatus::bad_reply) << codec;
+    EXPECT_EQ(reply.detail,
+              "the provider sent an error with a 2xx status: the upstream is overloaded")
+        << codec;
+    EXPECT_EQ(reply.error_code, "upstream_busy") << codec;
+  }
+}
+
+TEST(ErrorInSuccess, ABodyWithoutItsMemberThatIsNoErrorEnvelopeIsNotReadAsOne) {
+  for (const char* codec : kEnvelopeCodecs) {
+    const Reply reply = decode(codec, R"({"id":"x"})");
+    EXPECT_EQ(reply.status, ReplyStatus::bad_reply) << codec;
+    EXPECT_EQ(reply.detail.find("sent an error"), std::string::npos) << codec << reply.detail;
+  }
+}
+
+// The member present: an "error" beside it is not the reply's reading (the oracle: the same body
+// without the error member decodes alike).
+TEST(ErrorInSuccess, ABodyHoldingItsMemberIsReadAsAReplyBesideAnErrorMember) {
+  const std::string reply_body =
+      R"("choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}"},)"
+      R"("finish_reason":"stop"}])";
+  const Reply with_error =
+      decode("openai-chat", R"({"error":{"message":"ignored"},)" + reply_body + "}");
+  const Reply without = decode("openai-chat", "{" + reply_body + "}");
+  EXPECT_EQ(with_error.status, without.status);
+  EXPECT_EQ(with_error.text, without.text);
+  EXPECT_EQ(with_error.detail, without.detail);
+}
+
 }  // namespace
 }  // namespace accord
