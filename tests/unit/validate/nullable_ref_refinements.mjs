@@ -17,7 +17,7 @@ const Nullable = counted(z.strictObject({ bad: z.boolean().optional(),
 const NullableUnion = counted(z.strictObject({ bad: z.boolean().optional(),
   next: z.union([z.lazy(() => NullableUnion), z.null()]).nullable() }));
 const plainObject = z.strictObject({ inner: z.union([counted(z.strictObject({ bad: z.boolean().optional() })), z.null()]) });
-// The union's own refinement (on a non-null value; Zod runs it on null too, accord does not).
+// The union's own refinement on a non-null value (on null: union_with_null.mjs).
 const Leaf = counted(z.strictObject({ bad: z.boolean().optional() }));
 const unionRefined = z.strictObject({ inner: z.union([z.lazy(() => Leaf), z.null()])
   .refine((v) => { unionCalls += 1; return false; }, 'union refinement') });
