@@ -22,7 +22,8 @@ Issues collected(Sink&& sink, const Path& where) {
 }
 
 // The node (and DSL node) that judges the value at a path, and whether the way there goes
-// through a DSL union with null: an aborting issue below one is the union's invalid_union.
+// through a DSL union with null: whether a failure below one is reported as it is or as the
+// union's invalid_union depends on the rest of the union's option (a sibling's aborting issue).
 struct PlainNode {
   NodeId id;
   const SchemaNode* dsl;
@@ -198,7 +199,7 @@ std::optional<Issues> Engine::issues_at(const Path& path, JsonView value) const 
   Sink sink;
   Run run(*data_, &sink);
   if (run.node(found->id, &value, &links.back(), found->dsl, nullptr)) return Issues{};
-  if (found->below_union_with_null && sink.aborting > 0) return std::nullopt;
+  if (found->below_union_with_null) return std::nullopt;
   Issues out = collected(std::move(sink), path);
   if (out.empty()) out.push_back(Issue{IssueCode::custom, path, "Invalid input"});
   return out;
