@@ -261,7 +261,7 @@ class Run {
                           Seen* seen);
   // No option of a union fits: Zod reports the issues of the one option that did not abort
   // (`only_unaborted`, when there is one) as they are, else one invalid_union at the union.
-  bool fits_no_option(Sink* only_unaborted, const Link* at);
+  bool report_no_option_fits(Sink* only_unaborted, const Link* at);
   bool discriminated(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                      Seen* seen);
   bool applicator_unit(Unit unit, const Node& n, JsonView v, const Link* at, Seen* seen);

@@ -112,9 +112,9 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
         only = &result;
       }
     }
-    if (not_aborted == 1) return fits_no_option(only, at);
+    if (not_aborted == 1) return report_no_option_fits(only, at);
   }
-  return fits_no_option(nullptr, at);
+  return report_no_option_fits(nullptr, at);
 }
 
 bool Run::option_beside_null(const Node& n, const JsonView* v, const Link* at,
@@ -127,10 +127,10 @@ bool Run::option_beside_null(const Node& n, const JsonView* v, const Link* at,
   const bool fits = node(n.nullable_inner, v, at, option, seen);
   sink_ = saved;
   // The null option's issue (an invalid_type) always aborts.
-  return fits || fits_no_option(result.aborting == 0 ? &result : nullptr, at);
+  return fits || report_no_option_fits(result.aborting == 0 ? &result : nullptr, at);
 }
 
-bool Run::fits_no_option(Sink* only_unaborted, const Link* at) {
+bool Run::report_no_option_fits(Sink* only_unaborted, const Link* at) {
   if (only_unaborted != nullptr) {
     sink_->absorb(std::move(*only_unaborted));
     return false;
