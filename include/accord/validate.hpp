@@ -86,7 +86,9 @@ class Validator {
   // `value` judged as the part at `path` of a larger value not yet complete (a streamed reply's
   // field that has just closed): the issues the whole value will have there, whatever the rest
   // turns out to be. nullopt when that cannot be known from the part alone (a union, allOf or
-  // conditional on the way to it, a tuple, pattern properties, the root itself).
+  // conditional on the way to it, a tuple, pattern properties, the root itself). A union with null
+  // (`union_({X, null_()})`) on the way is a union too for a part that fails (the whole may word
+  // its issues as the union's invalid_union); a part that fits there gives no issues.
   [[nodiscard]] std::optional<Issues> validate_part(const Path& path,
                                                     const nlohmann::json& value) const;
   [[nodiscard]] ValidationResult parse_and_validate(std::string_view text,

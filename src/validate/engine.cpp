@@ -21,16 +21,25 @@ Issues collected(Sink&& sink, const Path& where) {
   return out;
 }
 
-// The one node (and DSL node) that judges the value at `path` when the way there is plain: only
-// `properties`, `additionalProperties` and list `items`, through `$ref`-only and nullable
-// wrappers of the containers on the way (the DSL node followed through them as Run follows it).
-// Anything that could pick another subschema by what else the value holds (unions, allOf,
-// conditionals, pattern properties, unevaluated*, dynamic references), or that stops before the
-// children are judged (enum, const, tuple length), gives nullopt.
-std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::Data& d,
-                                                                  const Path& path) {
+// The node (and DSL node) that judges the value at a path, and whether the way there goes
+// through a DSL union with null: whether a failure below one is reported as it is or as the
+// union's invalid_union depends on the rest of the union's option (a sibling's aborting issue).
+struct PlainNode {
+  NodeId id;
+  const SchemaNode* dsl;
+  bool below_union_with_null;
+};
+
+// The one node that judges the value at `path` when the way there is plain: only `properties`,
+// `additionalProperties` and list `items`, through `$ref`-only and nullable wrappers of the
+// containers on the way (the DSL node followed through them as Run follows it). Anything that
+// could pick another subschema by what else the value holds (unions, allOf, conditionals,
+// pattern properties, unevaluated*, dynamic references), or that stops before the children are
+// judged (enum, const, tuple length), gives nullopt.
+std::optional<PlainNode> plain_node_at(const Engine::Data& d, const Path& path) {
   NodeId id = d.root;
   const SchemaNode* dsl = d.dsl;
+  bool below_union_with_null = false;
   const auto settle = [&]() -> const Node* {
     for (int hops = 0; hops < 64; ++hops) {
       const Node& n = d.nodes[id];
@@ -41,6 +50,7 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
                  n.prefix.empty() && n.additional == kNone && n.pattern_properties.empty()) {
         if (n.union_with_null && dsl != nullptr && dsl->kind == Kind::union_) {
           dsl = element_node(dsl, Kind::union_, n.nullable_option);
+          below_union_with_null = true;
         }
         id = n.nullable_inner;
       } else {
@@ -77,7 +87,7 @@ std::optional<std::pair<NodeId, const SchemaNode*>> plain_node_at(const Engine::
     }
   }
   // The part's own node is not unwrapped: a nullable wrapper must see a null part itself.
-  return std::make_pair(id, dsl);
+  return PlainNode{id, dsl, below_union_with_null};
 }
 
 // Records the DSL node each node is first reached with (Node::usual_dsl), whether a field at or
@@ -188,7 +198,8 @@ std::optional<Issues> Engine::issues_at(const Path& path, JsonView value) const 
   }
   Sink sink;
   Run run(*data_, &sink);
-  if (run.node(found->first, &value, &links.back(), found->second, nullptr)) return Issues{};
+  if (run.node(found->id, &value, &links.back(), found->dsl, nullptr)) return Issues{};
+  if (found->below_union_with_null) return std::nullopt;
   Issues out = collected(std::move(sink), path);
   if (out.empty()) out.push_back(Issue{IssueCode::custom, path, "Invalid input"});
   return out;

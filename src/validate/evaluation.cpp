@@ -257,15 +257,19 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
   }
   if (n.nullable_inner != kNone) {
     // emit()'s nullable wrapper: null passes, anything else is the inner schema's. A .nullable()'s
-    // inner schema has the same DSL node (whose refinements run there); a union with null's is
-    // the option's, and the union's own refinements run here, after it.
+    // inner schema has the same DSL node (whose refinements run there, never on null: Zod's
+    // `X.refine(p).nullable()`); a union with null is judged as a union, and its own refinements
+    // run here, after the option's, on null too (Zod's `z.union([X, z.null()]).refine(p)`).
     const bool union_with_null = n.union_with_null && dsl != nullptr && dsl->kind == Kind::union_;
+    const std::size_t before = aborts();
     if (v == nullptr || !v->is_null()) {
-      const std::size_t before = aborts();
-      ok = node(n.nullable_inner, v, at,
-                union_with_null ? element_node(dsl, Kind::union_, n.nullable_option) : dsl, seen);
+      ok = union_with_null ? option_beside_null(n, v, at, dsl, seen)
+                           : node(n.nullable_inner, v, at, dsl, seen);
       if (!ok && sink_ == nullptr) return false;
-      if (union_with_null && v != nullptr) ok = refinements_hold(n, *v, at, dsl, before) && ok;
+    }
+    if (union_with_null && v != nullptr) {
+      ok = refinements_hold(n, *v, at, dsl, before) && ok;
+      if (!ok && sink_ == nullptr) return false;
     }
     dsl = nullptr;
   }

@@ -254,6 +254,14 @@ class Run {
   bool unions(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
   bool union_of(const std::vector<NodeId>& options, const JsonView* v, const Link* at,
                 const SchemaNode* dsl, Seen* seen, bool exclusive);
+  // A DSL union of an option and null (`dsl`, compiled as the nullable wrapper `n`) on a value
+  // that is not null: the option's verdict, worded as union_of words a union none of whose
+  // options fits.
+  bool option_beside_null(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
+                          Seen* seen);
+  // No option of a union fits: Zod reports the issues of the one option that did not abort
+  // (`only_unaborted`, when there is one) as they are, else one invalid_union at the union.
+  bool report_no_option_fits(Sink* only_unaborted, const Link* at);
   bool discriminated(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                      Seen* seen);
   bool applicator_unit(Unit unit, const Node& n, JsonView v, const Link* at, Seen* seen);

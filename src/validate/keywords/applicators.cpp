@@ -112,10 +112,28 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
         only = &result;
       }
     }
-    if (not_aborted == 1) {
-      sink_->absorb(std::move(*only));
-      return false;
-    }
+    if (not_aborted == 1) return report_no_option_fits(only, at);
+  }
+  return report_no_option_fits(nullptr, at);
+}
+
+bool Run::option_beside_null(const Node& n, const JsonView* v, const Link* at,
+                             const SchemaNode* dsl, Seen* seen) {
+  const SchemaNode* option = element_node(dsl, Kind::union_, n.nullable_option);
+  if (sink_ == nullptr) return node(n.nullable_inner, v, at, option, seen);
+  Sink result;
+  Sink* saved = sink_;
+  sink_ = &result;
+  const bool fits = node(n.nullable_inner, v, at, option, seen);
+  sink_ = saved;
+  // The null option's issue (an invalid_type) always aborts.
+  return fits || report_no_option_fits(result.aborting == 0 ? &result : nullptr, at);
+}
+
+bool Run::report_no_option_fits(Sink* only_unaborted, const Link* at) {
+  if (only_unaborted != nullptr) {
+    sink_->absorb(std::move(*only_unaborted));
+    return false;
   }
   return fail(IssueCode::invalid_union, at, true, [] { return std::string("Invalid input"); });
 }

@@ -17,14 +17,24 @@ const Nullable = counted(z.strictObject({ bad: z.boolean().optional(),
 const NullableUnion = counted(z.strictObject({ bad: z.boolean().optional(),
   next: z.union([z.lazy(() => NullableUnion), z.null()]).nullable() }));
 const plainObject = z.strictObject({ inner: z.union([counted(z.strictObject({ bad: z.boolean().optional() })), z.null()]) });
-// The union's own refinement (on a non-null value; Zod runs it on null too, accord does not).
+// The union's own refinement on a non-null value (on null: union_with_null.mjs).
 const Leaf = counted(z.strictObject({ bad: z.boolean().optional() }));
 const unionRefined = z.strictObject({ inner: z.union([z.lazy(() => Leaf), z.null()])
   .refine((v) => { unionCalls += 1; return false; }, 'union refinement') });
 
-// {"next": ... {"next": null}} `depth` levels; the level at index `bad` (0 the top) is marked.
-const chain = (depth, bad) => {
-  let value = null;
+// A union inside a union with null: a level refined as `counted`, a leaf refined on its own.
+const countedAs = (schema, message) => schema.refine((v) => { calls += 1; return v.bad !== true; }, message);
+const NestedLeaf = countedAs(z.strictObject({ leaf: z.string(), bad: z.boolean().optional() }), 'bad leaf');
+const Nested = countedAs(z.strictObject({ bad: z.boolean().optional(),
+  next: z.union([z.union([z.lazy(() => Nested), NestedLeaf]), z.null()]) }), 'bad level');
+// typed<Knot>(): a label and children that are null or knots, refined on the whole knot.
+const Knot = z.strictObject({ label: z.string(),
+  children: z.array(z.union([z.null(), z.lazy(() => Knot)])) })
+  .refine((k) => { calls += 1; return k.label !== 'bad'; }, 'no knot is labelled bad');
+
+// {"next": ... {"next": end}} `depth` levels; the level at index `bad` (0 the top) is marked.
+const chain = (depth, bad, end = null) => {
+  let value = end;
   for (let i = depth - 1; i >= 0; i -= 1) value = i === bad ? { bad: true, next: value } : { next: value };
   return value;
 };
@@ -40,6 +50,9 @@ const cases = {
   plainObjectBad: [plainObject, { inner: { bad: true } }],
   plainObjectNull: [plainObject, { inner: null }],
   unionRefined: [unionRefined, { inner: { bad: true } }],
+  nestedBadLeaf: [Nested, chain(4, -1, { leaf: 'x', bad: true })],
+  nestedBadLevel: [Nested, chain(4, 2, { leaf: 'x' })],
+  knotBad: [Knot, { label: 'a', children: [null, { label: 'b', children: [{ label: 'bad', children: [] }] }] }],
 };
 for (const [name, [schema, input]] of Object.entries(cases)) {
   calls = 0;

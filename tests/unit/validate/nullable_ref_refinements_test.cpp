@@ -1,6 +1,8 @@
 // A definition's refinements run at every depth it is reached, also through a union with null
 // (compiled as a nullable wrapper) and through `.nullable()` on a ref, and a refined object in
-// such a union keeps its refinement; the union's own refinement runs once, at the union. The
+// such a union keeps its refinement, as do the options of a union inside one and a typed rule
+// reached through std::variant<std::monostate, T>; the union's own refinement runs once, at the
+// union. The
 // oracle is Zod 4.6.7 running tests/unit/validate/nullable_ref_refinements.mjs: each test names
 // its case there and holds the verdict, the issues and the predicates' call counts Zod printed.
 
@@ -10,14 +12,31 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "accord/schema.hpp"
+#include "accord/typed_rules.hpp"
+#include "accord/typed_schema.hpp"
+#include "accord/typed_types.hpp"
 #include "accord/validate.hpp"
+
+namespace nullable_ref_refinements_fixtures {
+
+// The .mjs's Knot: a label and children that are null or knots.
+struct Knot {
+  std::string label;
+  std::vector<std::variant<std::monostate, Knot>> children;
+};
+BOOST_DESCRIBE_STRUCT(Knot, (), (label, children))
+
+}  // namespace nullable_ref_refinements_fixtures
 
 namespace accord {
 namespace {
 
 using nlohmann::json;
+using nullable_ref_refinements_fixtures::Knot;
 
 constexpr std::size_t kLevels = 20;
 constexpr const char* kBadLevel = "bad level";
@@ -108,16 +127,18 @@ TEST(NullableRefRefinements, ANullableUnionOfARefAndNullRefinesAtEveryLevel) {
   expect_one_bad_level_at(issues_of_a_bad_fourth_level_through(nullable_union), kThirdNext);
 }
 
-// A part below a union with null, validated alone, is judged as the whole value judges it there
-// (the oracle: Validator::validate of the whole; Zod's case `nullLastBadAt3` words it the same).
-TEST(NullableRefRefinements, APartBelowAUnionWithNullRefinesAsTheWholeDoes) {
+// A part below a union with null, validated alone, runs the definition's refinement as the whole
+// does (case `nullLastBadAt3`): failing it, the part is not passed (it gives nullopt: the whole
+// may word a failure there as the union's invalid_union, UnionWithNull.*); fitting, no issues.
+TEST(NullableRefRefinements, APartBelowAUnionWithNullRunsItsRefinement) {
   const auto calls = std::make_shared<std::size_t>(0);
   const Validator validator(refined_chain(null_last, calls));
   const json whole = json::parse(nested_levels(4, 3));
-  const auto part = validator.validate_part(kThirdNext, whole["next"]["next"]["next"]);
-  ASSERT_TRUE(part.has_value());
-  EXPECT_EQ(prettify(*part), prettify(validator.validate(whole)));
-  expect_one_bad_level_at(*part, kThirdNext);
+  EXPECT_FALSE(validator.validate_part(kThirdNext, whole["next"]["next"]["next"]).has_value());
+  EXPECT_EQ(*calls, 1U);
+  const auto fitting = validator.validate_part(kThirdNext, json::parse(nested_levels(1, 1)));
+  ASSERT_TRUE(fitting.has_value());
+  EXPECT_TRUE(fitting->empty());
 }
 
 // Cases `plainObjectBad` and `plainObjectNull`.
@@ -153,6 +174,65 @@ TEST(NullableRefRefinements, TheUnionsOwnRefinementRunsOnceAtTheUnion) {
   EXPECT_EQ(issues[1].message, "union refinement");
   EXPECT_EQ(*calls, 1U);
   EXPECT_EQ(*union_calls, 1U);
+}
+
+// Cases `nestedBadLeaf` and `nestedBadLevel`: a union inside a union with null, 4 levels deep.
+// Fails before nullref10, whose wrapper handed the outer union's DSL node to the inner union: its
+// options got the outer union's options (a union, null) and ran neither their refinements.
+TEST(NullableRefRefinements, TheOptionsOfAUnionInsideAUnionWithNullRefineAtDepth) {
+  const auto calls = std::make_shared<std::size_t>(0);
+  const auto counted = [calls](const Schema& schema, const char* message) {
+    return schema.refine(
+        [calls](const json& v) {
+          ++*calls;
+          return v.value("bad", false) != true;
+        },
+        message);
+  };
+  const Schema leaf =
+      counted(object({{"leaf", string()}, {"bad", boolean().optional()}}), "bad leaf");
+  const Validator validator(
+      counted(object({{"bad", boolean().optional()},
+                      {"next", union_({union_({ref("Nested"), leaf}), null_()})}}),
+              kBadLevel)
+          .named("Nested"));
+  const Path fourth = Path{} / "next" / "next" / "next" / "next";
+  const Issues bad_leaf =
+      validator.parse_and_validate(R"({"next":{"next":{"next":{"next":{"leaf":"x","bad":true}}}}})")
+          .issues;
+  ASSERT_EQ(bad_leaf.size(), 1U) << prettify(bad_leaf);
+  EXPECT_EQ(bad_leaf[0].path, fourth);
+  EXPECT_EQ(bad_leaf[0].message, "bad leaf");
+  EXPECT_EQ(*calls, 5U);
+  *calls = 0;
+  const Issues bad_level =
+      validator.parse_and_validate(R"({"next":{"next":{"bad":true,"next":{"next":{"leaf":"x"}}}}})")
+          .issues;
+  expect_one_bad_level_at(bad_level, Path{} / "next" / "next");
+  EXPECT_EQ(*calls, 5U);
+}
+
+// Case `knotBad`: typed<Knot>()'s rule holds on a knot reached through
+// std::variant<std::monostate, Knot> (a union with null), at depth. Fails before nullref10, whose
+// wrapper judged the knot with the union's DSL node, which carries no rule.
+TEST(NullableRefRefinements, ATypedRuleRunsOnTheAlternativeBesideMonostate) {
+  const auto calls = std::make_shared<std::size_t>(0);
+  const Validator validator(typed<Knot>().refine(
+      [calls](const Knot& knot) {
+        ++*calls;
+        return knot.label != "bad";
+      },
+      "no knot is labelled bad"));
+  const Issues issues =
+      validator
+          .parse_and_validate(
+              R"({"label":"a","children":[null,{"label":"b","children":[{"label":"bad","children":[]}]}]})")
+          .issues;
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].code, IssueCode::custom);
+  EXPECT_EQ(issues[0].path, (Path{"children", std::size_t{1}, "children", std::size_t{0}}));
+  EXPECT_EQ(issues[0].message, "no knot is labelled bad");
+  EXPECT_EQ(*calls, 3U);
 }
 
 }  // namespace
