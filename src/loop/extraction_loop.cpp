@@ -226,40 +226,48 @@ std::optional<Outcome> ExtractionLoop::on_exchange(Exchange exchanged) {
   std::string joined;  // a continued output with this piece, redacted
   if (continuations_ > 0) joined = redact_across_continuations(attempt);
   if (reply.status == ReplyStatus::truncated && attempt.http_status != 0) {
-    if (cap_from_budget_) {
-      trace_.attempts.push_back(std::move(attempt));
-      return end_with(Error{
-          ErrorKind::budget_exhausted,
-          fmt::format("the token budget of {} cut the output short ({} spent)", budget_.max_tokens,
-                      trace_.usage.input_tokens + trace_.usage.output_tokens),
-          {}});
-    }
+    if (cap_from_budget_) return on_budget_exhausted(std::move(attempt));
     if (truncation_.enabled) return on_truncated(std::move(attempt), reply);
   }
   if (role_ == AttemptRole::raised_cap && reply.status == ReplyStatus::http_error &&
       (attempt.http_status == 400 || attempt.http_status == 422)) {
     return on_raised_cap_refused(std::move(attempt), reply);
   }
-  if (auto error = reply_error(exchanged, mode_)) {
-    if (!partial_.empty()) add_note(attempt, "the continuation failed; the output so far is lost");
-    if (falls_back(attempt, reply)) return fall_back(std::move(attempt), *error);
-    trace_.attempts.push_back(std::move(attempt));
-    return end_with(*std::move(error));
-  }
-  if (!partial_.empty()) {
-    // A continuation: the model went on from the text it was given back; together they are the
-    // output, echoed whole if it needs correcting.
-    add_note(attempt, fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
-                                  partial_.size(), partial_.size() + reply.text.size()));
-    // Redacted joined: a key split between the pieces is whole only here.
-    reply.text = std::move(joined);
-    reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
-    partial_.clear();
-    piece_ends_.clear();
-    continuations_ = 0;
-  }
+  if (auto error = reply_error(exchanged, mode_))
+    return on_failed_reply(std::move(attempt), reply, *std::move(error));
+  if (!partial_.empty()) join_continuation(attempt, reply, std::move(joined));
   if (scoped_) return on_scoped_reply(std::move(attempt), reply.text);
   return on_whole_object(std::move(attempt), std::move(reply));
+}
+
+Outcome ExtractionLoop::on_budget_exhausted(Attempt attempt) {
+  trace_.attempts.push_back(std::move(attempt));
+  return end_with(
+      Error{ErrorKind::budget_exhausted,
+            fmt::format("the token budget of {} cut the output short ({} spent)",
+                        budget_.max_tokens, trace_.usage.input_tokens + trace_.usage.output_tokens),
+            {}});
+}
+
+std::optional<Outcome> ExtractionLoop::on_failed_reply(Attempt attempt, const Reply& reply,
+                                                       Error error) {
+  if (!partial_.empty()) add_note(attempt, "the continuation failed; the output so far is lost");
+  if (falls_back(attempt, reply)) return fall_back(std::move(attempt), error);
+  trace_.attempts.push_back(std::move(attempt));
+  return end_with(std::move(error));
+}
+
+void ExtractionLoop::join_continuation(Attempt& attempt, Reply& reply, std::string joined) {
+  // The model went on from the text it was given back; together they are the output, echoed
+  // whole if it needs correcting.
+  add_note(attempt, fmt::format("continued the {} bytes before it; judged joined ({} bytes)",
+                                partial_.size(), partial_.size() + reply.text.size()));
+  // Redacted joined: a key split between the pieces is whole only here.
+  reply.text = std::move(joined);
+  reply.assistant = Turn{.role = Turn::Role::assistant, .text = reply.text};
+  partial_.clear();
+  piece_ends_.clear();
+  continuations_ = 0;
 }
 
 std::optional<Outcome> ExtractionLoop::succeed(Attempt&& attempt, JudgedValue&& value) {

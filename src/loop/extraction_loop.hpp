@@ -93,9 +93,18 @@ class ExtractionLoop {
   }
 
   // Each takes the attempt just answered (not yet in the trace) and decides what comes next.
-  std::optional<Outcome> on_truncated(Attempt attempt, const Reply& reply);
+  // Those for a reply that is not a whole output are cold: out of the lines a valid first
+  // answer runs through (on_exchange's I1 misses, bench/README.md `loop11b`).
+  [[gnu::cold]] std::optional<Outcome> on_truncated(Attempt attempt, const Reply& reply);
   // The raised-cap retry answered 400/422 (a cap above the model's own limit).
-  std::optional<Outcome> on_raised_cap_refused(Attempt attempt, const Reply& reply);
+  [[gnu::cold]] std::optional<Outcome> on_raised_cap_refused(Attempt attempt, const Reply& reply);
+  // The token budget's own cap cut the output short: the call ends.
+  [[gnu::cold]] Outcome on_budget_exhausted(Attempt attempt);
+  // The reply holds no output (an error, a refusal, a transport failure): a fallback or the end.
+  [[gnu::cold]] std::optional<Outcome> on_failed_reply(Attempt attempt, const Reply& reply,
+                                                       Error error);
+  // A continuation answered: `reply` becomes the pieces joined (`joined`, redacted).
+  [[gnu::cold]] void join_continuation(Attempt& attempt, Reply& reply, std::string joined);
   // The answered attempt and its reply are taken by reference on the way to the trace (the one
   // path every call takes): not moved once more per step.
   std::optional<Outcome> on_whole_object(Attempt&& attempt, Reply&& reply);
@@ -113,7 +122,7 @@ class ExtractionLoop {
   // piece's share of it is taken out of the records of the attempts that carry it (their
   // content, raw reply, and the prefill sent back). `current` is the latest piece's attempt.
   // Returns the pieces joined, every key in them redacted: the output the loop judges.
-  std::string redact_across_continuations(Attempt& current);
+  [[gnu::cold]] std::string redact_across_continuations(Attempt& current);
 
   const Client* caller_;  // the caller's: keeps the Contracts lowered for fallbacks
   const Client* client_;  // the current one (see client())

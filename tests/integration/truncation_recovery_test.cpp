@@ -91,6 +91,22 @@ TEST(TruncationRecovery, OpenAiRequestIsRetriedOnceWithARaisedCap) {
   EXPECT_EQ(mock.requests().at(1)["body"]["messages"], mock.requests().at(0)["body"]["messages"]);
 }
 
+// A continuation answered with an error ends the call as that error; the failed attempt's note
+// says the pieces so far are not joined into anything.
+TEST(TruncationRecovery, AFailedContinuationEndsTheCallAndSaysTheOutputSoFarIsLost) {
+  MockProcess mock(scenario({kCutAtTheCap, {{"status", 401}}}));
+  auto result = extract(mock, "anthropic");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::http) << result.error().message;
+  const auto& attempts = result.trace().attempts;
+  ASSERT_EQ(attempts.size(), 2u);
+  EXPECT_EQ(attempts[0].status, ReplyStatus::truncated);
+  EXPECT_EQ(attempts[1].role, AttemptRole::continuation);
+  EXPECT_NE(attempts[1].note.find("the continuation failed; the output so far is lost"),
+            std::string::npos)
+      << attempts[1].note;
+}
+
 TEST(TruncationRecovery, GivesUpAsTruncatedWithThePartialTextInTheTrace) {
   MockProcess mock(scenario({kCutAtTheCap}));
   auto result = extract(mock, "openai-responses", {.raised_max_tokens = 30});
