@@ -165,7 +165,9 @@ bool Run::refinements_hold(const Node& n, JsonView v, const Link* at, const Sche
   if (!has_refinements(dsl) || (dsl->nullable && v.is_null()) || aborts() != aborts_before) {
     return true;
   }
-  return refine(*dsl, v, at, dsl != n.usual_dsl || n.usual_dsl_has_defaults);
+  // bind_dsl asked already for the usual DSL node; another one is asked here.
+  return refine(*dsl, v, at,
+                dsl == n.usual_dsl ? n.usual_dsl_has_defaults : d_.defaults.below.contains(dsl));
 }
 
 bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
@@ -265,7 +267,10 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
       ok = node(n.nullable_inner, v, at,
                 union_with_null ? element_node(dsl, Kind::union_, n.nullable_option) : dsl, seen);
       if (!ok && sink_ == nullptr) return false;
-      if (union_with_null && v != nullptr) ok = refinements_hold(n, *v, at, dsl, before) && ok;
+      if (union_with_null && v != nullptr) {
+        if (ok) accepted(dsl, v, n.nullable_option);
+        ok = refinements_hold(n, *v, at, dsl, before) && ok;
+      }
     }
     dsl = nullptr;
   }
@@ -284,17 +289,29 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
 }
 
 // Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
-// fields filled in at every depth below `dsl`, as Zod's parse hands the value over. The value is
-// copied once (to_json), here, and filled in place by the walk behind accord::with_defaults; the
-// copy is a JSON predicate's tree too. A view predicate reads the value as it is when nothing
-// was filled in.
-bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
+// fields filled in at every depth below `dsl`, as Zod's parse hands the value over (below a
+// union, the option the walk accepted: accepted() noted it). The value is copied once (to_json),
+// here, and filled in place by the walk behind accord::with_defaults; the copy is a JSON
+// predicate's tree too. A view predicate reads the value as it is when nothing was filled in.
+bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) {
   std::optional<json> tree;
   bool filled = false;
-  if (may_fill && d_.defaults_below.contains(&dsl)) {
+  if (fills) {
     tree = v.to_json();
-    filled = fill_defaults(&dsl, *tree, d_.definitions);
+    if (accepted_options_) {
+      const AcceptedOption option_of = [this](const SchemaNode& union_node,
+                                              JsonView value) -> std::optional<std::size_t> {
+        const auto noted = accepted_options_->find({&union_node, value.index()});
+        if (noted == accepted_options_->end()) return std::nullopt;
+        return noted->second;
+      };
+      filled = fill_defaults(&dsl, *tree, d_.definitions, WalkedValue{v, &option_of});
+    } else {
+      filled = fill_defaults(&dsl, *tree, d_.definitions);  // no union below noted its option
+    }
   }
+  // Only a refinement reads with the definitions: a run without one installs nothing.
+  if (!definitions_in_scope_) definitions_in_scope_.emplace(d_.definitions);
   std::optional<JsonDocument> filled_document;
   bool ok = true;
   for (const auto& refinement : dsl.refinements) {

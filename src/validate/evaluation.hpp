@@ -6,9 +6,12 @@
 // share.
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "accord/json_view.hpp"
@@ -130,8 +133,7 @@ struct ExtraKeys {
 
 class Run {
  public:
-  Run(const Engine::Data& data, Sink* sink)
-      : d_(data), sink_(sink), definitions_in_scope_(data.definitions) {}
+  Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
 
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
   // node() for a member or an item, with its leaf shortcut inlined: most members and items are
@@ -243,8 +245,17 @@ class Run {
                                                       const SchemaNode* dsl,
                                                       std::size_t aborts_before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
-  // (looked for only when `may_fill`: `dsl` may have a field with a default at or below it).
-  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
+  // (looked for only when `fills`: `dsl` has a field with a default at or below it).
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills);
+  // The union `dsl` accepted `v` with its option `option`: noted when a refinement above may fill
+  // that option's defaults in (FieldDefaults::unions_to_note), for refine().
+  void accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option) {
+    if (v != nullptr && !d_.defaults.unions_to_note.empty() &&
+        d_.defaults.unions_to_note.contains(dsl)) {
+      if (!accepted_options_) accepted_options_ = std::make_unique<AcceptedOptions>();
+      (*accepted_options_)[{dsl, v->index()}] = option;
+    }
+  }
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);
@@ -290,9 +301,13 @@ class Run {
   std::size_t depth_ = 0;
   BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
   // This schema's definitions, for typed predicates' readings (schema/definitions_in_scope.hpp),
-  // in scope while the evaluation runs: an empty set too, so that a validation run inside a
-  // predicate does not see the outer schema's.
-  DefinitionsInScope definitions_in_scope_;
+  // in scope from the first refinement on until the evaluation ends (only a refinement reads): an
+  // empty set too, so that a validation run inside a predicate does not see the outer schema's.
+  std::optional<DefinitionsInScope> definitions_in_scope_;
+  // The option each noted union accepted, by union and the value's tape index (see accepted()):
+  // made by the first note, so that a run of a schema without such a union makes nothing.
+  using AcceptedOptions = std::map<std::pair<const SchemaNode*, std::uint32_t>, std::size_t>;
+  std::unique_ptr<AcceptedOptions> accepted_options_;
 };
 
 }  // namespace accord::detail

@@ -81,7 +81,7 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
                 seen != nullptr ? &branch : nullptr)) {
         continue;
       }
-      ++matches;
+      if (++matches == 1) accepted(dsl, v, i);
       if (seen != nullptr) seen->merge(branch);
       if (!exclusive && seen == nullptr) return true;
       if (exclusive && matches > 1) return false;
@@ -98,7 +98,7 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
                               seen != nullptr ? &branch : nullptr);
     sink_ = saved;
     if (!matched) continue;
-    ++matches;
+    if (++matches == 1) accepted(dsl, v, i);
     if (seen != nullptr) seen->merge(branch);
     if (!exclusive && seen == nullptr) return true;
   }
@@ -129,7 +129,9 @@ bool Run::discriminated(const Node& n, const JsonView* v, const Link* at, const 
   if (const auto tag = v->find(*n.discriminator)) {
     for (std::size_t i = 0; i < n.one_of.size(); ++i) {
       if (json_equal(*tag, n.tag_values[i])) {
-        return node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
+        if (!node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen)) return false;
+        accepted(dsl, v, i);
+        return true;
       }
     }
   }

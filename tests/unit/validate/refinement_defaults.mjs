@@ -16,8 +16,17 @@ const cases = {
   ref: [z.strictObject({ settings: z.lazy(() => Settings) }), { settings: {} }],
   nullable: [z.strictObject({ maybe: mode().nullable() }), { maybe: {} }],
   optional: [z.strictObject({ maybe: mode().optional() }), { maybe: {} }],
-  // accord leaves a union's options alone here (AUnionOptionsDefaultsAreLeftToTheOption).
   unionFirst: [z.strictObject({ either: z.union([mode(), z.number()]) }), { either: {} }],
+  discriminated: [z.strictObject({ pick: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('a'), x: z.number().default(1) }),
+    z.strictObject({ kind: z.literal('b'), y: z.string().default('b') })]) }), { pick: { kind: 'b' } }],
+  unionInArray: [z.strictObject({ list: z.array(z.union([z.number(), mode()])) }), { list: [1, {}, { mode: 'manual' }] }],
+  twoOptionsPass: [z.strictObject({ either: z.union([z.strictObject({ a: z.number().default(1) }),
+    z.strictObject({ b: z.number().default(2) })]) }), { either: {} }],
+  firstOptionsRefinementFails: [z.strictObject({ either: z.union([
+    z.strictObject({ a: z.number().default(1) }).refine(() => false),
+    z.strictObject({ b: z.number().default(2) })]) }), { either: {} }],
+  unionWithNull: [z.strictObject({ maybe: z.union([mode(), z.null()]) }), { maybe: {} }],
   deep: [z.strictObject({ a: z.strictObject({ b: z.array(z.strictObject({ c: mode() })) }) }), { a: { b: [{ c: {} }] } }],
   wholeDefault: [z.strictObject({ outer: z.strictObject({ inner: z.strictObject({ mode: z.string().default('auto'),
     k: z.number().default(1) }).default({ k: 2 }) }) }), { outer: {} }],
@@ -46,3 +55,9 @@ const Chain = z.strictObject({ mode: z.string().default('a'), next: z.union([z.l
 let chain = 1;
 for (let i = 0; i < 40; i += 1) chain = { next: chain };
 console.log('recursiveCalls', JSON.stringify({ success: Chain.safeParse(chain).success, calls }));
+// The same chain ending in an object: the value each level's refinement saw, outermost first.
+const levels = [];
+const SeenChain = z.strictObject({ mode: z.string().default('a'), next: z.union([z.lazy(() => SeenChain), z.number()]).optional() })
+  .refine((v) => { levels.push(structuredClone(v)); return true; }, 'never');
+const three = { next: { next: { next: {} } } };
+console.log('recursiveValues', JSON.stringify({ success: SeenChain.safeParse(three).success, levels: levels.reverse() }));

@@ -3,11 +3,12 @@
 // a ref's definition, nullable and optional members), and a default itself taken as given. The
 // oracle is Zod 4.6.7 running tests/unit/validate/refinement_defaults.mjs: each test names its
 // case there and holds the value Zod's refinement saw (every case passes in Zod with no issue).
-// One known difference: a union's options keep their defaults to themselves (as
-// accord::with_defaults and the typed read leave them), where Zod fills the option it parsed with.
+// Below a union, Zod fills the option it parsed with: z.union's first option that passes (its
+// refinements included), a discriminated union's tagged one.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -95,13 +96,51 @@ TEST(ZodDefaultsBelowARefinement, AnOptionalMembersDefaultIsFilledIn) {
       json::parse(R"({"maybe":{"mode":"auto"}})"));
 }
 
-// Case `unionFirst`, where accord differs from Zod: Zod's refinement sees the option it parsed
-// with filled in ({"either":{"mode":"auto"}}); accord leaves a union's options alone, as its
-// public with_defaults (the oracle here) does.
-TEST(ZodDefaultsBelowARefinement, AUnionOptionsDefaultsAreLeftToTheOption) {
-  const Schema schema = object({{"either", union_({auto_mode(), number()})}});
-  const json input = json::parse(R"({"either":{}})");
-  EXPECT_EQ(value_the_refinement_saw(schema, input.dump()), with_defaults(schema, input));
+// Case `unionFirst`.
+TEST(ZodDefaultsBelowARefinement, TheAcceptedUnionOptionsDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", union_({auto_mode(), number()})}}),
+                                     R"({"either":{}})"),
+            json::parse(R"({"either":{"mode":"auto"}})"));
+}
+
+// Case `discriminated`.
+TEST(ZodDefaultsBelowARefinement, TheTaggedOptionsDefaultIsFilledIn) {
+  const Schema pick = discriminated_union(
+      "kind", {object({{"kind", literal("a")}, {"x", number().default_(1)}}),
+               object({{"kind", literal("b")}, {"y", string().default_("b")}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"pick", pick}}), R"({"pick":{"kind":"b"}})"),
+            json::parse(R"({"pick":{"kind":"b","y":"b"}})"));
+}
+
+// Case `unionInArray`: each item's own accepted option.
+TEST(ZodDefaultsBelowARefinement, EachArrayItemsAcceptedOptionIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"list", array(union_({number(), auto_mode()}))}}),
+                                     R"({"list":[1,{},{"mode":"manual"}]})"),
+            json::parse(R"({"list":[1,{"mode":"auto"},{"mode":"manual"}]})"));
+}
+
+// Case `twoOptionsPass`: both options take `{}`; the first one's default is filled in.
+TEST(ZodDefaultsBelowARefinement, TheFirstOfTwoPassingOptionsIsFilledIn) {
+  const Schema either =
+      union_({object({{"a", number().default_(1)}}), object({{"b", number().default_(2)}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", either}}), R"({"either":{}})"),
+            json::parse(R"({"either":{"a":1}})"));
+}
+
+// Case `firstOptionsRefinementFails`: an option whose refinement fails is not the one parsed with.
+TEST(ZodDefaultsBelowARefinement, AnOptionFailingItsRefinementIsNotTheOneFilledIn) {
+  const Schema either =
+      union_({object({{"a", number().default_(1)}}).refine([](const json&) { return false; }, "no"),
+              object({{"b", number().default_(2)}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", either}}), R"({"either":{}})"),
+            json::parse(R"({"either":{"b":2}})"));
+}
+
+// Case `unionWithNull`.
+TEST(ZodDefaultsBelowARefinement, AUnionWithNullsOptionDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"maybe", union_({auto_mode(), null_()})}}),
+                                     R"({"maybe":{}})"),
+            json::parse(R"({"maybe":{"mode":"auto"}})"));
 }
 
 // Case `deep`.
@@ -177,6 +216,28 @@ TEST(ZodDefaultsBelowARefinement, EachLevelOfARecursiveUnionChainRefinesOnce) {
   const Issues issues = Validator(node).parse_and_validate(text).issues;
   EXPECT_TRUE(issues.empty()) << prettify(issues);
   EXPECT_EQ(*calls, kDepth);
+}
+
+// Case `recursiveValues`: a recursive chain through a union, refined at every level, each level
+// handed its options' defaults at every depth below it, its predicate run once.
+TEST(ZodDefaultsBelowARefinement, EachLevelOfARecursiveUnionChainSeesTheDefaultsBelowIt) {
+  const auto levels = std::make_shared<std::vector<json>>();
+  const Schema node = object({{"mode", string().default_("a")},
+                              {"next", union_({ref("Node"), number()}).optional()}})
+                          .refine(
+                              [levels](const json& value) {
+                                levels->push_back(value);
+                                return true;
+                              },
+                              "never")
+                          .named("Node");
+  const Issues issues =
+      Validator(node).parse_and_validate(R"({"next":{"next":{"next":{}}}})").issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+  std::reverse(levels->begin(), levels->end());  // outermost first, as the .mjs prints them
+  EXPECT_EQ(json(*levels), json::parse(R"([{"mode":"a","next":{"mode":"a","next":{"mode":"a",
+      "next":{"mode":"a"}}}},{"mode":"a","next":{"mode":"a","next":{"mode":"a"}}},
+      {"mode":"a","next":{"mode":"a"}},{"mode":"a"}])"));
 }
 
 // A view predicate (as a typed refinement is given) reads the same filled value.
