@@ -288,6 +288,17 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
   return true;
 }
 
+bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
+  if (!accepted_options_) return fill_defaults(&dsl, tree, d_.definitions);  // no union noted
+  const AcceptedOption option_of = [this](const SchemaNode& union_node,
+                                          JsonView value) -> std::optional<std::size_t> {
+    const auto noted = accepted_options_->find({&union_node, value.index()});
+    if (noted == accepted_options_->end()) return std::nullopt;
+    return noted->second;
+  };
+  return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of});
+}
+
 // Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
 // fields filled in at every depth below `dsl`, as Zod's parse hands the value over (below a
 // union, the option the walk accepted: accepted() noted it). The value is copied once (to_json),
@@ -298,17 +309,7 @@ bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) 
   bool filled = false;
   if (fills) {
     tree = v.to_json();
-    if (accepted_options_) {
-      const AcceptedOption option_of = [this](const SchemaNode& union_node,
-                                              JsonView value) -> std::optional<std::size_t> {
-        const auto noted = accepted_options_->find({&union_node, value.index()});
-        if (noted == accepted_options_->end()) return std::nullopt;
-        return noted->second;
-      };
-      filled = fill_defaults(&dsl, *tree, d_.definitions, WalkedValue{v, &option_of});
-    } else {
-      filled = fill_defaults(&dsl, *tree, d_.definitions);  // no union below noted its option
-    }
+    filled = fill(dsl, v, *tree);
   }
   // Only a refinement reads with the definitions: a run without one installs nothing.
   if (!definitions_in_scope_) definitions_in_scope_.emplace(d_.definitions);

@@ -247,6 +247,9 @@ class Run {
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
   // (looked for only when `fills`: `dsl` has a field with a default at or below it).
   bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills);
+  // Fills in `tree` (the copy of `v`) the defaults below `dsl`, a union's those of the option
+  // noted for it; whether some default was put in. Out of line: most refinements fill nothing.
+  [[gnu::noinline]] bool fill(const SchemaNode& dsl, JsonView v, json& tree) const;
   // The union `dsl` accepted `v` with its option `option`: noted when a refinement above may fill
   // that option's defaults in (FieldDefaults::unions_to_note), for refine().
   void accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option) {
