@@ -5,8 +5,8 @@
 // array(ref("TreeNode")), and the definition is the whole TreeNode. SchemaDefaults follows such a
 // ref here after its own definitions, so the predicate sees the definition's defaults filled in,
 // as Zod's does. The engine installs its schema's definitions, an empty set too (a validation run
-// inside a predicate must not see the outer schema's names), from a validation's first refinement
-// until it ends (src/validate/evaluation.hpp, Run): a validation without one reads nothing.
+// inside a predicate must not see the outer schema's names) for as long as one validation runs
+// (src/validate/evaluation.hpp, Run).
 //
 // The scopes nest last in, first out on one thread: a predicate that switches stackful fibers
 // mid-call and resumes another validation breaks the restore (typed_root_reading.hpp's

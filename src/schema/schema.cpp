@@ -638,7 +638,7 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
   // The walked value below this one (none when this one was not walked).
   const auto below = [&](std::optional<JsonView> part) -> std::optional<WalkedValue> {
     if (!walked || !part) return std::nullopt;
-    return WalkedValue{*part, walked->accepted};
+    return WalkedValue{*part, walked->accepted_option};
   };
   const auto member = [&](const std::string& key) {
     return below(walked ? walked->value.find(key) : std::nullopt);
@@ -656,9 +656,26 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
       }
     }
     if (!n->elements.empty()) {  // a record: every key is a value
+      // The tree's keys and the walked value's members, both in key order, side by side (a
+      // find() per key scans a large object whose keys came sorted): a key only the tree has is
+      // a default put in above.
+      JsonView::Members::iterator walked_member;
+      JsonView::Members::iterator walked_end;
+      if (walked) {
+        const auto members = walked->value.members();
+        walked_member = members.begin();
+        walked_end = members.end();
+      }
       for (auto& [key, item] : value.items()) {
+        std::optional<JsonView> part;
+        if (walked) {
+          while (walked_member != walked_end && (*walked_member).key < key) ++walked_member;
+          if (walked_member != walked_end && (*walked_member).key == key) {
+            part = (*walked_member).value;
+          }
+        }
         filled =
-            fill_defaults(&n->elements.front().node(), item, definitions, member(key)) || filled;
+            fill_defaults(&n->elements.front().node(), item, definitions, below(part)) || filled;
       }
     }
   } else if ((n->kind == Kind::array || n->kind == Kind::tuple) && value.is_array()) {
@@ -675,7 +692,7 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
       if (walked) ++item;
     }
   } else if (n->kind == Kind::union_ && walked) {
-    const auto option = (*walked->accepted)(*n, walked->value);
+    const auto option = (*walked->accepted_option)(*n, walked->value);
     if (option && *option < n->elements.size()) {
       filled = fill_defaults(&n->elements[*option].node(), value, definitions, walked);
     }

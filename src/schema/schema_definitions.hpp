@@ -2,16 +2,14 @@
 // The named definitions (Schema::named) a whole schema holds and the refs (ref()) that point at
 // them: what emit() writes under `$defs`, and what the engine and with_defaults follow at a ref.
 
-#include <cstddef>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "accord/json_view.hpp"
 #include "accord/schema.hpp"
+#include "schema/walked_value.hpp"
 
 namespace accord::detail {
 
@@ -41,17 +39,6 @@ struct SchemaDefinitions {
 
 // Walks every node once (a Schema reused in many places is one node), definitions' bodies too.
 [[nodiscard]] SchemaDefinitions collect_definitions(const SchemaNode& root);
-
-// Which option of the union `union_node` a validation accepted for `value`; nullopt when it
-// noted none.
-using AcceptedOption =
-    std::function<std::optional<std::size_t>(const SchemaNode& union_node, JsonView value)>;
-
-// The value a tree was copied from, as a validation walked it: a union's option is then known.
-struct WalkedValue {
-  JsonView value;
-  const AcceptedOption* accepted;
-};
 
 // Fills in `value`, in place, the defaults of absent fields at every depth below `node` (object
 // fields, record values, array items, tuple positions, refs followed into their definitions).

@@ -1,6 +1,10 @@
 #include "validate/evaluation.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <unordered_map>
+#include <utility>
 
 #include "core/json_number.hpp"
 
@@ -268,7 +272,7 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
                 union_with_null ? element_node(dsl, Kind::union_, n.nullable_option) : dsl, seen);
       if (!ok && sink_ == nullptr) return false;
       if (union_with_null && v != nullptr) {
-        if (ok) accepted(dsl, v, n.nullable_option);
+        note_accepted(dsl, v, n.nullable_option);
         ok = refinements_hold(n, *v, at, dsl, before) && ok;
       }
     }
@@ -288,12 +292,33 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
   return true;
 }
 
+struct Run::NotedOptions {
+  using Key = std::pair<const SchemaNode*, std::uint32_t>;  // the union, the value's tape index
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      return std::hash<const SchemaNode*>{}(key.first) ^
+             (static_cast<std::size_t>(key.second) * 0x9E3779B97F4A7C15ULL);
+    }
+  };
+  std::unordered_map<Key, std::size_t, KeyHash> options;
+};
+
+void Run::ReleaseNotedOptions::operator()(NotedOptions* noted) const {
+  delete noted;
+}
+
+void Run::note(const SchemaNode& union_node, std::uint32_t index, std::size_t option) {
+  if (!noted_options_) noted_options_.reset(new NotedOptions);
+  noted_options_->options[{&union_node, index}] = option;
+}
+
 bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
-  if (!accepted_options_) return fill_defaults(&dsl, tree, d_.definitions);  // no union noted
-  const AcceptedOption option_of = [this](const SchemaNode& union_node,
-                                          JsonView value) -> std::optional<std::size_t> {
-    const auto noted = accepted_options_->find({&union_node, value.index()});
-    if (noted == accepted_options_->end()) return std::nullopt;
+  if (!noted_options_) return fill_defaults(&dsl, tree, d_.definitions);  // no union noted
+  const AcceptedOptionLookup option_of = [this](const SchemaNode& union_node,
+                                                JsonView value) -> std::optional<std::size_t> {
+    const auto& options = noted_options_->options;
+    const auto noted = options.find({&union_node, value.index()});
+    if (noted == options.end()) return std::nullopt;
     return noted->second;
   };
   return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of});
@@ -301,8 +326,8 @@ bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
 
 // Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
 // fields filled in at every depth below `dsl`, as Zod's parse hands the value over (below a
-// union, the option the walk accepted: accepted() noted it). The value is copied once (to_json),
-// here, and filled in place by the walk behind accord::with_defaults; the copy is a JSON
+// union, the option the walk accepted: note_accepted() noted it). The value is copied once
+// (to_json), here, and filled in place by the walk behind accord::with_defaults; the copy is a JSON
 // predicate's tree too. A view predicate reads the value as it is when nothing was filled in.
 bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) {
   std::optional<json> tree;
@@ -311,8 +336,6 @@ bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) 
     tree = v.to_json();
     filled = fill(dsl, v, *tree);
   }
-  // Only a refinement reads with the definitions: a run without one installs nothing.
-  if (!definitions_in_scope_) definitions_in_scope_.emplace(d_.definitions);
   std::optional<JsonDocument> filled_document;
   bool ok = true;
   for (const auto& refinement : dsl.refinements) {

@@ -6,12 +6,10 @@
 // share.
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "accord/json_view.hpp"
@@ -133,7 +131,8 @@ struct ExtraKeys {
 
 class Run {
  public:
-  Run(const Engine::Data& data, Sink* sink) : d_(data), sink_(sink) {}
+  Run(const Engine::Data& data, Sink* sink)
+      : d_(data), sink_(sink), definitions_in_scope_(data.definitions) {}
 
   bool node(NodeId id, const JsonView* v, const Link* at, const SchemaNode* dsl, Seen* seen);
   // node() for a member or an item, with its leaf shortcut inlined: most members and items are
@@ -248,17 +247,21 @@ class Run {
   // (looked for only when `fills`: `dsl` has a field with a default at or below it).
   bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills);
   // Fills in `tree` (the copy of `v`) the defaults below `dsl`, a union's those of the option
-  // noted for it; whether some default was put in. Out of line: most refinements fill nothing.
+  // noted for it; whether some default was put in. Out of line, so that refine()'s frame holds
+  // no std::function.
   [[gnu::noinline]] bool fill(const SchemaNode& dsl, JsonView v, json& tree) const;
-  // The union `dsl` accepted `v` with its option `option`: noted when a refinement above may fill
-  // that option's defaults in (FieldDefaults::unions_to_note), for refine().
-  void accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option) {
+  // The union `dsl` accepted `v` with its option `option` (or handed on its result): noted when a
+  // refinement above may fill that option's defaults in (FieldDefaults::unions_to_note), for
+  // refine().
+  void note_accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option) {
     if (v != nullptr && !d_.defaults.unions_to_note.empty() &&
         d_.defaults.unions_to_note.contains(dsl)) {
-      if (!accepted_options_) accepted_options_ = std::make_unique<AcceptedOptions>();
-      (*accepted_options_)[{dsl, v->index()}] = option;
+      note(*dsl, v->index(), option);
     }
   }
+  // note_accepted()'s rare half, out of line: the table is made by the first note.
+  [[gnu::noinline]] void note(const SchemaNode& union_node, std::uint32_t index,
+                              std::size_t option);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);
@@ -304,13 +307,18 @@ class Run {
   std::size_t depth_ = 0;
   BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
   // This schema's definitions, for typed predicates' readings (schema/definitions_in_scope.hpp),
-  // in scope from the first refinement on until the evaluation ends (only a refinement reads): an
-  // empty set too, so that a validation run inside a predicate does not see the outer schema's.
-  std::optional<DefinitionsInScope> definitions_in_scope_;
-  // The option each noted union accepted, by union and the value's tape index (see accepted()):
-  // made by the first note, so that a run of a schema without such a union makes nothing.
-  using AcceptedOptions = std::map<std::pair<const SchemaNode*, std::uint32_t>, std::size_t>;
-  std::unique_ptr<AcceptedOptions> accepted_options_;
+  // in scope while the evaluation runs: an empty set too, so that a validation run inside a
+  // predicate does not see the outer schema's. Installed per run, not at the first refinement:
+  // the check in every refinement cost more than the two stores.
+  DefinitionsInScope definitions_in_scope_;
+  // The option each noted union accepted, by union and the value's tape index (see
+  // note_accepted()): made by the first note, so that a run of a schema without such a union
+  // makes nothing, and released out of line (the inlined teardown is a null check).
+  struct NotedOptions;
+  struct ReleaseNotedOptions {
+    void operator()(NotedOptions* noted) const;
+  };
+  std::unique_ptr<NotedOptions, ReleaseNotedOptions> noted_options_;
 };
 
 }  // namespace accord::detail

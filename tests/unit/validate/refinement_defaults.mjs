@@ -27,6 +27,13 @@ const cases = {
     z.strictObject({ a: z.number().default(1) }).refine(() => false),
     z.strictObject({ b: z.number().default(2) })]) }), { either: {} }],
   unionWithNull: [z.strictObject({ maybe: z.union([mode(), z.null()]) }), { maybe: {} }],
+  onlyNonAbortedOption: [z.strictObject({ either: z.union([z.strictObject({ a: z.number().default(1),
+    b: z.string().min(3) }), z.number()]) }), { either: { b: 'x' } }],
+  taggedOptionFails: [z.strictObject({ pick: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('a'), x: z.number().default(1), s: z.string().min(3) }),
+    z.strictObject({ kind: z.literal('b') })]) }), { pick: { kind: 'a', s: 'x' } }],
+  unionWithNullFails: [z.strictObject({ maybe: z.union([z.strictObject({ a: z.number().default(1),
+    b: z.string().min(3) }), z.null()]) }), { maybe: { b: 'x' } }],
   deep: [z.strictObject({ a: z.strictObject({ b: z.array(z.strictObject({ c: mode() })) }) }), { a: { b: [{ c: {} }] } }],
   wholeDefault: [z.strictObject({ outer: z.strictObject({ inner: z.strictObject({ mode: z.string().default('auto'),
     k: z.number().default(1) }).default({ k: 2 }) }) }), { outer: {} }],
@@ -34,6 +41,8 @@ const cases = {
     n: z.string().default('y') }) }), { outer: { m: null } }],
   rootArray: [z.array(z.strictObject({ qty: z.number().default(1) })), [{}]],
 };
+// A refinement directly on a union: the accepted option's defaults are filled in.
+cases.refinedUnion = [z.union([mode(), z.number()]), {}];
 for (const [name, [schema, input]] of Object.entries(cases)) {
   seen = undefined;
   const result = spied(schema).safeParse(input);
