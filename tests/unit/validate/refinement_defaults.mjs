@@ -41,6 +41,10 @@ const cases = {
     n: z.string().default('y') }) }), { outer: { m: null } }],
   rootArray: [z.array(z.strictObject({ qty: z.number().default(1) })), [{}]],
 };
+// An outer union whose rejected first option holds the same inner union as the accepted one.
+const inner = z.union([mode(), z.number()]);
+cases.rejectedOuterOption = [z.strictObject({ either: z.union([z.strictObject({ inner, kind: z.literal('a') }),
+  z.strictObject({ inner, other: z.number().default(5) })]) }), { either: { inner: {} } }];
 // A refinement directly on a union: the accepted option's defaults are filled in.
 cases.refinedUnion = [z.union([mode(), z.number()]), {}];
 for (const [name, [schema, input]] of Object.entries(cases)) {

@@ -200,6 +200,16 @@ TEST(ZodDefaultsBelowARefinement, ARefinementOnAUnionSeesItsAcceptedOptionsDefau
             json::parse(R"({"mode":"auto"})"));
 }
 
+// Case `rejectedOuterOption`: the inner union noted under the outer union's rejected option is
+// filled in as the accepted option walked it.
+TEST(ZodDefaultsBelowARefinement, AnInnerUnionUnderARejectedOuterOptionIsFilledAsAccepted) {
+  const Schema inner = union_({auto_mode(), number()});
+  const Schema either = union_({object({{"inner", inner}, {"kind", literal("a")}}),
+                                object({{"inner", inner}, {"other", number().default_(5)}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", either}}), R"({"either":{"inner":{}}})"),
+            json::parse(R"({"either":{"inner":{"mode":"auto"},"other":5}})"));
+}
+
 // A record of many keys (sorted, as a large object often comes) beside a noted union: every
 // value gets its default, as with_defaults fills them (it leaves the union alone, which holds a
 // number here).
