@@ -251,7 +251,8 @@ struct Definition {
 [[nodiscard]] Schema ref(std::string name);
 
 // `value` with every absent field that has a default filled in, in nested objects, array items and
-// record values too (union options are left alone: which one applies is the validator's call).
+// record values too. Union options are left alone: which one applies is the validator's call (a
+// refinement, run by a validation, is handed the accepted option's defaults too).
 // What Zod's parse returns; the typed layer converts this.
 [[nodiscard]] nlohmann::json with_defaults(const Schema& schema, nlohmann::json value);
 

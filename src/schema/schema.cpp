@@ -632,32 +632,69 @@ Schema discriminated_union(std::string tag, std::vector<Schema> options) {
 namespace detail {
 
 bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
-                   const SchemaDefinitions& definitions) {
+                   const SchemaDefinitions& definitions, std::optional<WalkedValue> walked) {
   const SchemaNode* n = definitions.resolve(node);
   if (n == nullptr) return false;
+  // The walked value below this one (none when this one was not walked).
+  const auto below = [&](std::optional<JsonView> part) -> std::optional<WalkedValue> {
+    if (!walked || !part) return std::nullopt;
+    return WalkedValue{*part, walked->accepted_option};
+  };
+  const auto member = [&](const std::string& key) {
+    return below(walked ? walked->value.find(key) : std::nullopt);
+  };
   bool filled = false;
   if (n->kind == Kind::object && value.is_object()) {
     for (const auto& field : n->fields) {
       const auto found = value.find(field.name);
       if (found != value.end()) {
-        filled = fill_defaults(&field.schema.node(), *found, definitions) || filled;
+        filled =
+            fill_defaults(&field.schema.node(), *found, definitions, member(field.name)) || filled;
       } else if (const auto& fallback = field.schema.node().default_value) {
         value[field.name] = *fallback;  // as given: Zod does not parse a default
         filled = true;
       }
     }
     if (!n->elements.empty()) {  // a record: every key is a value
+      // The tree's keys and the walked value's members, both in key order, side by side (a
+      // find() per key scans a large object whose keys came sorted): a key only the tree has is
+      // a default put in above.
+      JsonView::Members::iterator walked_member;
+      JsonView::Members::iterator walked_end;
+      if (walked) {
+        const auto members = walked->value.members();
+        walked_member = members.begin();
+        walked_end = members.end();
+      }
       for (auto& [key, item] : value.items()) {
-        filled = fill_defaults(&n->elements.front().node(), item, definitions) || filled;
+        std::optional<JsonView> part;
+        if (walked) {
+          while (walked_member != walked_end && (*walked_member).key < key) ++walked_member;
+          if (walked_member != walked_end && (*walked_member).key == key) {
+            part = (*walked_member).value;
+          }
+        }
+        filled =
+            fill_defaults(&n->elements.front().node(), item, definitions, below(part)) || filled;
       }
     }
-  } else if (n->kind == Kind::array && value.is_array()) {
-    for (auto& item : value) {
-      filled = fill_defaults(&n->elements.front().node(), item, definitions) || filled;
+  } else if ((n->kind == Kind::array || n->kind == Kind::tuple) && value.is_array()) {
+    // The tree is the walked value's copy: its items are the same, in the same order.
+    JsonView::Items::iterator item;
+    if (walked) item = walked->value.items().begin();
+    const std::size_t count =
+        n->kind == Kind::array ? value.size() : std::min(value.size(), n->elements.size());
+    for (std::size_t i = 0; i < count; ++i) {
+      const SchemaNode& element = n->elements[n->kind == Kind::array ? 0 : i].node();
+      filled = fill_defaults(&element, value[i], definitions,
+                             below(walked ? std::optional(*item) : std::nullopt)) ||
+               filled;
+      if (walked) ++item;
     }
-  } else if (n->kind == Kind::tuple && value.is_array()) {
-    for (std::size_t i = 0; i < value.size() && i < n->elements.size(); ++i) {
-      filled = fill_defaults(&n->elements[i].node(), value[i], definitions) || filled;
+  } else if (n->kind == Kind::union_ && walked) {
+    const auto option = (*walked->accepted_option)(*n, walked->value);
+    if (option && *option < n->elements.size()) {
+      filled = fill_defaults(&n->elements[*option].node(), value, definitions, walked);
     }
   }
   return filled;

@@ -3,11 +3,13 @@
 // them: what emit() writes under `$defs`, and what the engine and with_defaults follow at a ref.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "accord/schema.hpp"
+#include "schema/walked_value.hpp"
 
 namespace accord::detail {
 
@@ -39,11 +41,13 @@ struct SchemaDefinitions {
 [[nodiscard]] SchemaDefinitions collect_definitions(const SchemaNode& root);
 
 // Fills in `value`, in place, the defaults of absent fields at every depth below `node` (object
-// fields, record values, array items, tuple positions, refs followed into their definitions), as
-// with_defaults does; a union's options keep their defaults to themselves. Whether some default
-// was put in.
+// fields, record values, array items, tuple positions, refs followed into their definitions).
+// A union's options keep their defaults to themselves unless `walked` (the value `value` copies)
+// tells which option was accepted, as Zod fills the option it parsed with; with_defaults, which
+// judges nothing, leaves them. Whether some default was put in.
 bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
-                   const SchemaDefinitions& definitions);
+                   const SchemaDefinitions& definitions,
+                   std::optional<WalkedValue> walked = std::nullopt);
 
 // The path segment of a node's i-th element, as SchemaProblem paths write it: `[]` for array
 // items, `{}` for record values, the position of a tuple, `|i` for a union option.

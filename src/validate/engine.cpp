@@ -101,7 +101,7 @@ void bind_dsl(Engine::Data& d, NodeId id, const SchemaNode* dsl, std::size_t dep
   if (n.usual_dsl != nullptr) return;
   n.usual_dsl = dsl;
   const SchemaNode* target = dsl->kind == Kind::ref ? d.definitions.resolve(dsl) : nullptr;
-  n.usual_dsl_has_defaults = d.defaults_below.contains(dsl);
+  n.usual_dsl_has_defaults = d.defaults.below.contains(dsl);
   if (n.ref_only) {
     bind_dsl(d, n.ref, target != nullptr ? target : dsl, depth + 1);
     return;
@@ -150,7 +150,7 @@ Engine::Engine(const ojson& schema, const SchemaNode* dsl, const EngineOptions& 
   if (dsl != nullptr) {
     data_->format_rules = FormatRules::zod;
     data_->definitions = collect_definitions(*dsl);
-    data_->defaults_below = nodes_with_defaults_below(*dsl, data_->definitions);
+    data_->defaults = field_defaults(*dsl, data_->definitions);
   }
   data_->documents.push_back(std::make_unique<ojson>(schema));
   Compiler(*data_, options).run(*data_->documents.front());

@@ -1,6 +1,10 @@
 #include "validate/evaluation.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <unordered_map>
+#include <utility>
 
 #include "core/json_number.hpp"
 
@@ -165,7 +169,9 @@ bool Run::refinements_hold(const Node& n, JsonView v, const Link* at, const Sche
   if (!has_refinements(dsl) || (dsl->nullable && v.is_null()) || aborts() != aborts_before) {
     return true;
   }
-  return refine(*dsl, v, at, dsl != n.usual_dsl || n.usual_dsl_has_defaults);
+  // bind_dsl asked already for the usual DSL node; another one is asked here.
+  return refine(*dsl, v, at,
+                dsl == n.usual_dsl ? n.usual_dsl_has_defaults : d_.defaults.below.contains(dsl));
 }
 
 bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
@@ -266,6 +272,9 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
       ok = union_with_null ? option_beside_null(n, v, at, dsl, seen)
                            : node(n.nullable_inner, v, at, dsl, seen);
       if (!ok && sink_ == nullptr) return false;
+      // Zod hands the option's result on, its defaults in, failing too (an aborting failure is an
+      // invalid_union, and no refinement above reads the note then).
+      if (union_with_null && v != nullptr) note_accepted(dsl, v, n.nullable_option);
     }
     if (union_with_null && v != nullptr) {
       ok = refinements_hold(n, *v, at, dsl, before) && ok;
@@ -287,17 +296,49 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
   return true;
 }
 
+struct Run::NotedOptions {
+  using Key = std::pair<const SchemaNode*, std::uint32_t>;  // the union, the value's tape index
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      return std::hash<const SchemaNode*>{}(key.first) ^
+             (static_cast<std::size_t>(key.second) * 0x9E3779B97F4A7C15ULL);
+    }
+  };
+  std::unordered_map<Key, std::size_t, KeyHash> options;
+};
+
+void Run::ReleaseNotedOptions::operator()(NotedOptions* noted) const {
+  delete noted;
+}
+
+void Run::note(const SchemaNode& union_node, std::uint32_t index, std::size_t option) {
+  if (!noted_options_) noted_options_.reset(new NotedOptions);
+  noted_options_->options[{&union_node, index}] = option;
+}
+
+bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
+  if (!noted_options_) return fill_defaults(&dsl, tree, d_.definitions);  // no union noted
+  const AcceptedOptionLookup option_of = [this](const SchemaNode& union_node,
+                                                JsonView value) -> std::optional<std::size_t> {
+    const auto& options = noted_options_->options;
+    const auto noted = options.find({&union_node, value.index()});
+    if (noted == options.end()) return std::nullopt;
+    return noted->second;
+  };
+  return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of});
+}
+
 // Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
-// fields filled in at every depth below `dsl`, as Zod's parse hands the value over. The value is
-// copied once (to_json), here, and filled in place by the walk behind accord::with_defaults; the
-// copy is a JSON predicate's tree too. A view predicate reads the value as it is when nothing
-// was filled in.
-bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill) {
+// fields filled in at every depth below `dsl`, as Zod's parse hands the value over (below a
+// union, the option the walk accepted: note_accepted() noted it). The value is copied once
+// (to_json), here, and filled in place by the walk behind accord::with_defaults; the copy is a JSON
+// predicate's tree too. A view predicate reads the value as it is when nothing was filled in.
+bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) {
   std::optional<json> tree;
   bool filled = false;
-  if (may_fill && d_.defaults_below.contains(&dsl)) {
+  if (fills) {
     tree = v.to_json();
-    filled = fill_defaults(&dsl, *tree, d_.definitions);
+    filled = fill(dsl, v, *tree);
   }
   std::optional<JsonDocument> filled_document;
   bool ok = true;

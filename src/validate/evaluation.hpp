@@ -6,6 +6,7 @@
 // share.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -243,8 +244,24 @@ class Run {
                                                       const SchemaNode* dsl,
                                                       std::size_t aborts_before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
-  // (looked for only when `may_fill`: `dsl` may have a field with a default at or below it).
-  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool may_fill);
+  // (looked for only when `fills`: `dsl` has a field with a default at or below it).
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills);
+  // Fills in `tree` (the copy of `v`) the defaults below `dsl`, a union's those of the option
+  // noted for it; whether some default was put in. Out of line, so that refine()'s frame holds
+  // no std::function.
+  [[gnu::noinline]] bool fill(const SchemaNode& dsl, JsonView v, json& tree) const;
+  // The union `dsl` accepted `v` with its option `option` (or handed on its result): noted when a
+  // refinement above may fill that option's defaults in (FieldDefaults::unions_to_note), for
+  // refine().
+  void note_accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option) {
+    if (v != nullptr && !d_.defaults.unions_to_note.empty() &&
+        d_.defaults.unions_to_note.contains(dsl)) {
+      note(*dsl, v->index(), option);
+    }
+  }
+  // note_accepted()'s rare half, out of line: the table is made by the first note.
+  [[gnu::noinline]] void note(const SchemaNode& union_node, std::uint32_t index,
+                              std::size_t option);
 
   // keywords/type.cpp: enum, const and type, checked first (a failure ends the node)
   bool value_kind_ok(const Node& n, const JsonView* v, const Link* at);
@@ -299,8 +316,17 @@ class Run {
   BacktrackingBudget budget_;  // shared by every PCRE2 search of this evaluation
   // This schema's definitions, for typed predicates' readings (schema/definitions_in_scope.hpp),
   // in scope while the evaluation runs: an empty set too, so that a validation run inside a
-  // predicate does not see the outer schema's.
+  // predicate does not see the outer schema's. Installed per run, not at the first refinement:
+  // the check in every refinement cost more than the two stores.
   DefinitionsInScope definitions_in_scope_;
+  // The option each noted union accepted, by union and the value's tape index (see
+  // note_accepted()): made by the first note, so that a run of a schema without such a union
+  // makes nothing, and released out of line (the inlined teardown is a null check).
+  struct NotedOptions;
+  struct ReleaseNotedOptions {
+    void operator()(NotedOptions* noted) const;
+  };
+  std::unique_ptr<NotedOptions, ReleaseNotedOptions> noted_options_;
 };
 
 }  // namespace accord::detail

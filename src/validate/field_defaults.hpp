@@ -11,11 +11,19 @@
 
 namespace accord::detail {
 
-// The DSL nodes (from `root`, definitions' bodies too) with an object field that declares a
-// default at or below them, reached as fill_defaults (schema/schema_definitions.hpp) reaches
-// values: object fields, record values, array items, tuple positions and a ref's definition. A
-// union's options are looked into, but their defaults stay theirs: the union is not marked.
-[[nodiscard]] std::unordered_set<const SchemaNode*> nodes_with_defaults_below(
-    const SchemaNode& root, const SchemaDefinitions& definitions);
+struct FieldDefaults {
+  // The DSL nodes (from the root, definitions' bodies too) with an object field that declares a
+  // default at or below them, reached as fill_defaults (schema/schema_definitions.hpp) reaches
+  // values: object fields, record values, array items, tuple positions, union options and a
+  // ref's definition.
+  std::unordered_set<const SchemaNode*> below;
+  // The unions among them at or below a refined node of `below`: a refinement there is handed
+  // the defaults of the option the walk accepted, so the walk notes which one it was (and only
+  // for these).
+  std::unordered_set<const SchemaNode*> unions_to_note;
+};
+
+[[nodiscard]] FieldDefaults field_defaults(const SchemaNode& root,
+                                           const SchemaDefinitions& definitions);
 
 }  // namespace accord::detail

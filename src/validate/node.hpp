@@ -20,6 +20,7 @@
 #include "text/simple_pattern.hpp"
 #include "text/string_formats.hpp"
 #include "validate/engine.hpp"
+#include "validate/field_defaults.hpp"
 #include "validate/known_text.hpp"
 
 namespace accord::detail {
@@ -232,8 +233,9 @@ struct Engine::Data {
   // The DSL schema's named definitions: at a `$ref` emit() wrote for a ref, its definition's node
   // goes on beside the JSON one, so refinements run at every depth of a recursive schema.
   SchemaDefinitions definitions;
-  // The DSL nodes with a field default at or below them (validate/field_defaults.hpp).
-  std::unordered_set<const SchemaNode*> defaults_below;
+  // Where the DSL schema's field defaults lie, and the unions whose choice a refinement's filling
+  // needs (validate/field_defaults.hpp).
+  FieldDefaults defaults;
   // A DSL schema's formats mean what Zod's do; a JSON Schema file's what the specification says.
   FormatRules format_rules = FormatRules::json_schema;
   // Some $dynamicRef resolves through the dynamic scope: only then does an evaluation keep the

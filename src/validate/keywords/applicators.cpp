@@ -81,7 +81,7 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
                 seen != nullptr ? &branch : nullptr)) {
         continue;
       }
-      ++matches;
+      if (++matches == 1) note_accepted(dsl, v, i);
       if (seen != nullptr) seen->merge(branch);
       if (!exclusive && seen == nullptr) return true;
       if (exclusive && matches > 1) return false;
@@ -98,21 +98,25 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
                               seen != nullptr ? &branch : nullptr);
     sink_ = saved;
     if (!matched) continue;
-    ++matches;
+    if (++matches == 1) note_accepted(dsl, v, i);
     if (seen != nullptr) seen->merge(branch);
     if (!exclusive && seen == nullptr) return true;
   }
   if (exclusive ? matches == 1 : matches > 0) return true;
   if (matches == 0) {
-    Sink* only = nullptr;
+    std::size_t only = 0;
     std::size_t not_aborted = 0;
-    for (auto& result : results) {
-      if (result.aborting == 0) {
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      if (results[i].aborting == 0) {
         ++not_aborted;
-        only = &result;
+        only = i;
       }
     }
-    if (not_aborted == 1) return report_no_option_fits(only, at);
+    if (not_aborted == 1) {
+      // Zod returns that option's result, its defaults in, to a refinement above.
+      note_accepted(dsl, v, only);
+      return report_no_option_fits(&results[only], at);
+    }
   }
   return report_no_option_fits(nullptr, at);
 }
@@ -147,6 +151,8 @@ bool Run::discriminated(const Node& n, const JsonView* v, const Link* at, const 
   if (const auto tag = v->find(*n.discriminator)) {
     for (std::size_t i = 0; i < n.one_of.size(); ++i) {
       if (json_equal(*tag, n.tag_values[i])) {
+        // The tagged option's result is the union's, failing too (Zod hands it on, defaults in).
+        note_accepted(dsl, v, i);
         return node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
       }
     }

@@ -333,6 +333,11 @@ TEST(EngineFastPass, AgreesWithTheWordedPassOnEdgeCases) {
        {R"({"u":"x","t":{"kind":"a","n":1}})", R"({"u":1,"t":{"kind":"b"}})",
         R"({"u":1.5,"t":{"kind":"b"}})", R"({"u":1,"t":{"kind":"c"}})",
         R"({"u":1,"t":{"kind":"a"}})", R"({"u":1,"t":{"kind":"b","n":1}})"}},
+      {"a refinement reading the accepted union option's default",
+       object({{"either", union_({object({{"a", number().default_(1)}}), number()})}})
+           .refine([](const json& v) { return v["either"].is_number() || v["either"]["a"] == 1; },
+                   "the option's default is not filled in"),
+       {R"({"either":{}})", R"({"either":{"a":2}})", R"({"either":3})"}},
       {"literals and enums",
        object({{"l", literal(3)}, {"e", enumeration({"x", "y"})}, {"b", literal(true)}}),
        {R"({"l":3,"e":"x","b":true})", R"({"l":3.0,"e":"y","b":true})",

@@ -16,8 +16,24 @@ const cases = {
   ref: [z.strictObject({ settings: z.lazy(() => Settings) }), { settings: {} }],
   nullable: [z.strictObject({ maybe: mode().nullable() }), { maybe: {} }],
   optional: [z.strictObject({ maybe: mode().optional() }), { maybe: {} }],
-  // accord leaves a union's options alone here (AUnionOptionsDefaultsAreLeftToTheOption).
   unionFirst: [z.strictObject({ either: z.union([mode(), z.number()]) }), { either: {} }],
+  discriminated: [z.strictObject({ pick: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('a'), x: z.number().default(1) }),
+    z.strictObject({ kind: z.literal('b'), y: z.string().default('b') })]) }), { pick: { kind: 'b' } }],
+  unionInArray: [z.strictObject({ list: z.array(z.union([z.number(), mode()])) }), { list: [1, {}, { mode: 'manual' }] }],
+  twoOptionsPass: [z.strictObject({ either: z.union([z.strictObject({ a: z.number().default(1) }),
+    z.strictObject({ b: z.number().default(2) })]) }), { either: {} }],
+  firstOptionsRefinementFails: [z.strictObject({ either: z.union([
+    z.strictObject({ a: z.number().default(1) }).refine(() => false),
+    z.strictObject({ b: z.number().default(2) })]) }), { either: {} }],
+  unionWithNull: [z.strictObject({ maybe: z.union([mode(), z.null()]) }), { maybe: {} }],
+  onlyNonAbortedOption: [z.strictObject({ either: z.union([z.strictObject({ a: z.number().default(1),
+    b: z.string().min(3) }), z.number()]) }), { either: { b: 'x' } }],
+  taggedOptionFails: [z.strictObject({ pick: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('a'), x: z.number().default(1), s: z.string().min(3) }),
+    z.strictObject({ kind: z.literal('b') })]) }), { pick: { kind: 'a', s: 'x' } }],
+  unionWithNullFails: [z.strictObject({ maybe: z.union([z.strictObject({ a: z.number().default(1),
+    b: z.string().min(3) }), z.null()]) }), { maybe: { b: 'x' } }],
   deep: [z.strictObject({ a: z.strictObject({ b: z.array(z.strictObject({ c: mode() })) }) }), { a: { b: [{ c: {} }] } }],
   wholeDefault: [z.strictObject({ outer: z.strictObject({ inner: z.strictObject({ mode: z.string().default('auto'),
     k: z.number().default(1) }).default({ k: 2 }) }) }), { outer: {} }],
@@ -25,6 +41,12 @@ const cases = {
     n: z.string().default('y') }) }), { outer: { m: null } }],
   rootArray: [z.array(z.strictObject({ qty: z.number().default(1) })), [{}]],
 };
+// An outer union whose rejected first option holds the same inner union as the accepted one.
+const inner = z.union([mode(), z.number()]);
+cases.rejectedOuterOption = [z.strictObject({ either: z.union([z.strictObject({ inner, kind: z.literal('a') }),
+  z.strictObject({ inner, other: z.number().default(5) })]) }), { either: { inner: {} } }];
+// A refinement directly on a union: the accepted option's defaults are filled in.
+cases.refinedUnion = [z.union([mode(), z.number()]), {}];
 for (const [name, [schema, input]] of Object.entries(cases)) {
   seen = undefined;
   const result = spied(schema).safeParse(input);
@@ -46,3 +68,9 @@ const Chain = z.strictObject({ mode: z.string().default('a'), next: z.union([z.l
 let chain = 1;
 for (let i = 0; i < 40; i += 1) chain = { next: chain };
 console.log('recursiveCalls', JSON.stringify({ success: Chain.safeParse(chain).success, calls }));
+// The same chain ending in an object: the value each level's refinement saw, outermost first.
+const levels = [];
+const SeenChain = z.strictObject({ mode: z.string().default('a'), next: z.union([z.lazy(() => SeenChain), z.number()]).optional() })
+  .refine((v) => { levels.push(structuredClone(v)); return true; }, 'never');
+const three = { next: { next: { next: {} } } };
+console.log('recursiveValues', JSON.stringify({ success: SeenChain.safeParse(three).success, levels: levels.reverse() }));

@@ -2,12 +2,14 @@
 // filled in at every depth below it (nested objects, array items, record values, tuple positions,
 // a ref's definition, nullable and optional members), and a default itself taken as given. The
 // oracle is Zod 4.6.7 running tests/unit/validate/refinement_defaults.mjs: each test names its
-// case there and holds the value Zod's refinement saw (every case passes in Zod with no issue).
-// One known difference: a union's options keep their defaults to themselves (as
-// accord::with_defaults and the typed read leave them), where Zod fills the option it parsed with.
+// case there and holds the value Zod's refinement saw (and the issue of the three that fail).
+// Below a union, Zod fills the option it parsed with: z.union's first option that passes (its
+// refinements included), or when none passes the only one whose issues do not abort; a
+// discriminated union's tagged one, passing or not.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,9 +31,13 @@ Schema auto_mode() {
   return object({{"mode", string().default_("auto")}});
 }
 
-// What a refinement on `schema` saw when `text` was validated, after checking that the value
-// passes with no issue (as it does in Zod).
-json value_the_refinement_saw(const Schema& schema, const std::string& text) {
+struct RefinedRun {
+  Issues issues;
+  json seen;  // what the refinement on the schema saw
+};
+
+// The issues of `text` under `schema` with a refinement on it that notes what it saw.
+RefinedRun validate_refined(const Schema& schema, const std::string& text) {
   const auto seen = std::make_shared<json>();
   const Validator validator(schema.refine(
       [seen](const json& value) {
@@ -39,9 +45,23 @@ json value_the_refinement_saw(const Schema& schema, const std::string& text) {
         return true;
       },
       "never"));
-  const Issues issues = validator.parse_and_validate(text).issues;
-  EXPECT_TRUE(issues.empty()) << prettify(issues);
-  return *seen;
+  Issues issues = validator.parse_and_validate(text).issues;
+  return {std::move(issues), *seen};
+}
+
+// What a refinement on `schema` saw when `text` was validated, after checking that the value
+// passes with no issue (as it does in Zod).
+json value_the_refinement_saw(const Schema& schema, const std::string& text) {
+  const RefinedRun refined = validate_refined(schema, text);
+  EXPECT_TRUE(refined.issues.empty()) << prettify(refined.issues);
+  return refined.seen;
+}
+
+// The one too_small issue Zod reports at `path` for a string shorter than 3 (the failing cases).
+void expect_only_too_small_at(const Issues& issues, const Path& path) {
+  ASSERT_EQ(issues.size(), 1U) << prettify(issues);
+  EXPECT_EQ(issues[0].code, IssueCode::too_small);
+  EXPECT_EQ(issues[0].path, path);
 }
 
 // Case `nested`.
@@ -95,13 +115,121 @@ TEST(ZodDefaultsBelowARefinement, AnOptionalMembersDefaultIsFilledIn) {
       json::parse(R"({"maybe":{"mode":"auto"}})"));
 }
 
-// Case `unionFirst`, where accord differs from Zod: Zod's refinement sees the option it parsed
-// with filled in ({"either":{"mode":"auto"}}); accord leaves a union's options alone, as its
-// public with_defaults (the oracle here) does.
-TEST(ZodDefaultsBelowARefinement, AUnionOptionsDefaultsAreLeftToTheOption) {
-  const Schema schema = object({{"either", union_({auto_mode(), number()})}});
-  const json input = json::parse(R"({"either":{}})");
+// Case `unionFirst`.
+TEST(ZodDefaultsBelowARefinement, TheAcceptedUnionOptionsDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", union_({auto_mode(), number()})}}),
+                                     R"({"either":{}})"),
+            json::parse(R"({"either":{"mode":"auto"}})"));
+}
+
+// Case `discriminated`.
+TEST(ZodDefaultsBelowARefinement, TheTaggedOptionsDefaultIsFilledIn) {
+  const Schema pick = discriminated_union(
+      "kind", {object({{"kind", literal("a")}, {"x", number().default_(1)}}),
+               object({{"kind", literal("b")}, {"y", string().default_("b")}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"pick", pick}}), R"({"pick":{"kind":"b"}})"),
+            json::parse(R"({"pick":{"kind":"b","y":"b"}})"));
+}
+
+// Case `unionInArray`: each item's own accepted option.
+TEST(ZodDefaultsBelowARefinement, EachArrayItemsAcceptedOptionIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"list", array(union_({number(), auto_mode()}))}}),
+                                     R"({"list":[1,{},{"mode":"manual"}]})"),
+            json::parse(R"({"list":[1,{"mode":"auto"},{"mode":"manual"}]})"));
+}
+
+// Case `twoOptionsPass`: both options take `{}`; the first one's default is filled in.
+TEST(ZodDefaultsBelowARefinement, TheFirstOfTwoPassingOptionsIsFilledIn) {
+  const Schema either =
+      union_({object({{"a", number().default_(1)}}), object({{"b", number().default_(2)}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", either}}), R"({"either":{}})"),
+            json::parse(R"({"either":{"a":1}})"));
+}
+
+// Case `firstOptionsRefinementFails`: an option whose refinement fails is not the one parsed with.
+TEST(ZodDefaultsBelowARefinement, AnOptionFailingItsRefinementIsNotTheOneFilledIn) {
+  const Schema either =
+      union_({object({{"a", number().default_(1)}}).refine([](const json&) { return false; }, "no"),
+              object({{"b", number().default_(2)}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", either}}), R"({"either":{}})"),
+            json::parse(R"({"either":{"b":2}})"));
+}
+
+// Case `unionWithNull`.
+TEST(ZodDefaultsBelowARefinement, AUnionWithNullsOptionDefaultIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(object({{"maybe", union_({auto_mode(), null_()})}}),
+                                     R"({"maybe":{}})"),
+            json::parse(R"({"maybe":{"mode":"auto"}})"));
+}
+
+// Case `onlyNonAbortedOption`: no option passes, and the one whose issues do not abort is the
+// union's result (its issue the union's), its default in.
+TEST(ZodDefaultsBelowARefinement, TheOnlyOptionFailingWithoutAbortingIsFilledIn) {
+  const Schema either =
+      union_({object({{"a", number().default_(1)}, {"b", string().min(3)}}), number()});
+  const RefinedRun refined =
+      validate_refined(object({{"either", either}}), R"({"either":{"b":"x"}})");
+  expect_only_too_small_at(refined.issues, Path{"either", "b"});
+  EXPECT_EQ(refined.seen, json::parse(R"({"either":{"a":1,"b":"x"}})"));
+}
+
+// Case `taggedOptionFails`: the tagged option is the union's result though it fails.
+TEST(ZodDefaultsBelowARefinement, AFailingTaggedOptionsDefaultIsFilledIn) {
+  const Schema pick = discriminated_union(
+      "kind",
+      {object({{"kind", literal("a")}, {"x", number().default_(1)}, {"s", string().min(3)}}),
+       object({{"kind", literal("b")}})});
+  const RefinedRun refined =
+      validate_refined(object({{"pick", pick}}), R"({"pick":{"kind":"a","s":"x"}})");
+  expect_only_too_small_at(refined.issues, Path{"pick", "s"});
+  EXPECT_EQ(refined.seen, json::parse(R"({"pick":{"kind":"a","x":1,"s":"x"}})"));
+}
+
+// Case `unionWithNullFails`: beside null, the failing option is the union's result.
+TEST(ZodDefaultsBelowARefinement, AFailingOptionBesideNullIsFilledIn) {
+  const Schema maybe =
+      union_({object({{"a", number().default_(1)}, {"b", string().min(3)}}), null_()});
+  const RefinedRun refined = validate_refined(object({{"maybe", maybe}}), R"({"maybe":{"b":"x"}})");
+  expect_only_too_small_at(refined.issues, Path{"maybe", "b"});
+  EXPECT_EQ(refined.seen, json::parse(R"({"maybe":{"a":1,"b":"x"}})"));
+}
+
+// Case `refinedUnion`: a refinement on the union itself.
+TEST(ZodDefaultsBelowARefinement, ARefinementOnAUnionSeesItsAcceptedOptionsDefault) {
+  EXPECT_EQ(value_the_refinement_saw(union_({auto_mode(), number()}), "{}"),
+            json::parse(R"({"mode":"auto"})"));
+}
+
+// Case `rejectedOuterOption`: the inner union noted under the outer union's rejected option is
+// filled in as the accepted option walked it.
+TEST(ZodDefaultsBelowARefinement, AnInnerUnionUnderARejectedOuterOptionIsFilledAsAccepted) {
+  const Schema inner = union_({auto_mode(), number()});
+  const Schema either = union_({object({{"inner", inner}, {"kind", literal("a")}}),
+                                object({{"inner", inner}, {"other", number().default_(5)}})});
+  EXPECT_EQ(value_the_refinement_saw(object({{"either", either}}), R"({"either":{"inner":{}}})"),
+            json::parse(R"({"either":{"inner":{"mode":"auto"},"other":5}})"));
+}
+
+// A record of many keys (sorted, as a large object often comes) beside a noted union: every
+// value gets its default, as with_defaults fills them (it leaves the union alone, which holds a
+// number here).
+TEST(ZodDefaultsBelowARefinement, ALargeSortedRecordBesideANotedUnionIsFilledIn) {
+  constexpr std::size_t kKeys = 20000;
+  const Schema schema =
+      object({{"byName", record(auto_mode())}, {"either", union_({auto_mode(), number()})}});
+  json input = {{"byName", json::object()}, {"either", 1}};
+  for (std::size_t i = 0; i < kKeys; ++i) {
+    std::string key = std::to_string(i);
+    input["byName"][std::string(6 - key.size(), '0') + key] =
+        i % 2 == 0 ? json::object() : json{{"mode", "manual"}};
+  }
   EXPECT_EQ(value_the_refinement_saw(schema, input.dump()), with_defaults(schema, input));
+}
+
+// with_defaults judges nothing, so a union's options keep their defaults (docs/schema-dsl.md).
+TEST(ZodDefaultsBelowARefinement, WithDefaultsLeavesAUnionsOptionsAlone) {
+  const json input = json::parse(R"({"either":{}})");
+  EXPECT_EQ(with_defaults(object({{"either", union_({auto_mode(), number()})}}), input), input);
 }
 
 // Case `deep`.
@@ -177,6 +305,28 @@ TEST(ZodDefaultsBelowARefinement, EachLevelOfARecursiveUnionChainRefinesOnce) {
   const Issues issues = Validator(node).parse_and_validate(text).issues;
   EXPECT_TRUE(issues.empty()) << prettify(issues);
   EXPECT_EQ(*calls, kDepth);
+}
+
+// Case `recursiveValues`: a recursive chain through a union, refined at every level, each level
+// handed its options' defaults at every depth below it, its predicate run once.
+TEST(ZodDefaultsBelowARefinement, EachLevelOfARecursiveUnionChainSeesTheDefaultsBelowIt) {
+  const auto levels = std::make_shared<std::vector<json>>();
+  const Schema node = object({{"mode", string().default_("a")},
+                              {"next", union_({ref("Node"), number()}).optional()}})
+                          .refine(
+                              [levels](const json& value) {
+                                levels->push_back(value);
+                                return true;
+                              },
+                              "never")
+                          .named("Node");
+  const Issues issues =
+      Validator(node).parse_and_validate(R"({"next":{"next":{"next":{}}}})").issues;
+  EXPECT_TRUE(issues.empty()) << prettify(issues);
+  std::reverse(levels->begin(), levels->end());  // outermost first, as the .mjs prints them
+  EXPECT_EQ(json(*levels), json::parse(R"([{"mode":"a","next":{"mode":"a","next":{"mode":"a",
+      "next":{"mode":"a"}}}},{"mode":"a","next":{"mode":"a","next":{"mode":"a"}}},
+      {"mode":"a","next":{"mode":"a"}},{"mode":"a"}])"));
 }
 
 // A view predicate (as a typed refinement is given) reads the same filled value.
