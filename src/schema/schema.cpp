@@ -656,9 +656,10 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
       }
     }
     if (!n->elements.empty()) {  // a record: every key is a value
-      // The tree's keys and the walked value's members, both in key order, side by side (a
-      // find() per key scans a large object whose keys came sorted): a key only the tree has is
-      // a default put in above.
+      // The tree's keys and the walked value's members side by side (a find() per key scans a
+      // large object whose keys came sorted): members() iterates in the order nlohmann's
+      // std::map does, and a document's keys are unique, so both walks meet the same keys in
+      // the same order.
       JsonView::Members::iterator walked_member;
       JsonView::Members::iterator walked_end;
       if (walked) {
@@ -669,6 +670,7 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
       for (auto& [key, item] : value.items()) {
         std::optional<JsonView> part;
         if (walked) {
+          // A guard: the walks keep step, so this skips nothing.
           while (walked_member != walked_end && (*walked_member).key < key) ++walked_member;
           if (walked_member != walked_end && (*walked_member).key == key) {
             part = (*walked_member).value;

@@ -47,6 +47,16 @@ cases.rejectedOuterOption = [z.strictObject({ either: z.union([z.strictObject({ 
   z.strictObject({ inner, other: z.number().default(5) })]) }), { either: { inner: {} } }];
 // A refinement directly on a union: the accepted option's defaults are filled in.
 cases.refinedUnion = [z.union([mode(), z.number()]), {}];
+// The same when no option passes: the one whose issues do not abort is the union's result.
+const failsShort = () => z.strictObject({ a: z.number().default(1), b: z.string().min(3) });
+cases.refinedUnionFails = [z.union([failsShort(), z.number()]), { b: 'x' }];
+cases.refinedUnionWithNullFails = [z.union([failsShort(), z.null()]), { b: 'x' }];
+// A record of unions, its keys out of order; then more than 16 keys, in reverse order.
+const recordOfUnions = z.strictObject({ byName: z.record(z.string(), z.union([mode(), z.number()])) });
+cases.recordOfUnions = [recordOfUnions, { byName: { c: {}, a: 1, b: {} } }];
+const manyKeys = {};
+for (let i = 19; i >= 0; i -= 1) manyKeys[`k${String(i).padStart(2, '0')}`] = i % 2 === 0 ? {} : i;
+cases.recordOfUnionsManyKeys = [recordOfUnions, { byName: manyKeys }];
 for (const [name, [schema, input]] of Object.entries(cases)) {
   seen = undefined;
   const result = spied(schema).safeParse(input);

@@ -57,11 +57,13 @@ json value_the_refinement_saw(const Schema& schema, const std::string& text) {
   return refined.seen;
 }
 
-// The one too_small issue Zod reports at `path` for a string shorter than 3 (the failing cases).
+// The one too_small issue Zod reports at `path` for a string shorter than 3 (the failing cases),
+// its message as the .mjs prints it.
 void expect_only_too_small_at(const Issues& issues, const Path& path) {
   ASSERT_EQ(issues.size(), 1U) << prettify(issues);
   EXPECT_EQ(issues[0].code, IssueCode::too_small);
   EXPECT_EQ(issues[0].path, path);
+  EXPECT_EQ(issues[0].message, "Too small: expected string to have >=3 characters");
 }
 
 // Case `nested`.
@@ -200,6 +202,54 @@ TEST(ZodDefaultsBelowARefinement, ARefinementOnAUnionSeesItsAcceptedOptionsDefau
             json::parse(R"({"mode":"auto"})"));
 }
 
+// The object `{a, b}` whose a defaults to 1 and whose b fails as "x" (the .mjs's `failsShort()`).
+Schema fails_short() {
+  return object({{"a", number().default_(1)}, {"b", string().min(3)}});
+}
+
+// Case `refinedUnionFails`: a refinement on the union itself when no option passes sees the
+// option failing without aborting, its default in.
+TEST(ZodDefaultsBelowARefinement, ARefinementOnAFailingUnionSeesTheNonAbortedOptionsDefault) {
+  const RefinedRun refined = validate_refined(union_({fails_short(), number()}), R"({"b":"x"})");
+  expect_only_too_small_at(refined.issues, Path{"b"});
+  EXPECT_EQ(refined.seen, json::parse(R"({"a":1,"b":"x"})"));
+}
+
+// Case `refinedUnionWithNullFails`: the same beside null.
+TEST(ZodDefaultsBelowARefinement, ARefinementOnAFailingUnionWithNullSeesTheOptionsDefault) {
+  const RefinedRun refined = validate_refined(union_({fails_short(), null_()}), R"({"b":"x"})");
+  expect_only_too_small_at(refined.issues, Path{"b"});
+  EXPECT_EQ(refined.seen, json::parse(R"({"a":1,"b":"x"})"));
+}
+
+// The .mjs's `recordOfUnions` schema: each record value an auto_mode() or a number.
+Schema record_of_unions() {
+  return object({{"byName", record(union_({auto_mode(), number()}))}});
+}
+
+// Case `recordOfUnions`: each value's accepted option is filled in, the keys written out of order
+// (the record's values are matched with the walked ones by key).
+TEST(ZodDefaultsBelowARefinement, EachRecordValuesAcceptedOptionIsFilledIn) {
+  EXPECT_EQ(value_the_refinement_saw(record_of_unions(), R"({"byName":{"c":{},"a":1,"b":{}}})"),
+            json::parse(R"({"byName":{"c":{"mode":"auto"},"a":1,"b":{"mode":"auto"}}})"));
+}
+
+// Case `recordOfUnionsManyKeys`: the same with 20 keys written in reverse order (more than 16,
+// which the parser puts in key order by sorting the keys' text).
+TEST(ZodDefaultsBelowARefinement, EachOfManyReversedRecordValuesAcceptedOptionIsFilledIn) {
+  std::string text = R"({"byName":{)";
+  for (int i = 19; i >= 0; --i) {
+    text += (i < 10 ? R"("k0)" : R"("k)") + std::to_string(i) + R"(":)";
+    text += i % 2 == 0 ? "{}" : std::to_string(i);
+    text += i == 0 ? "}}" : ",";
+  }
+  EXPECT_EQ(value_the_refinement_saw(record_of_unions(), text), json::parse(R"({"byName":{
+      "k19":19,"k18":{"mode":"auto"},"k17":17,"k16":{"mode":"auto"},"k15":15,
+      "k14":{"mode":"auto"},"k13":13,"k12":{"mode":"auto"},"k11":11,"k10":{"mode":"auto"},
+      "k09":9,"k08":{"mode":"auto"},"k07":7,"k06":{"mode":"auto"},"k05":5,"k04":{"mode":"auto"},
+      "k03":3,"k02":{"mode":"auto"},"k01":1,"k00":{"mode":"auto"}}})"));
+}
+
 // Case `rejectedOuterOption`: the inner union noted under the outer union's rejected option is
 // filled in as the accepted option walked it.
 TEST(ZodDefaultsBelowARefinement, AnInnerUnionUnderARejectedOuterOptionIsFilledAsAccepted) {
@@ -210,10 +260,10 @@ TEST(ZodDefaultsBelowARefinement, AnInnerUnionUnderARejectedOuterOptionIsFilledA
             json::parse(R"({"either":{"inner":{"mode":"auto"},"other":5}})"));
 }
 
-// A record of many keys (sorted, as a large object often comes) beside a noted union: every
-// value gets its default, as with_defaults fills them (it leaves the union alone, which holds a
-// number here).
-TEST(ZodDefaultsBelowARefinement, ALargeSortedRecordBesideANotedUnionIsFilledIn) {
+// A record of 20,000 keys beside a union: every value gets its default, as with_defaults fills
+// them (the union holds a number, which both leave alone). A guard on size, not on the order of
+// the keys or on unions in a record (those are the two cases above).
+TEST(ZodDefaultsBelowARefinement, EachOfTwentyThousandRecordValuesDefaultIsFilledIn) {
   constexpr std::size_t kKeys = 20000;
   const Schema schema =
       object({{"byName", record(auto_mode())}, {"either", union_({auto_mode(), number()})}});
