@@ -22,11 +22,6 @@ std::string arguments_json(const Reply& reply, const ToolCallSpec& call) {
                             : json_string_literal(payload_text(reply, text));
 }
 
-std::string model_of(const nlohmann::json& request) {
-  const auto model = request.find("model");
-  return model != request.end() && model->is_string() ? model->get<std::string>() : "accord-mock";
-}
-
 }  // namespace
 
 RenderedReply render_ollama_chat(const Reply& reply, const nlohmann::json& request,

@@ -187,11 +187,11 @@ std::size_t content_bytes(const Reply& reply) {
   }
 }
 
-namespace {
-
 std::string model_of(const request_json& request) {
   return string_member(request, "model").value_or("accord-mock");
 }
+
+namespace {
 
 RenderedReply finish(Endpoint endpoint, const Reply& reply, const Splicer& splicer,
                      const json& document, std::uint64_t serial) {

@@ -57,6 +57,8 @@ class Splicer {
 [[nodiscard]] const nlohmann::json* member(const nlohmann::json& object, const char* key);
 [[nodiscard]] std::optional<std::string> string_member(const nlohmann::json& object,
                                                        const char* key);
+// The model a request names, which replies echo; "accord-mock" when it names none.
+[[nodiscard]] std::string model_of(const nlohmann::json& request);
 
 struct CallOut {
   std::string id;
