@@ -92,7 +92,7 @@ struct Refinement {
   std::string message;
   RefineOptions options;
   // When set, the engine calls this instead of `predicate`, with the node's value as a view
-  // (defaults of absent fields filled in, as `predicate` sees them).
+  // (defaults filled in and a closed object's undeclared keys left out, as `predicate` sees it).
   ViewPredicate view_predicate{};
 };
 

@@ -316,8 +316,10 @@ void Run::note(const SchemaNode& union_node, std::uint32_t index, std::size_t op
   noted_options_->options[{&union_node, index}] = option;
 }
 
-bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
-  if (!noted_options_) return fill_defaults(&dsl, tree, d_.definitions);  // no union noted
+bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree, UndeclaredKeys undeclared) const {
+  if (!noted_options_) {  // no union noted
+    return fill_defaults(&dsl, tree, d_.definitions, std::nullopt, undeclared);
+  }
   const AcceptedOptionLookup option_of = [this](const SchemaNode& union_node,
                                                 JsonView value) -> std::optional<std::size_t> {
     const auto& options = noted_options_->options;
@@ -325,20 +327,23 @@ bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
     if (noted == options.end()) return std::nullopt;
     return noted->second;
   };
-  return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of});
+  return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of}, undeclared);
 }
 
 // Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
-// fields filled in at every depth below `dsl`, as Zod's parse hands the value over (below a
-// union, the option the walk accepted: note_accepted() noted it). The value is copied once
-// (to_json), here, and filled in place by the walk behind accord::with_defaults; the copy is a JSON
-// predicate's tree too. A view predicate reads the value as it is when nothing was filled in.
+// fields filled in at every depth below `dsl`, and the keys closed objects do not declare left
+// out, as Zod's parse hands the value over (below a union, the option the walk accepted:
+// note_accepted() noted it). The value is copied once (to_json), here, and filled in place by
+// the walk behind accord::with_defaults; the copy is a JSON predicate's tree too. A view
+// predicate reads the value as it is when the walk changed nothing. Undeclared keys are looked
+// for only when this run reported some (unrecognized_keys does not abort), maybe elsewhere.
 bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) {
   std::optional<json> tree;
   bool filled = false;
-  if (fills) {
+  const bool drops = undeclared() != 0;
+  if (fills || drops) {
     tree = v.to_json();
-    filled = fill(dsl, v, *tree);
+    filled = fill(dsl, v, *tree, drops ? UndeclaredKeys::drop : UndeclaredKeys::keep);
   }
   std::optional<JsonDocument> filled_document;
   bool ok = true;

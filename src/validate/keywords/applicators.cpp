@@ -113,8 +113,9 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
       }
     }
     if (not_aborted == 1) {
-      // Zod returns that option's result, its defaults in, to a refinement above.
-      note_accepted(dsl, v, only);
+      // Zod returns that option's result, its defaults in and undeclared keys out, to a
+      // refinement above.
+      note_accepted(dsl, v, only, results[only].undeclared != 0);
       return report_no_option_fits(&results[only], at);
     }
   }
@@ -130,6 +131,11 @@ bool Run::option_beside_null(const Node& n, const JsonView* v, const Link* at,
   sink_ = &result;
   const bool fits = node(n.nullable_inner, v, at, option, seen);
   sink_ = saved;
+  // Failing without aborting, the option's result is the union's, undeclared keys out (the
+  // caller notes it for its defaults).
+  if (result.undeclared != 0 && result.aborting == 0) {
+    note_accepted(dsl, v, n.nullable_option, true);
+  }
   // The null option's issue (an invalid_type) always aborts.
   return fits || report_no_option_fits(result.aborting == 0 ? &result : nullptr, at);
 }
@@ -151,9 +157,12 @@ bool Run::discriminated(const Node& n, const JsonView* v, const Link* at, const 
   if (const auto tag = v->find(*n.discriminator)) {
     for (std::size_t i = 0; i < n.one_of.size(); ++i) {
       if (json_equal(*tag, n.tag_values[i])) {
-        // The tagged option's result is the union's, failing too (Zod hands it on, defaults in).
-        note_accepted(dsl, v, i);
-        return node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
+        // The tagged option's result is the union's, failing too (Zod hands it on, defaults in
+        // and undeclared keys out).
+        const std::size_t undeclared_before = undeclared();
+        const bool ok = node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
+        note_accepted(dsl, v, i, undeclared() != undeclared_before);
+        return ok;
       }
     }
   }
