@@ -8,6 +8,7 @@
 
 #include "accord/typed_value.hpp"
 
+#include "schema/declared_field.hpp"
 #include "schema/definitions_in_scope.hpp"
 #include "schema/rule_checks.hpp"
 #include "schema/schema_definitions.hpp"
@@ -350,8 +351,7 @@ Schema Schema::refine(Refinement refinement) const {
     const Path& path = refinement.options.path;
     if (n.kind == Kind::object && !path.empty()) {
       const auto* key = std::get_if<std::string>(&path.segments().front());
-      if (key && std::none_of(n.fields.begin(), n.fields.end(),
-                              [&](const Field& f) { return f.name == *key; })) {
+      if (key && !detail::declares(n, *key)) {
         add_problem(n, "refine \"" + message + "\" points at " + detail::quoted(*key) +
                            ", which is not a field");
       }
@@ -647,12 +647,10 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
   };
   bool filled = false;
   if (n->kind == Kind::object && value.is_object()) {
-    if (undeclared == UndeclaredKeys::drop && n->closed && n->elements.empty()) {
-      filled = std::erase_if(value.get_ref<nlohmann::json::object_t&>(), [&](const auto& member) {
-                 return std::none_of(n->fields.begin(), n->fields.end(), [&](const Field& field) {
-                   return field.name == member.first;
-                 });
-               }) != 0;
+    if (undeclared == UndeclaredKeys::drop && n->closed) {
+      filled =
+          std::erase_if(value.get_ref<nlohmann::json::object_t&>(),
+                        [&](const auto& key_value) { return !declares(*n, key_value.first); }) != 0;
     }
     for (const auto& field : n->fields) {
       const auto found = value.find(field.name);

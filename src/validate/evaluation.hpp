@@ -175,6 +175,15 @@ class Run {
   [[nodiscard]] std::size_t aborts() const { return sink_ != nullptr ? sink_->aborting : 0; }
   [[nodiscard]] std::size_t issued() const { return sink_ != nullptr ? sink_->count : 0; }
   [[nodiscard]] std::size_t undeclared() const { return sink_ != nullptr ? sink_->undeclared : 0; }
+  // Where the issues stood before a node's checks: its refinements run only when no aborting
+  // issue came after, and drop undeclared keys only when some were reported after (below it).
+  struct Mark {
+    std::size_t aborting = 0;
+    std::size_t undeclared = 0;
+  };
+  [[nodiscard]] Mark mark() const {
+    return sink_ != nullptr ? Mark{sink_->aborting, sink_->undeclared} : Mark{};
+  }
 
   // Records an issue (the message is only built when there is a sink); always "not ok".
   template <class Words>
@@ -242,15 +251,15 @@ class Run {
   [[gnu::always_inline]] inline bool each_unit(const Node& n, JsonView v, const Link* at,
                                                Seen* seen, const Check& check);
   // The node's refinements hold, or do not run: no DSL node, a null a nullable node lets
-  // through, or an aborting issue since `aborts_before`.
+  // through, or an aborting issue since `before`.
   // `n` is the node the value is judged by: its usual DSL node's defaults are known.
   [[gnu::always_inline]] inline bool refinements_hold(const Node& n, JsonView v, const Link* at,
-                                                      const SchemaNode* dsl,
-                                                      std::size_t aborts_before);
+                                                      const SchemaNode* dsl, Mark before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
   // (looked for only when `fills`: `dsl` has a field with a default at or below it) and
-  // undeclared keys dropped (looked for only when this run reported some).
-  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills);
+  // undeclared keys dropped (looked for only when `undeclared_below`: the node's own checks
+  // reported some).
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills, bool undeclared_below);
   // Fills in `tree` (the copy of `v`) the defaults below `dsl`, a union's those of the option
   // noted for it, and drops the undeclared keys when asked; whether the tree changed. Out of
   // line, so that refine()'s frame holds no std::function.
@@ -261,9 +270,9 @@ class Run {
   // the option, failing, reported undeclared keys a refinement above drops, for refine().
   void note_accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option,
                      bool undeclared_keys = false) {
-    if (v != nullptr && (undeclared_keys ? dsl != nullptr && dsl->kind == Kind::union_
-                                         : !d_.defaults.unions_to_note.empty() &&
-                                               d_.defaults.unions_to_note.contains(dsl))) {
+    if (v != nullptr && dsl != nullptr &&
+        (undeclared_keys ||
+         (!d_.defaults.unions_to_note.empty() && d_.defaults.unions_to_note.contains(dsl)))) {
       note(*dsl, v->index(), option);
     }
   }

@@ -2,7 +2,7 @@
 // Where in a DSL schema a field declares a default: Zod's parse fills absent fields' defaults at
 // every depth before an enclosing refinement sees the value, so only a refinement on a node with
 // a default somewhere below it (as fill_defaults reaches it) can see anything but the value as
-// written, undeclared keys aside (a run that reports them drops them: Run::refine).
+// written.
 
 #include <unordered_set>
 

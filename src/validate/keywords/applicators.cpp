@@ -131,11 +131,6 @@ bool Run::option_beside_null(const Node& n, const JsonView* v, const Link* at,
   sink_ = &result;
   const bool fits = node(n.nullable_inner, v, at, option, seen);
   sink_ = saved;
-  // Failing without aborting, the option's result is the union's, undeclared keys out (the
-  // caller notes it for its defaults).
-  if (result.undeclared != 0 && result.aborting == 0) {
-    note_accepted(dsl, v, n.nullable_option, true);
-  }
   // The null option's issue (an invalid_type) always aborts.
   return fits || report_no_option_fits(result.aborting == 0 ? &result : nullptr, at);
 }

@@ -15,6 +15,7 @@ const spied = (schema, check = () => true, message = 'never') => schema.refine((
 }, message);
 const a = () => z.strictObject({ a: z.number() });
 const oneKey = (v) => Object.keys(v).length === 1;
+const Node = z.strictObject({ v: z.number(), get kids() { return z.array(Node); } });
 const cases = {
   // A refinement on the object itself.
   refinedObject: [spied(a(), oneKey, 'one key'), { a: 1, x: 2 }],
@@ -45,6 +46,14 @@ const cases = {
     { maybe: { a: 1, x: 2 } }],
   nullable: [spied(z.strictObject({ maybe: a().nullable() })), { maybe: { a: 1, x: 2 } }],
   refinedUnion: [spied(z.union([a(), z.number()])), { a: 1, x: 2 }],
+  nullFirst: [spied(z.strictObject({ maybe: z.union([z.null(), a()]) })),
+    { maybe: { a: 1, x: 2 } }],
+  // Through a definition and a tuple.
+  refRecursive: [spied(Node), { v: 1, kids: [{ v: 2, kids: [], x: 1 }] }],
+  tuple: [spied(z.strictObject({ t: z.tuple([z.number(), a()]) })), { t: [1, { a: 1, x: 2 }] }],
+  // Only the refined node's own keys count: a sibling's undeclared key leaves `r`'s value alone.
+  siblingKeyOtherRefined: [z.strictObject({ s: a(), r: spied(a()) }),
+    { s: { a: 1, x: 2 }, r: { a: 2 } }],
   // An aborting issue beside the extra key: the refinement does not run.
   abortingIssueBeside: [spied(a()), { a: 'one', x: 2 }],
 };
@@ -66,3 +75,16 @@ const countedResult = counted.safeParse(countedInput);
 console.log('calls', JSON.stringify({ input: countedInput, success: countedResult.success,
   issues: countedResult.error.issues.map(({ code, path, message }) => ({ code, path, message })),
   itemCalls, outerCalls }));
+// A refinement inside the union's option, under a refined object: it runs once in the option and
+// the object's once, neither seeing the key.
+const optionSeen = [];
+const optionRefinedInside = z.strictObject({
+  either: z.union([a().refine((v) => { optionSeen.push(structuredClone(v)); return true; }, 'never'),
+    z.number()]),
+}).refine((v) => { optionSeen.push(structuredClone(v)); return true; }, 'never');
+const optionInput = { either: { a: 1, x: 2 } };
+const optionResult = optionRefinedInside.safeParse(optionInput);
+console.log('optionRefinedInside', JSON.stringify({ input: optionInput,
+  success: optionResult.success,
+  issues: optionResult.error.issues.map(({ code, path, message }) => ({ code, path, message })),
+  calls: optionSeen.length, seen: optionSeen }));

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "accord/schema.hpp"
 #include "accord/typed_rules.hpp"
@@ -195,6 +196,55 @@ TEST(ZodUndeclaredKeysBelowARefinement, AUnionsRefinementSeesItsOptionWithoutThe
   EXPECT_EQ(run.seen, json::parse(R"({"a":1})"));
 }
 
+// Case `nullFirst`: null first, the object option is handed on all the same.
+TEST(ZodUndeclaredKeysBelowARefinement, TheOptionAfterNullIsHandedOnWithoutTheKey) {
+  expect_member_without_x("maybe", union_({null_(), a_object()}));
+}
+
+// Case `refRecursive`: the key is left out where a definition is reached through a ref.
+TEST(ZodUndeclaredKeysBelowARefinement, ARecursiveDefinitionsUndeclaredKeyIsLeftOut) {
+  const Schema node = object({{"v", number()}, {"kids", array(ref("Node"))}}).named("Node");
+  const RefinedRun run = validate_refined(node, R"({"v":1,"kids":[{"v":2,"kids":[],"x":1}]})");
+  EXPECT_EQ(run.issues, (Issues{{IssueCode::unrecognized_keys,
+                                 {"kids", std::size_t{0}},
+                                 R"(Unrecognized key: "x")"}}));
+  EXPECT_EQ(run.seen, json::parse(R"({"v":1,"kids":[{"v":2,"kids":[]}]})"));
+  EXPECT_EQ(run.calls, 1U);
+}
+
+// Case `tuple`.
+TEST(ZodUndeclaredKeysBelowARefinement, ATuplePositionsUndeclaredKeyIsLeftOut) {
+  const RefinedRun run = validate_refined(object({{"t", tuple({number(), a_object()})}}),
+                                          R"({"t":[1,{"a":1,"x":2}]})");
+  EXPECT_EQ(run.issues, Issues{unrecognized_x({"t", std::size_t{1}})});
+  EXPECT_EQ(run.seen, json::parse(R"({"t":[1,{"a":1}]})"));
+}
+
+// Case `siblingKeyOtherRefined`: only the keys below a refined node count, so `r`'s refinement,
+// after `s` reported its key, reads `r` in place (a copy would be a document of its own, its
+// value at the root's index) and once.
+TEST(ZodUndeclaredKeysBelowARefinement, ASiblingsUndeclaredKeyLeavesTheRefinedValueInPlace) {
+  const auto run = std::make_shared<RefinedRun>();
+  const auto read_in_place = std::make_shared<bool>(false);
+  const Schema r = a_object().refine(Refinement{
+      .predicate = nullptr,
+      .message = "never",
+      .view_predicate =
+          [run, read_in_place](JsonView v) {
+            ++run->calls;
+            run->seen = v.to_json();
+            *read_in_place = v.index() != 0;
+            return true;
+          },
+  });
+  const Validator validator(object({{"s", a_object()}, {"r", r}}));
+  EXPECT_EQ(validator.parse_and_validate(R"({"s":{"a":1,"x":2},"r":{"a":2}})").issues,
+            Issues{unrecognized_x({"s"})});
+  EXPECT_EQ(run->seen, json::parse(R"({"a":2})"));
+  EXPECT_EQ(run->calls, 1U);
+  EXPECT_TRUE(*read_in_place);
+}
+
 // Case `abortingIssueBeside`: an aborting issue stops the refinement; both issues are reported.
 TEST(ZodUndeclaredKeysBelowARefinement, AnAbortingIssueBesideTheKeyStopsTheRefinement) {
   const RefinedRun run = validate_refined(a_object(), R"({"a":"one","x":2})");
@@ -235,6 +285,23 @@ TEST(ZodUndeclaredKeysBelowARefinement, EachRefinementRunsOnceBesideUndeclaredKe
   EXPECT_EQ(*outer_calls, 1U);
 }
 
+// Case `optionRefinedInside`: the option's own refinement and the object's both run once, and
+// neither sees the key.
+TEST(ZodUndeclaredKeysBelowARefinement, ARefinementInsideTheHandedOnOptionSeesItWithoutTheKey) {
+  const auto seen = std::make_shared<std::vector<json>>();
+  const auto spy = [seen](const json& v) {
+    seen->push_back(v);
+    return true;
+  };
+  const Validator validator(
+      object({{"either", union_({a_object().refine(spy, "never"), number()})}})
+          .refine(spy, "never"));
+  EXPECT_EQ(validator.parse_and_validate(R"({"either":{"a":1,"x":2}})").issues,
+            Issues{unrecognized_x({"either"})});
+  EXPECT_EQ(*seen,
+            (std::vector<json>{json::parse(R"({"a":1})"), json::parse(R"({"either":{"a":1}})")}));
+}
+
 // Case `refinedObject` with a view predicate: it reads the value as the JSON predicate sees it.
 TEST(ZodUndeclaredKeysBelowARefinement, AViewPredicateSeesTheValueWithoutTheKey) {
   const Validator validator(a_object().refine(Refinement{
@@ -251,7 +318,8 @@ struct Measured {
 BOOST_DESCRIBE_STRUCT(Measured, (), (a))
 
 // Case `refinedObjectFails` with a typed refinement: a struct has no place for the key, so the
-// refinement runs once, on `a`, and its issue follows the extra key's.
+// engine reads the value in place, key and all (Refinement::reads_declared_members_only), and the
+// verdict is Zod's: the refinement runs once, on `a`, and its issue follows the extra key's.
 TEST(ZodUndeclaredKeysBelowARefinement, ATypedRefinementRunsOnceAfterTheUnrecognizedKeys) {
   const auto calls = std::make_shared<std::size_t>(0);
   const Validator validator(typed<Measured>().refine(
