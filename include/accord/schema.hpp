@@ -92,8 +92,12 @@ struct Refinement {
   std::string message;
   RefineOptions options;
   // When set, the engine calls this instead of `predicate`, with the node's value as a view
-  // (defaults of absent fields filled in, as `predicate` sees them).
+  // (defaults filled in and a closed object's undeclared keys left out, as `predicate` sees it).
   ViewPredicate view_predicate{};
+  // Set by the typed layer (typed_rules.hpp): the predicate reads only the members an object
+  // declares (a struct has no place for another key), so the engine reads the value in place
+  // instead of copying it without a closed object's undeclared keys.
+  bool reads_declared_members_only = false;
 };
 
 struct SchemaProblem {

@@ -133,7 +133,8 @@ Refinement typed_refinement(const F& predicate, const Schema& schema, std::strin
           std::move(message), std::move(options),
           [predicate, schema, plan](JsonView value) {
             return call_typed<Read>(predicate, schema, plan, value);
-          }};
+          },
+          true};
 }
 
 }  // namespace typed_detail

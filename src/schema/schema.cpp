@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <unordered_set>
 
 #include "accord/typed_value.hpp"
 
+#include "schema/declared_field.hpp"
 #include "schema/definitions_in_scope.hpp"
 #include "schema/rule_checks.hpp"
 #include "schema/schema_definitions.hpp"
@@ -349,8 +351,7 @@ Schema Schema::refine(Refinement refinement) const {
     const Path& path = refinement.options.path;
     if (n.kind == Kind::object && !path.empty()) {
       const auto* key = std::get_if<std::string>(&path.segments().front());
-      if (key && std::none_of(n.fields.begin(), n.fields.end(),
-                              [&](const Field& f) { return f.name == *key; })) {
+      if (key && !detail::declares(n, *key)) {
         add_problem(n, "refine \"" + message + "\" points at " + detail::quoted(*key) +
                            ", which is not a field");
       }
@@ -632,7 +633,8 @@ Schema discriminated_union(std::string tag, std::vector<Schema> options) {
 namespace detail {
 
 bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
-                   const SchemaDefinitions& definitions, std::optional<WalkedValue> walked) {
+                   const SchemaDefinitions& definitions, std::optional<WalkedValue> walked,
+                   UndeclaredKeys undeclared) {
   const SchemaNode* n = definitions.resolve(node);
   if (n == nullptr) return false;
   // The walked value below this one (none when this one was not walked).
@@ -645,11 +647,17 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
   };
   bool filled = false;
   if (n->kind == Kind::object && value.is_object()) {
+    if (undeclared == UndeclaredKeys::drop && n->closed) {
+      filled =
+          std::erase_if(value.get_ref<nlohmann::json::object_t&>(),
+                        [&](const auto& key_value) { return !declares(*n, key_value.first); }) != 0;
+    }
     for (const auto& field : n->fields) {
       const auto found = value.find(field.name);
       if (found != value.end()) {
-        filled =
-            fill_defaults(&field.schema.node(), *found, definitions, member(field.name)) || filled;
+        filled = fill_defaults(&field.schema.node(), *found, definitions, member(field.name),
+                               undeclared) ||
+                 filled;
       } else if (const auto& fallback = field.schema.node().default_value) {
         value[field.name] = *fallback;  // as given: Zod does not parse a default
         filled = true;
@@ -676,8 +684,9 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
             part = (*walked_member).value;
           }
         }
-        filled =
-            fill_defaults(&n->elements.front().node(), item, definitions, below(part)) || filled;
+        filled = fill_defaults(&n->elements.front().node(), item, definitions, below(part),
+                               undeclared) ||
+                 filled;
       }
     }
   } else if ((n->kind == Kind::array || n->kind == Kind::tuple) && value.is_array()) {
@@ -689,14 +698,14 @@ bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
     for (std::size_t i = 0; i < count; ++i) {
       const SchemaNode& element = n->elements[n->kind == Kind::array ? 0 : i].node();
       filled = fill_defaults(&element, value[i], definitions,
-                             below(walked ? std::optional(*item) : std::nullopt)) ||
+                             below(walked ? std::optional(*item) : std::nullopt), undeclared) ||
                filled;
       if (walked) ++item;
     }
   } else if (n->kind == Kind::union_ && walked) {
     const auto option = (*walked->accepted_option)(*n, walked->value);
     if (option && *option < n->elements.size()) {
-      filled = fill_defaults(&n->elements[*option].node(), value, definitions, walked);
+      filled = fill_defaults(&n->elements[*option].node(), value, definitions, walked, undeclared);
     }
   }
   return filled;

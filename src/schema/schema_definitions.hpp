@@ -40,14 +40,20 @@ struct SchemaDefinitions {
 // Walks every node once (a Schema reused in many places is one node), definitions' bodies too.
 [[nodiscard]] SchemaDefinitions collect_definitions(const SchemaNode& root);
 
+// Whether fill_defaults drops the keys a closed object (object() without .passthrough()) does
+// not declare, as Zod's strictObject leaves them out of its result.
+enum class UndeclaredKeys { keep, drop };
+
 // Fills in `value`, in place, the defaults of absent fields at every depth below `node` (object
-// fields, record values, array items, tuple positions, refs followed into their definitions).
-// A union's options keep their defaults to themselves unless `walked` (the value `value` copies)
-// tells which option was accepted, as Zod fills the option it parsed with; with_defaults, which
-// judges nothing, leaves them. Whether some default was put in.
+// fields, record values, array items, tuple positions, refs followed into their definitions),
+// and with UndeclaredKeys::drop takes out, in the same walk, the keys closed objects do not
+// declare. A union's options are left alone unless `walked` (the value `value` copies) tells
+// which option was accepted, as Zod fills the option it parsed with; with_defaults, which judges
+// nothing, leaves them. Whether the value changed.
 bool fill_defaults(const SchemaNode* node, nlohmann::json& value,
                    const SchemaDefinitions& definitions,
-                   std::optional<WalkedValue> walked = std::nullopt);
+                   std::optional<WalkedValue> walked = std::nullopt,
+                   UndeclaredKeys undeclared = UndeclaredKeys::keep);
 
 // The path segment of a node's i-th element, as SchemaProblem paths write it: `[]` for array
 // items, `{}` for record values, the position of a tuple, `|i` for a union option.

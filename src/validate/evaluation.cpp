@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/json_number.hpp"
+#include "schema/declared_field.hpp"
 
 namespace accord::detail {
 
@@ -41,10 +42,8 @@ const SchemaNode* field_node(const SchemaNode* node, std::string_view name, std:
   if (hint < node->fields.size() && node->fields[hint].name == name) {
     return &node->fields[hint].schema.node();
   }
-  for (const auto& field : node->fields) {
-    if (field.name == name) return &field.schema.node();
-  }
-  return nullptr;
+  const Field* field = declared_field(*node, name);
+  return field != nullptr ? &field->schema.node() : nullptr;
 }
 
 const SchemaNode* element_node(const SchemaNode* node, Kind kind, std::size_t index) {
@@ -165,18 +164,19 @@ bool Run::units(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl
 }
 
 bool Run::refinements_hold(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl,
-                           std::size_t aborts_before) {
-  if (!has_refinements(dsl) || (dsl->nullable && v.is_null()) || aborts() != aborts_before) {
+                           Mark before) {
+  if (!has_refinements(dsl) || (dsl->nullable && v.is_null()) || aborts() != before.aborting) {
     return true;
   }
   // bind_dsl asked already for the usual DSL node; another one is asked here.
   return refine(*dsl, v, at,
-                dsl == n.usual_dsl ? n.usual_dsl_has_defaults : d_.defaults.below.contains(dsl));
+                dsl == n.usual_dsl ? n.usual_dsl_has_defaults : d_.defaults.below.contains(dsl),
+                undeclared() != before.undeclared);
 }
 
 bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl) {
   if (!kind_plainly_ok(n, &v) && !value_kind_ok(n, &v, at)) return false;
-  const std::size_t start = aborts();
+  const Mark start = mark();
   const bool ok = units(n, v, at, dsl, nullptr);
   if (!has_refinements(dsl)) return ok;
   if (!ok && sink_ == nullptr) return false;
@@ -186,7 +186,7 @@ bool Run::leaf(const Node& n, JsonView v, const Link* at, const SchemaNode* dsl)
 bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNode* dsl,
                Seen* seen) {
   bool ok = true;
-  const std::size_t start = aborts();
+  const Mark start = mark();
   const std::size_t entry = issued();
   std::optional<Seen> local;  // only a node with unevaluated* keeps its own record (two vectors)
   Seen* track = seen;
@@ -207,7 +207,7 @@ bool Run::body(const Node& n, const JsonView* v, const Link* at, const SchemaNod
   }
 
   ok = (n.rules.empty() ? own_steps(n, *v, at, dsl, seen, track, local, nullptr)
-                        : ruled_steps(n, *v, at, dsl, seen, track, local, start)) &&
+                        : ruled_steps(n, *v, at, dsl, seen, track, local, start.aborting)) &&
        ok;
   if (!ok && sink_ == nullptr) return false;
   return refinements_hold(n, *v, at, dsl, start) && ok;
@@ -255,7 +255,7 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
       ok = n.ref == kNone || node(n.ref, v, at, dsl, seen);
       return false;
     }
-    const std::size_t before = aborts();
+    const Mark before = mark();
     ok = n.ref == kNone || node(n.ref, v, at, d_.definitions.resolve(dsl), seen);
     if (!ok && sink_ == nullptr) return false;
     if (v != nullptr) ok = refinements_hold(n, *v, at, dsl, before) && ok;
@@ -267,14 +267,17 @@ bool Run::wrapper_steps(const Node& n, const JsonView* v, const Link* at, const 
     // `X.refine(p).nullable()`); a union with null is judged as a union, and its own refinements
     // run here, after the option's, on null too (Zod's `z.union([X, z.null()]).refine(p)`).
     const bool union_with_null = n.union_with_null && dsl != nullptr && dsl->kind == Kind::union_;
-    const std::size_t before = aborts();
+    const Mark before = mark();
     if (v == nullptr || !v->is_null()) {
       ok = union_with_null ? option_beside_null(n, v, at, dsl, seen)
                            : node(n.nullable_inner, v, at, dsl, seen);
       if (!ok && sink_ == nullptr) return false;
-      // Zod hands the option's result on, its defaults in, failing too (an aborting failure is an
-      // invalid_union, and no refinement above reads the note then).
-      if (union_with_null && v != nullptr) note_accepted(dsl, v, n.nullable_option);
+      // Zod hands the option's result on, its defaults in and undeclared keys out, failing too
+      // (an aborting failure is an invalid_union, and no refinement above reads the note then;
+      // the option's issues are absorbed only when it did not abort).
+      if (union_with_null && v != nullptr) {
+        note_accepted(dsl, v, n.nullable_option, undeclared() != before.undeclared);
+      }
     }
     if (union_with_null && v != nullptr) {
       ok = refinements_hold(n, *v, at, dsl, before) && ok;
@@ -316,8 +319,10 @@ void Run::note(const SchemaNode& union_node, std::uint32_t index, std::size_t op
   noted_options_->options[{&union_node, index}] = option;
 }
 
-bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
-  if (!noted_options_) return fill_defaults(&dsl, tree, d_.definitions);  // no union noted
+bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree, UndeclaredKeys undeclared) const {
+  if (!noted_options_) {  // no union noted
+    return fill_defaults(&dsl, tree, d_.definitions, std::nullopt, undeclared);
+  }
   const AcceptedOptionLookup option_of = [this](const SchemaNode& union_node,
                                                 JsonView value) -> std::optional<std::size_t> {
     const auto& options = noted_options_->options;
@@ -325,20 +330,29 @@ bool Run::fill(const SchemaNode& dsl, JsonView v, json& tree) const {
     if (noted == options.end()) return std::nullopt;
     return noted->second;
   };
-  return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of});
+  return fill_defaults(&dsl, tree, d_.definitions, WalkedValue{v, &option_of}, undeclared);
 }
 
 // Zod runs refinements after the node's own checks; the predicate sees the defaults of absent
-// fields filled in at every depth below `dsl`, as Zod's parse hands the value over (below a
-// union, the option the walk accepted: note_accepted() noted it). The value is copied once
-// (to_json), here, and filled in place by the walk behind accord::with_defaults; the copy is a JSON
-// predicate's tree too. A view predicate reads the value as it is when nothing was filled in.
-bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills) {
+// fields filled in at every depth below `dsl`, and the keys closed objects do not declare left
+// out, as Zod's parse hands the value over (below a union, the option the walk accepted:
+// note_accepted() noted it). The value is copied once (to_json), here, and filled in place by
+// the walk behind accord::with_defaults; the copy is a JSON predicate's tree too. A view
+// predicate reads the value as it is when the walk changed nothing. Undeclared keys are looked
+// for only when the node's checks reported some (unrecognized_keys does not abort), and not for
+// refinements that read only declared members (typed ones: a struct has no place for the key).
+bool Run::refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills,
+                 bool undeclared_below) {
   std::optional<json> tree;
   bool filled = false;
-  if (fills) {
+  const bool drops =
+      undeclared_below && !std::all_of(dsl.refinements.begin(), dsl.refinements.end(),
+                                       [](const Refinement& refinement) {
+                                         return refinement.reads_declared_members_only;
+                                       });
+  if (fills || drops) {
     tree = v.to_json();
-    filled = fill(dsl, v, *tree);
+    filled = fill(dsl, v, *tree, drops ? UndeclaredKeys::drop : UndeclaredKeys::keep);
   }
   std::optional<JsonDocument> filled_document;
   bool ok = true;

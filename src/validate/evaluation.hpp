@@ -46,14 +46,17 @@ struct Link {
 // The issues of one evaluation, in the order found: kept as the Issues the caller gets, so a
 // valid value allocates nothing and an invalid one's issues are moved out whole.
 struct Sink {
-  Issues found;              // at most kMaxIssues
-  std::size_t count = 0;     // every issue, the ones past the cap included
-  std::size_t aborting = 0;  // aborting issues among them (Zod's `continue: false`: they stop
-                             // the refinements of enclosing nodes)
+  Issues found;                // at most kMaxIssues
+  std::size_t count = 0;       // every issue, the ones past the cap included
+  std::size_t aborting = 0;    // aborting issues among them (Zod's `continue: false`: they stop
+                               // the refinements of enclosing nodes)
+  std::size_t undeclared = 0;  // unrecognized_keys issues among them: a refinement's copy of the
+                               // value then drops those keys, as Zod's result does
 
   void absorb(Sink&& other) {
     count += other.count;
     aborting += other.aborting;
+    undeclared += other.undeclared;
     for (auto& issue : other.found) {
       if (found.size() < kMaxIssues) found.push_back(std::move(issue));
     }
@@ -171,6 +174,16 @@ class Run {
   }
   [[nodiscard]] std::size_t aborts() const { return sink_ != nullptr ? sink_->aborting : 0; }
   [[nodiscard]] std::size_t issued() const { return sink_ != nullptr ? sink_->count : 0; }
+  [[nodiscard]] std::size_t undeclared() const { return sink_ != nullptr ? sink_->undeclared : 0; }
+  // Where the issues stood before a node's checks: its refinements run only when no aborting
+  // issue came after, and drop undeclared keys only when some were reported after (below it).
+  struct Mark {
+    std::size_t aborting = 0;
+    std::size_t undeclared = 0;
+  };
+  [[nodiscard]] Mark mark() const {
+    return sink_ != nullptr ? Mark{sink_->aborting, sink_->undeclared} : Mark{};
+  }
 
   // Records an issue (the message is only built when there is a sink); always "not ok".
   template <class Words>
@@ -238,24 +251,28 @@ class Run {
   [[gnu::always_inline]] inline bool each_unit(const Node& n, JsonView v, const Link* at,
                                                Seen* seen, const Check& check);
   // The node's refinements hold, or do not run: no DSL node, a null a nullable node lets
-  // through, or an aborting issue since `aborts_before`.
+  // through, or an aborting issue since `before`.
   // `n` is the node the value is judged by: its usual DSL node's defaults are known.
   [[gnu::always_inline]] inline bool refinements_hold(const Node& n, JsonView v, const Link* at,
-                                                      const SchemaNode* dsl,
-                                                      std::size_t aborts_before);
+                                                      const SchemaNode* dsl, Mark before);
   // Zod runs refinements after the node's own checks; the predicate sees defaults filled in
-  // (looked for only when `fills`: `dsl` has a field with a default at or below it).
-  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills);
+  // (looked for only when `fills`: `dsl` has a field with a default at or below it) and
+  // undeclared keys dropped (looked for only when `undeclared_below`: the node's own checks
+  // reported some).
+  bool refine(const SchemaNode& dsl, JsonView v, const Link* at, bool fills, bool undeclared_below);
   // Fills in `tree` (the copy of `v`) the defaults below `dsl`, a union's those of the option
-  // noted for it; whether some default was put in. Out of line, so that refine()'s frame holds
-  // no std::function.
-  [[gnu::noinline]] bool fill(const SchemaNode& dsl, JsonView v, json& tree) const;
+  // noted for it, and drops the undeclared keys when asked; whether the tree changed. Out of
+  // line, so that refine()'s frame holds no std::function.
+  [[gnu::noinline]] bool fill(const SchemaNode& dsl, JsonView v, json& tree,
+                              UndeclaredKeys undeclared) const;
   // The union `dsl` accepted `v` with its option `option` (or handed on its result): noted when a
-  // refinement above may fill that option's defaults in (FieldDefaults::unions_to_note), for
-  // refine().
-  void note_accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option) {
-    if (v != nullptr && !d_.defaults.unions_to_note.empty() &&
-        d_.defaults.unions_to_note.contains(dsl)) {
+  // refinement above may fill that option's defaults in (FieldDefaults::unions_to_note), or when
+  // the option, failing, reported undeclared keys a refinement above drops, for refine().
+  void note_accepted(const SchemaNode* dsl, const JsonView* v, std::size_t option,
+                     bool undeclared_keys = false) {
+    if (v != nullptr && dsl != nullptr &&
+        (undeclared_keys ||
+         (!d_.defaults.unions_to_note.empty() && d_.defaults.unions_to_note.contains(dsl)))) {
       note(*dsl, v->index(), option);
     }
   }

@@ -10,6 +10,7 @@
 
 #include "accord/json_schema.hpp"
 #include "accord/validate.hpp"
+#include "schema/declared_field.hpp"
 
 namespace accord::typed_detail {
 namespace {
@@ -17,12 +18,6 @@ namespace {
 bool same_check(const Check& a, const Check& b) {
   return a.op == b.op && a.number == b.number && a.text == b.text &&
          (a.op != Check::Op::format || a.format == b.format);
-}
-
-const Field* field_named(const SchemaNode& node, const std::string& name) {
-  const auto found = std::find_if(node.fields.begin(), node.fields.end(),
-                                  [&](const Field& field) { return field.name == name; });
-  return found == node.fields.end() ? nullptr : &*found;
 }
 
 // What an object accepts under a key none of its fields names: nothing when closed, its record
@@ -36,7 +31,7 @@ bool object_accepts_all_of(const SchemaNode& wide, const SchemaNode& narrow) {
   const auto wide_extra = extra_keys(wide);
   const auto narrow_extra = extra_keys(narrow);
   for (const auto& field : wide.fields) {
-    const Field* other = field_named(narrow, field.name);
+    const Field* other = detail::declared_field(narrow, field.name);
     if (other == nullptr) {
       // A narrow value never lacks a required key, and a key it may carry freely is one the
       // wide side must take as it comes.
@@ -47,7 +42,7 @@ bool object_accepts_all_of(const SchemaNode& wide, const SchemaNode& narrow) {
     }
   }
   for (const auto& field : narrow.fields) {
-    if (field_named(wide, field.name) == nullptr &&
+    if (detail::declared_field(wide, field.name) == nullptr &&
         !(wide_extra && accepts_all_of(*wide_extra, field.schema))) {
       return false;
     }

@@ -113,8 +113,9 @@ bool Run::union_of(const std::vector<NodeId>& options, const JsonView* v, const 
       }
     }
     if (not_aborted == 1) {
-      // Zod returns that option's result, its defaults in, to a refinement above.
-      note_accepted(dsl, v, only);
+      // Zod returns that option's result, its defaults in and undeclared keys out, to a
+      // refinement above.
+      note_accepted(dsl, v, only, results[only].undeclared != 0);
       return report_no_option_fits(&results[only], at);
     }
   }
@@ -151,9 +152,12 @@ bool Run::discriminated(const Node& n, const JsonView* v, const Link* at, const 
   if (const auto tag = v->find(*n.discriminator)) {
     for (std::size_t i = 0; i < n.one_of.size(); ++i) {
       if (json_equal(*tag, n.tag_values[i])) {
-        // The tagged option's result is the union's, failing too (Zod hands it on, defaults in).
-        note_accepted(dsl, v, i);
-        return node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
+        // The tagged option's result is the union's, failing too (Zod hands it on, defaults in
+        // and undeclared keys out).
+        const std::size_t undeclared_before = undeclared();
+        const bool ok = node(n.one_of[i], v, at, element_node(dsl, Kind::union_, i), seen);
+        note_accepted(dsl, v, i, undeclared() != undeclared_before);
+        return ok;
       }
     }
   }

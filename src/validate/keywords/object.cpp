@@ -281,6 +281,7 @@ bool Run::object_keywords(const Node& n, JsonView object, const Link* at, const 
 }
 
 bool Run::unrecognized(const ExtraKeys& extra, const Link* at) {
+  if (sink_ != nullptr) ++sink_->undeclared;
   return fail(IssueCode::unrecognized_keys, at, kUnrecognizedKeysAbort, [&] {
     return (extra.count == 1 ? "Unrecognized key: " : "Unrecognized keys: ") + extra.listed;
   });
